@@ -1,0 +1,5 @@
+//! parapet-benches: criterion benchmarks in `benches/benches/`, run by
+//! `cargo bench -p parapet-benches` or `cargo xtask bench-report`.
+//!
+//! This library holds what the bench files share; the workloads themselves come
+//! from the scene module shared with the tests and the demo.

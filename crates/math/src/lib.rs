@@ -1,0 +1,29 @@
+//! parapet-math: the number types every parapet crate shares.
+//!
+//! Public state is `f32` (nalgebra vectors, matrices and unit quaternions);
+//! geometry predicates and sweeps compute in `f64`. This crate owns the
+//! conversions between the two ([`promote`], [`demote`]), outward rounding of
+//! `f64` bounds, exact signs of determinants, frame conversions and the
+//! physical quantities of seed 004 ("Frames and units").
+//!
+//! Architecture invariant: this crate depends on nalgebra and thiserror only;
+//! every other parapet crate depends on it.
+
+pub use nalgebra;
+
+mod convert;
+
+pub use convert::{demote, demote_scalar, promote, promote_quat, DemoteError};
+
+/// A 3-vector of `f32`: positions, velocities, forces (SI units, world or body frame as documented).
+pub type Vec3 = nalgebra::Vector3<f32>;
+/// A 3x3 matrix of `f32`: inertia tensors and rotations.
+pub type Mat3 = nalgebra::Matrix3<f32>;
+/// A unit quaternion of `f32`: orientations (body to world).
+pub type Quat = nalgebra::UnitQuaternion<f32>;
+/// A 3-vector of `f64`: the intermediate type of predicates and sweeps.
+pub type Vec3d = nalgebra::Vector3<f64>;
+/// A 3x3 matrix of `f64`.
+pub type Mat3d = nalgebra::Matrix3<f64>;
+/// A unit quaternion of `f64`.
+pub type Quatd = nalgebra::UnitQuaternion<f64>;

@@ -1,0 +1,6 @@
+//! parapet-solver: rigid bodies, impulses, friction, plastic cascade settling and
+//! rotational integration.
+//!
+//! Architecture invariant: the solver owns everything a body is and does on
+//! its own or at one contact; it never decides which contacts exist (narrow)
+//! or in which order bodies are processed (world).
