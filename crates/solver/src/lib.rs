@@ -4,3 +4,5 @@
 //! Architecture invariant: the solver owns everything a body is and does on
 //! its own or at one contact; it never decides which contacts exist (narrow)
 //! or in which order bodies are processed (world).
+
+pub mod integrate;
