@@ -5,4 +5,9 @@
 //! its own or at one contact; it never decides which contacts exist (narrow)
 //! or in which order bodies are processed (world).
 
+pub mod body;
+mod inertia;
 pub mod integrate;
+pub mod tolerances;
+
+pub use body::{BodyError, BodyKind, RigidBody};

@@ -199,10 +199,8 @@ pub fn drift(
     h: f64,
 ) -> Result<Drift, DemoteError> {
     let mut pose = widen_rotation(rotation);
-    let world_l = pose.transform_vector(
-        &split.momentum(&pose.inverse_transform_vector(&promote(*angular_velocity))),
-    );
-    let mut m = pose.inverse_transform_vector(&world_l);
+    let mut m = split.momentum(&pose.inverse_transform_vector(&promote(*angular_velocity)));
+    let world_l = pose.transform_vector(&m);
     let half = 0.5 * h;
     for (term, tau) in [(0, half), (1, half), (2, h), (1, half), (0, half)] {
         split.sub_flow(term, tau, &mut pose, &mut m);
