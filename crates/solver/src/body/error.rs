@@ -1,7 +1,7 @@
 //! Errors of body construction, mass-property setters, mode changes,
 //! impulses, validation and single-body integration.
 
-use parapet_geometry::ShapeError;
+use parapet_geometry::{MaterialError, ShapeError};
 
 use super::BodyKind;
 
@@ -12,8 +12,11 @@ use super::BodyKind;
 pub enum BodyError {
     /// The shape could not give mass properties (for example a mesh, which is
     /// not a solid, or a non-finite or non-positive mass).
-    #[error("the shape has no mass properties: {0}")]
+    #[error("the shape has no mass properties: {0} (limit: a solid shape and a finite positive mass)")]
     Shape(#[from] ShapeError),
+    /// A material coefficient out of its range.
+    #[error("{0} (limit: the ranges of Material::validate)")]
+    Material(#[from] MaterialError),
     /// A mass that is not finite and positive.
     #[error("mass {value} kg is not finite and positive (limit: 0 < mass <= {limit} kg)", limit = f32::MAX)]
     InvalidMass {

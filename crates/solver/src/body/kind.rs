@@ -43,7 +43,7 @@ impl RigidBody {
         if kind == self.kind {
             return Ok(());
         }
-        if self.shape.is_mesh() && kind != BodyKind::Static {
+        if !self.shape.is_solid() && kind != BodyKind::Static {
             return Err(BodyError::MeshNotStatic { kind });
         }
         match kind {

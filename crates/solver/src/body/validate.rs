@@ -8,7 +8,8 @@
 //! effective properties (equal to the configuration when dynamic, exactly
 //! zero otherwise); finite pose, mass centre, shape offset, velocities, split
 //! velocities and pending force and torque; unit quaternions within
-//! [`UNIT_QUATERNION_SQUARED_NORM_TOLERANCE`]; non-negative finite damping.
+//! [`UNIT_QUATERNION_SQUARED_NORM_TOLERANCE`]; non-negative finite damping;
+//! the material ranges of `Material::validate`.
 //! The mode itself is a Rust enum and cannot hold an invalid value.
 
 use parapet_math::{Mat3, Quat};
@@ -73,7 +74,7 @@ impl RigidBody {
     /// The first failed check, naming the quantity, its value and the limit.
     pub fn validate(&self) -> Result<(), BodyError> {
         let kind = self.kind;
-        if self.shape.is_mesh() && kind != BodyKind::Static {
+        if !self.shape.is_solid() && kind != BodyKind::Static {
             return Err(BodyError::MeshNotStatic { kind });
         }
         if let Some(d) = &self.dynamic {
@@ -124,6 +125,7 @@ impl RigidBody {
         check_finite_vector("torque", &self.torque)?;
         check_damping("linear damping", self.linear_damping)?;
         check_damping("angular damping", self.angular_damping)?;
+        self.material.validate()?;
         Ok(())
     }
 }
