@@ -37,7 +37,11 @@ fn snapshot(body: &RigidBody) -> (String, Vec<u32>) {
     push(&[body.mass(), body.inverse_mass()]);
     push(body.inverse_inertia().as_slice());
     push(&[body.dynamic_mass().unwrap_or(-0.0)]);
-    push(body.dynamic_inverse_inertia().unwrap_or_else(|| Mat3::from_element(-0.0)).as_slice());
+    push(
+        body.dynamic_inverse_inertia()
+            .unwrap_or_else(|| Mat3::from_element(-0.0))
+            .as_slice(),
+    );
     let m = body.material();
     push(&[m.friction, m.restitution, m.bounce_threshold]);
     let tags = format!(
@@ -75,7 +79,10 @@ fn assert_refused(
         Err(error) => {
             assert!(expected(&error), "{what}: unexpected error {error:?}");
             // Every message names its quantity and a limit.
-            assert!(error.to_string().contains("limit"), "{what}: message {error}");
+            assert!(
+                error.to_string().contains("limit"),
+                "{what}: message {error}"
+            );
         }
     }
     assert_eq!(snapshot(&candidate), before, "{what}: body changed");
@@ -85,18 +92,27 @@ fn assert_refused(
 fn refused_masses_leave_the_body_unchanged() {
     let body = cuboid();
     for mass in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-        assert_refused(&body, &format!("mass {mass}"), |b| b.set_mass(mass), |e| {
-            matches!(e, BodyError::InvalidMass { .. })
-        });
+        assert_refused(
+            &body,
+            &format!("mass {mass}"),
+            |b| b.set_mass(mass),
+            |e| matches!(e, BodyError::InvalidMass { .. }),
+        );
     }
     // 1e-45 kg: its reciprocal overflows f32.
-    assert_refused(&body, "subnormal mass", |b| b.set_mass(1.0e-45), |e| {
-        matches!(e, BodyError::InverseMassNotRepresentable { .. })
-    });
+    assert_refused(
+        &body,
+        "subnormal mass",
+        |b| b.set_mass(1.0e-45),
+        |e| matches!(e, BodyError::InverseMassNotRepresentable { .. }),
+    );
     // 1e-38 kg: 1/m fits, but the scaled inverse tensor (~1e39) does not.
-    assert_refused(&body, "tiny mass", |b| b.set_mass(1.0e-38), |e| {
-        matches!(e, BodyError::NotRepresentable { .. })
-    });
+    assert_refused(
+        &body,
+        "tiny mass",
+        |b| b.set_mass(1.0e-38),
+        |e| matches!(e, BodyError::NotRepresentable { .. }),
+    );
 }
 
 #[test]
@@ -117,34 +133,80 @@ fn refused_inertias_leave_the_body_unchanged() {
     let mut nan = Mat3::identity();
     nan[(2, 1)] = f32::NAN;
     nan[(1, 2)] = f32::NAN;
-    assert_refused(&body, "NaN inertia", |b| b.set_inertia(nan), |e| {
-        matches!(e, BodyError::TensorNotFinite { .. })
-    });
+    assert_refused(
+        &body,
+        "NaN inertia",
+        |b| b.set_inertia(nan),
+        |e| matches!(e, BodyError::TensorNotFinite { .. }),
+    );
     let nonsymmetric = Mat3::new(1.0, 0.1, 0.0, 0.1 + f32::EPSILON, 1.0, 0.0, 0.0, 0.0, 1.0);
-    assert_refused(&body, "nonsymmetric", |b| b.set_inertia(nonsymmetric), |e| {
-        matches!(e, BodyError::TensorNotSymmetric { .. })
-    });
+    assert_refused(
+        &body,
+        "nonsymmetric",
+        |b| b.set_inertia(nonsymmetric),
+        |e| matches!(e, BodyError::TensorNotSymmetric { .. }),
+    );
     // Exactly singular: the third row is the sum of the first two.
     let singular = Mat3::new(2.0, 1.0, 3.0, 1.0, 2.0, 3.0, 3.0, 3.0, 6.0);
-    assert_refused(&body, "singular", |b| b.set_inertia(singular), |e| {
-        matches!(e, BodyError::TensorNotPositiveDefinite { order: 3, sign: 0, .. })
-    });
+    assert_refused(
+        &body,
+        "singular",
+        |b| b.set_inertia(singular),
+        |e| {
+            matches!(
+                e,
+                BodyError::TensorNotPositiveDefinite {
+                    order: 3,
+                    sign: 0,
+                    ..
+                }
+            )
+        },
+    );
     let indefinite = Mat3::from_diagonal(&Vec3::new(1.0, -1.0, 1.0));
-    assert_refused(&body, "indefinite", |b| b.set_inertia(indefinite), |e| {
-        matches!(e, BodyError::TensorNotPositiveDefinite { order: 2, .. })
-    });
-    assert_refused(&body, "zero", |b| b.set_inertia(Mat3::zeros()), |e| {
-        matches!(e, BodyError::TensorNotPositiveDefinite { order: 1, sign: 0, .. })
-    });
+    assert_refused(
+        &body,
+        "indefinite",
+        |b| b.set_inertia(indefinite),
+        |e| matches!(e, BodyError::TensorNotPositiveDefinite { order: 2, .. }),
+    );
+    assert_refused(
+        &body,
+        "zero",
+        |b| b.set_inertia(Mat3::zeros()),
+        |e| {
+            matches!(
+                e,
+                BodyError::TensorNotPositiveDefinite {
+                    order: 1,
+                    sign: 0,
+                    ..
+                }
+            )
+        },
+    );
     // Positive definite, but its inverse overflows f32.
     let tiny = Mat3::from_diagonal(&Vec3::new(1.0e-39, 1.0, 1.0));
-    assert_refused(&body, "tiny", |b| b.set_inertia(tiny), |e| {
-        matches!(e, BodyError::NotRepresentable { .. })
-    });
+    assert_refused(
+        &body,
+        "tiny",
+        |b| b.set_inertia(tiny),
+        |e| matches!(e, BodyError::NotRepresentable { .. }),
+    );
     // Nearly singular: exactly positive definite (det = 2^-46 > 0), its f64
     // inverse is representable, but the rounded f32 inverse is not exactly
     // positive definite... or is, in which case it is accepted as valid.
-    let near = Mat3::new(1.0, 1.0 - 2.0_f32.powi(-23), 0.0, 1.0 - 2.0_f32.powi(-23), 1.0, 0.0, 0.0, 0.0, 1.0);
+    let near = Mat3::new(
+        1.0,
+        1.0 - 2.0_f32.powi(-23),
+        0.0,
+        1.0 - 2.0_f32.powi(-23),
+        1.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+    );
     let mut candidate = body.clone();
     let before = snapshot(&candidate);
     match candidate.set_inertia(near) {
@@ -158,12 +220,18 @@ fn refused_custom_tensors_centres_and_offsets_leave_the_body_unchanged() {
     let body = cuboid();
     let mut inf = Mat3::identity();
     inf[(0, 2)] = f32::INFINITY;
-    assert_refused(&body, "infinite inverse", |b| b.set_inverse_inertia(inf), |e| {
-        matches!(e, BodyError::TensorNotFinite { row: 0, col: 2, .. })
-    });
-    assert_refused(&body, "NaN centre", |b| b.set_center_of_mass(Vec3::new(0.0, f32::NAN, 0.0)), |e| {
-        matches!(e, BodyError::NotFinite { .. })
-    });
+    assert_refused(
+        &body,
+        "infinite inverse",
+        |b| b.set_inverse_inertia(inf),
+        |e| matches!(e, BodyError::TensorNotFinite { row: 0, col: 2, .. }),
+    );
+    assert_refused(
+        &body,
+        "NaN centre",
+        |b| b.set_center_of_mass(Vec3::new(0.0, f32::NAN, 0.0)),
+        |e| matches!(e, BodyError::NotFinite { .. }),
+    );
     assert_refused(
         &body,
         "infinite offset",
@@ -171,20 +239,32 @@ fn refused_custom_tensors_centres_and_offsets_leave_the_body_unchanged() {
         |e| matches!(e, BodyError::NotFinite { .. }),
     );
     let zero = Quat::new_unchecked(Quaternion::new(0.0, 0.0, 0.0, 0.0));
-    assert_refused(&body, "zero quaternion", |b| b.set_shape_offset(Vec3::zeros(), zero), |e| {
-        matches!(e, BodyError::NotNormalizable { .. })
-    });
+    assert_refused(
+        &body,
+        "zero quaternion",
+        |b| b.set_shape_offset(Vec3::zeros(), zero),
+        |e| matches!(e, BodyError::NotNormalizable { .. }),
+    );
     let nan = Quat::new_unchecked(Quaternion::new(f32::NAN, 0.0, 0.0, 0.0));
-    assert_refused(&body, "NaN quaternion", |b| b.set_shape_offset(Vec3::zeros(), nan), |e| {
-        matches!(e, BodyError::NotFinite { .. })
-    });
+    assert_refused(
+        &body,
+        "NaN quaternion",
+        |b| b.set_shape_offset(Vec3::zeros(), nan),
+        |e| matches!(e, BodyError::NotFinite { .. }),
+    );
     for (what, damping) in [("negative", -1.0), ("NaN", f32::NAN)] {
-        assert_refused(&body, what, |b| b.set_linear_damping(damping), |e| {
-            matches!(e, BodyError::InvalidDamping { .. })
-        });
-        assert_refused(&body, what, |b| b.set_angular_damping(damping), |e| {
-            matches!(e, BodyError::InvalidDamping { .. })
-        });
+        assert_refused(
+            &body,
+            what,
+            |b| b.set_linear_damping(damping),
+            |e| matches!(e, BodyError::InvalidDamping { .. }),
+        );
+        assert_refused(
+            &body,
+            what,
+            |b| b.set_angular_damping(damping),
+            |e| matches!(e, BodyError::InvalidDamping { .. }),
+        );
     }
 }
 
@@ -193,7 +273,8 @@ fn refused_custom_tensors_centres_and_offsets_leave_the_body_unchanged() {
 fn shape_offset_normalizes_finite_quaternions() {
     let mut body = cuboid();
     let doubled = Quat::new_unchecked(Quaternion::new(0.0, 0.0, 0.0, 2.0));
-    body.set_shape_offset(Vec3::new(0.0, 0.0, 0.25), doubled).unwrap();
+    body.set_shape_offset(Vec3::new(0.0, 0.0, 0.25), doubled)
+        .unwrap();
     let (offset, rotation) = body.shape_offset();
     assert_eq!(offset, Vec3::new(0.0, 0.0, 0.25));
     assert_eq!(rotation.into_inner(), Quaternion::new(0.0, 0.0, 0.0, 1.0));
@@ -204,9 +285,12 @@ fn shape_offset_normalizes_finite_quaternions() {
 #[test]
 fn refused_impulses_leave_the_body_unchanged() {
     let body = cuboid();
-    assert_refused(&body, "NaN impulse", |b| b.apply_impulse(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::zeros()), |e| {
-        matches!(e, BodyError::NotFinite { .. })
-    });
+    assert_refused(
+        &body,
+        "NaN impulse",
+        |b| b.apply_impulse(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::zeros()),
+        |e| matches!(e, BodyError::NotFinite { .. }),
+    );
     assert_refused(
         &body,
         "infinite point",
@@ -224,9 +308,20 @@ fn refused_impulses_leave_the_body_unchanged() {
     // before changing anything.
     let mut invalid = body.clone();
     invalid.set_linear_velocity(Vec3::new(f32::NAN, 0.0, 0.0));
-    assert_refused(&invalid, "invalid body", |b| b.apply_impulse(Vec3::x(), Vec3::zeros()), |e| {
-        matches!(e, BodyError::NotFinite { quantity: "linear velocity", .. })
-    });
+    assert_refused(
+        &invalid,
+        "invalid body",
+        |b| b.apply_impulse(Vec3::x(), Vec3::zeros()),
+        |e| {
+            matches!(
+                e,
+                BodyError::NotFinite {
+                    quantity: "linear velocity",
+                    ..
+                }
+            )
+        },
+    );
 }
 
 /// Every fallible setter and mode change validates the body first.
@@ -239,33 +334,68 @@ fn invalid_bodies_refuse_every_fallible_setter() {
     assert_refused(&body, "kind", |b| b.set_kind(BodyKind::Static), unit);
     assert_refused(&body, "mass", |b| b.set_mass(2.0), unit);
     assert_refused(&body, "inertia", |b| b.set_inertia(Mat3::identity()), unit);
-    assert_refused(&body, "inverse", |b| b.set_inverse_inertia(Mat3::identity()), unit);
-    assert_refused(&body, "centre", |b| b.set_center_of_mass(Vec3::zeros()), unit);
-    assert_refused(&body, "offset", |b| b.set_shape_offset(Vec3::zeros(), Quat::identity()), unit);
+    assert_refused(
+        &body,
+        "inverse",
+        |b| b.set_inverse_inertia(Mat3::identity()),
+        unit,
+    );
+    assert_refused(
+        &body,
+        "centre",
+        |b| b.set_center_of_mass(Vec3::zeros()),
+        unit,
+    );
+    assert_refused(
+        &body,
+        "offset",
+        |b| b.set_shape_offset(Vec3::zeros(), Quat::identity()),
+        unit,
+    );
 }
 
 #[test]
 fn refused_steps_leave_the_body_unchanged() {
     let body = cuboid();
     for dt in [0.0, -0.01, f32::NAN, f32::INFINITY] {
-        assert_refused(&body, "dt", |b| b.integrate_velocity(dt, Vec3::zeros()), |e| {
-            matches!(e, BodyError::InvalidTimeStep { .. })
-        });
-        assert_refused(&body, "dt", |b| b.integrate_pose(dt), |e| {
-            matches!(e, BodyError::InvalidTimeStep { .. })
-        });
+        assert_refused(
+            &body,
+            "dt",
+            |b| b.integrate_velocity(dt, Vec3::zeros()),
+            |e| matches!(e, BodyError::InvalidTimeStep { .. }),
+        );
+        assert_refused(
+            &body,
+            "dt",
+            |b| b.integrate_pose(dt),
+            |e| matches!(e, BodyError::InvalidTimeStep { .. }),
+        );
     }
     let mut loaded = body.clone();
     loaded.add_force(Vec3::new(3.0e38, 0.0, 0.0));
-    assert_refused(&loaded, "overflowing force", |b| b.integrate_velocity(10.0, Vec3::zeros()), |e| {
-        matches!(e, BodyError::NotRepresentable { .. })
-    });
+    assert_refused(
+        &loaded,
+        "overflowing force",
+        |b| b.integrate_velocity(10.0, Vec3::zeros()),
+        |e| matches!(e, BodyError::NotRepresentable { .. }),
+    );
     let mut fast = body.clone();
     fast.set_linear_velocity(Vec3::new(3.0e38, 0.0, 0.0));
     fast.set_position(Vec3::new(3.0e38, 0.0, 0.0));
-    assert_refused(&fast, "overflowing position", |b| b.integrate_pose(1.0), |e| {
-        matches!(e, BodyError::NotRepresentable { quantity: "position", .. })
-    });
+    assert_refused(
+        &fast,
+        "overflowing position",
+        |b| b.integrate_pose(1.0),
+        |e| {
+            matches!(
+                e,
+                BodyError::NotRepresentable {
+                    quantity: "position",
+                    ..
+                }
+            )
+        },
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -315,12 +445,17 @@ fn any_tensor() -> impl Strategy<Value = Mat3> {
             )
         }),
         // Diagonal, with zeros (locked axes for the custom setter).
-        (any_scalar(), any_scalar(), any_scalar()).prop_map(|(a, b, c)| Mat3::from_diagonal(&Vec3::new(a, b, c))),
+        (any_scalar(), any_scalar(), any_scalar())
+            .prop_map(|(a, b, c)| Mat3::from_diagonal(&Vec3::new(a, b, c))),
     ]
 }
 
 fn any_kind() -> impl Strategy<Value = BodyKind> {
-    prop_oneof![Just(BodyKind::Dynamic), Just(BodyKind::Kinematic), Just(BodyKind::Static)]
+    prop_oneof![
+        Just(BodyKind::Dynamic),
+        Just(BodyKind::Kinematic),
+        Just(BodyKind::Static)
+    ]
 }
 
 #[derive(Debug, Clone)]
@@ -362,7 +497,10 @@ fn apply(body: &mut RigidBody, op: &Op) -> Result<(), BodyError> {
         Op::Inertia(i) => body.set_inertia(*i),
         Op::InverseInertia(a) => body.set_inverse_inertia(*a),
         Op::Center(c) => body.set_center_of_mass(*c),
-        Op::ShapeOffset(v, q) => body.set_shape_offset(*v, Quat::new_unchecked(Quaternion::new(q[0], q[1], q[2], q[3]))),
+        Op::ShapeOffset(v, q) => body.set_shape_offset(
+            *v,
+            Quat::new_unchecked(Quaternion::new(q[0], q[1], q[2], q[3])),
+        ),
         Op::Impulse(j, p) => body.apply_impulse(*j, *p),
         Op::Damping(l, a) => {
             // Two setters: check each separately for atomicity.
@@ -387,7 +525,10 @@ fn apply(body: &mut RigidBody, op: &Op) -> Result<(), BodyError> {
 }
 
 fn cases() -> u32 {
-    std::env::var("PARAPET_BODY_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    std::env::var("PARAPET_BODY_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
 }
 
 fn start_body(which: u8) -> RigidBody {
@@ -395,7 +536,8 @@ fn start_body(which: u8) -> RigidBody {
     match which % 4 {
         0 => cuboid().with_material(material),
         1 => RigidBody::new_dynamic(Shape::sphere(0.4).unwrap(), 2.0).unwrap(),
-        2 => RigidBody::new_kinematic(Shape::capsule(0.2, 0.3).unwrap()).with_angular_velocity(Vec3::new(0.0, 1.0, 0.0)),
+        2 => RigidBody::new_kinematic(Shape::capsule(0.2, 0.3).unwrap())
+            .with_angular_velocity(Vec3::new(0.0, 1.0, 0.0)),
         _ => RigidBody::new_static(Shape::cuboid(Vec3::new(1.0, 1.0, 1.0)).unwrap()),
     }
 }

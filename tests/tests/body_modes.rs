@@ -33,7 +33,11 @@ fn snapshot(body: &RigidBody) -> (String, Vec<u32>) {
     push(&[body.mass(), body.inverse_mass()]);
     push(body.inverse_inertia().as_slice());
     push(&[body.dynamic_mass().unwrap_or(-0.0)]);
-    push(body.dynamic_inverse_inertia().unwrap_or_else(|| Mat3::from_element(-0.0)).as_slice());
+    push(
+        body.dynamic_inverse_inertia()
+            .unwrap_or_else(|| Mat3::from_element(-0.0))
+            .as_slice(),
+    );
     let m = body.material();
     push(&[m.friction, m.restitution, m.bounce_threshold]);
     let tags = format!(
@@ -79,7 +83,10 @@ fn disabling_zeroes_effective_properties_and_retains_the_configuration() {
         assert_eq!(body.inverse_inertia(), Mat3::zeros());
         assert_eq!(body.dynamic_mass().unwrap().to_bits(), mass.to_bits());
         let kept = body.dynamic_inverse_inertia().unwrap();
-        assert!(kept.iter().zip(tensor.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(kept
+            .iter()
+            .zip(tensor.iter())
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
         assert!(body.has_custom_inverse_inertia());
         body.validate().unwrap();
     }
@@ -94,7 +101,10 @@ fn dynamic_to_kinematic_keeps_velocity_and_pending_loads() {
         (body.linear_velocity(), before.linear_velocity()),
         (body.angular_velocity(), before.angular_velocity()),
         (body.split_linear_velocity(), before.split_linear_velocity()),
-        (body.split_angular_velocity(), before.split_angular_velocity()),
+        (
+            body.split_angular_velocity(),
+            before.split_angular_velocity(),
+        ),
         (body.force(), before.force()),
         (body.torque(), before.torque()),
         (body.position(), before.position()),
@@ -106,7 +116,10 @@ fn dynamic_to_kinematic_keeps_velocity_and_pending_loads() {
 
 #[test]
 fn entering_static_stops_all_velocities_but_keeps_pending_loads() {
-    for path in [&[BodyKind::Static][..], &[BodyKind::Kinematic, BodyKind::Static]] {
+    for path in [
+        &[BodyKind::Static][..],
+        &[BodyKind::Kinematic, BodyKind::Static],
+    ] {
         let mut body = configured_body();
         let before = body.clone();
         for &kind in path {
@@ -142,7 +155,8 @@ fn any_chain_of_disabled_modes_restores_the_exact_configuration() {
     ];
     for chain in chains {
         let mut body = configured_body();
-        let (mass, inverse_mass, tensor) = (body.mass(), body.inverse_mass(), body.inverse_inertia());
+        let (mass, inverse_mass, tensor) =
+            (body.mass(), body.inverse_mass(), body.inverse_inertia());
         for &kind in chain {
             body.set_kind(kind).unwrap();
         }
@@ -151,7 +165,10 @@ fn any_chain_of_disabled_modes_restores_the_exact_configuration() {
         assert_eq!(body.inverse_mass().to_bits(), inverse_mass.to_bits());
         let restored = body.inverse_inertia();
         assert!(
-            restored.iter().zip(tensor.iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
+            restored
+                .iter()
+                .zip(tensor.iter())
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
             "chain {chain:?}: {restored} vs {tensor}"
         );
         assert!(body.has_custom_inverse_inertia());
@@ -194,7 +211,10 @@ fn restored_world_inertia_follows_the_new_orientation() {
     let expected = r * local.cast::<f64>() * r.transpose();
     let world = body.world_inverse_inertia().cast::<f64>();
     // f32 rounding of entries of size ~2.5.
-    assert!((world - expected).abs().max() < 1.0e-6, "{world} vs {expected}");
+    assert!(
+        (world - expected).abs().max() < 1.0e-6,
+        "{world} vs {expected}"
+    );
 }
 
 /// Mass, inertia, inverse-inertia, mass-centre and shape-offset edits are
@@ -239,15 +259,22 @@ fn bodies_created_without_a_dynamic_mass_refuse_dynamic_mode() {
         assert_eq!(body.dynamic_mass(), None);
         let before = snapshot(&body);
         let error = body.set_kind(BodyKind::Dynamic).unwrap_err();
-        assert!(matches!(error, BodyError::NoDynamicConfiguration { .. }), "{error}");
+        assert!(
+            matches!(error, BodyError::NoDynamicConfiguration { .. }),
+            "{error}"
+        );
         assert!(error.to_string().contains("new_dynamic"), "{error}");
-        assert!(matches!(body.set_mass(1.0), Err(BodyError::NoDynamicConfiguration { .. })));
+        assert!(matches!(
+            body.set_mass(1.0),
+            Err(BodyError::NoDynamicConfiguration { .. })
+        ));
         assert!(matches!(
             body.set_inertia(Mat3::identity()),
             Err(BodyError::NoDynamicConfiguration { .. })
         ));
         assert_eq!(snapshot(&body), before);
-        body.set_shape_offset(Vec3::new(0.0, 0.0, 1.0), Quat::identity()).unwrap();
+        body.set_shape_offset(Vec3::new(0.0, 0.0, 1.0), Quat::identity())
+            .unwrap();
         body.set_center_of_mass(Vec3::new(0.0, 0.0, 1.0)).unwrap();
         body.validate().unwrap();
     }
@@ -258,15 +285,24 @@ fn bodies_created_without_a_dynamic_mass_refuse_dynamic_mode() {
 #[test]
 fn mesh_bodies_must_stay_static() {
     let mesh = Shape::mesh(
-        vec![Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)],
+        vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ],
         vec![[0, 1, 2]],
     )
     .unwrap();
-    assert!(matches!(RigidBody::new_dynamic(mesh.clone(), 1.0), Err(BodyError::Shape(_))));
+    assert!(matches!(
+        RigidBody::new_dynamic(mesh.clone(), 1.0),
+        Err(BodyError::Shape(_))
+    ));
     let kinematic = RigidBody::new_kinematic(mesh.clone());
     assert!(matches!(
         kinematic.validate(),
-        Err(BodyError::MeshNotStatic { kind: BodyKind::Kinematic })
+        Err(BodyError::MeshNotStatic {
+            kind: BodyKind::Kinematic
+        })
     ));
     let mut body = RigidBody::new_static(mesh);
     body.validate().unwrap();
@@ -286,7 +322,8 @@ fn pending_loads_are_consumed_by_one_step_in_every_mode() {
     let mut body = configured_body();
     body.set_kind(BodyKind::Static).unwrap();
     let pose = (body.position(), body.rotation());
-    body.integrate_velocity(0.01, Vec3::new(0.0, 0.0, -9.8)).unwrap();
+    body.integrate_velocity(0.01, Vec3::new(0.0, 0.0, -9.8))
+        .unwrap();
     body.integrate_pose(0.01).unwrap();
     assert_eq!((body.position(), body.rotation()), pose);
     assert_eq!(body.force(), Vec3::zeros());
@@ -309,14 +346,18 @@ fn kinematic_body_moves_at_its_prescribed_velocity() {
     let start = body.world_center_of_mass();
     for _ in 0..100 {
         body.add_force(Vec3::new(0.0, 100.0, 0.0));
-        body.integrate_velocity(0.01, Vec3::new(0.0, 0.0, -9.8)).unwrap();
+        body.integrate_velocity(0.01, Vec3::new(0.0, 0.0, -9.8))
+            .unwrap();
         body.integrate_pose(0.01).unwrap();
     }
     assert_eq!(body.linear_velocity(), Vec3::new(1.0, 0.0, 0.0));
     assert_eq!(body.angular_velocity(), Vec3::new(0.0, 0.0, 1.0));
     let moved = body.world_center_of_mass() - start;
     // 100 roundings of positions near 1 m (ulp 1.2e-7).
-    assert!((moved - Vec3::new(1.0, 0.0, 0.0)).norm() < 2.0e-5, "{moved}");
+    assert!(
+        (moved - Vec3::new(1.0, 0.0, 0.0)).norm() < 2.0e-5,
+        "{moved}"
+    );
     // First-order angle error O((h ω)^3) per step: 1e-6 * 100.
     assert!((body.rotation().angle() - 1.0).abs() < 1.0e-3);
 }

@@ -153,12 +153,20 @@ mod tests {
         let singular = Mat3::new(1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0);
         assert!(matches!(
             solid_inverse(&singular),
-            Err(BodyError::TensorNotPositiveDefinite { order: 2, sign: 0, .. })
+            Err(BodyError::TensorNotPositiveDefinite {
+                order: 2,
+                sign: 0,
+                ..
+            })
         ));
         let indefinite = Mat3::new(1.0, 0.0, 2.0, 0.0, 1.0, 0.0, 2.0, 0.0, 1.0);
         assert!(matches!(
             solid_inverse(&indefinite),
-            Err(BodyError::TensorNotPositiveDefinite { order: 3, sign: -1, .. })
+            Err(BodyError::TensorNotPositiveDefinite {
+                order: 3,
+                sign: -1,
+                ..
+            })
         ));
     }
 

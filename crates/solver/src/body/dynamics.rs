@@ -24,7 +24,9 @@ impl RigidBody {
 
     /// The effective world inverse tensor `R A Rᵀ` in `f64` (1/(kg m²)).
     pub fn world_inverse_inertia_f64(&self) -> Mat3d {
-        let r = widen_rotation(&self.rotation).to_rotation_matrix().into_inner();
+        let r = widen_rotation(&self.rotation)
+            .to_rotation_matrix()
+            .into_inner();
         r * self.inverse_inertia.cast::<f64>() * r.transpose()
     }
 

@@ -12,7 +12,9 @@ use super::BodyKind;
 pub enum BodyError {
     /// The shape could not give mass properties (for example a mesh, which is
     /// not a solid, or a non-finite or non-positive mass).
-    #[error("the shape has no mass properties: {0} (limit: a solid shape and a finite positive mass)")]
+    #[error(
+        "the shape has no mass properties: {0} (limit: a solid shape and a finite positive mass)"
+    )]
     Shape(#[from] ShapeError),
     /// A material coefficient out of its range.
     #[error("{0} (limit: the ranges of Material::validate)")]

@@ -59,9 +59,13 @@ impl RigidBody {
 }
 
 /// The [`BodyError`] of a refused `f64` to `f32` demotion.
-pub(crate) fn not_representable(quantity: &'static str, error: parapet_math::DemoteError) -> BodyError {
+pub(crate) fn not_representable(
+    quantity: &'static str,
+    error: parapet_math::DemoteError,
+) -> BodyError {
     let value = match error {
-        parapet_math::DemoteError::NotFinite { value } | parapet_math::DemoteError::OutOfRange { value } => value,
+        parapet_math::DemoteError::NotFinite { value }
+        | parapet_math::DemoteError::OutOfRange { value } => value,
         _ => f64::NAN,
     };
     BodyError::NotRepresentable { quantity, value }

@@ -82,7 +82,9 @@ impl RigidBody {
                 return Err(BodyError::InvalidMass { value: d.mass });
             }
             let expected = 1.0 / d.mass;
-            if d.inverse_mass.to_bits() != expected.to_bits() || !(expected > 0.0 && expected.is_finite()) {
+            if d.inverse_mass.to_bits() != expected.to_bits()
+                || !(expected > 0.0 && expected.is_finite())
+            {
                 return Err(BodyError::NotReciprocal {
                     mass: d.mass,
                     inverse_mass: d.inverse_mass,
@@ -152,7 +154,13 @@ mod tests {
     fn storage_that_breaks_an_invariant_is_refused() {
         let mut b = body();
         b.inverse_mass = 0.5;
-        assert!(matches!(b.validate(), Err(BodyError::EffectivePropertyMismatch { quantity: "inverse mass", .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::EffectivePropertyMismatch {
+                quantity: "inverse mass",
+                ..
+            })
+        ));
 
         let mut b = body();
         let d = b.dynamic.as_mut().unwrap();
@@ -162,36 +170,70 @@ mod tests {
         let mut b = body();
         b.set_kind(BodyKind::Static).unwrap();
         b.inverse_inertia[(0, 1)] = 1.0;
-        assert!(matches!(b.validate(), Err(BodyError::EffectivePropertyMismatch { quantity: "inverse inertia", .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::EffectivePropertyMismatch {
+                quantity: "inverse inertia",
+                ..
+            })
+        ));
 
         let mut b = body();
         b.set_kind(BodyKind::Kinematic).unwrap();
         b.mass = 3.0;
-        assert!(matches!(b.validate(), Err(BodyError::EffectivePropertyMismatch { quantity: "mass", .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::EffectivePropertyMismatch {
+                quantity: "mass",
+                ..
+            })
+        ));
 
         let mut b = body();
         b.dynamic = None;
-        assert!(matches!(b.validate(), Err(BodyError::NoDynamicConfiguration { .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::NoDynamicConfiguration { .. })
+        ));
 
         let mut b = body();
         let d = b.dynamic.as_mut().unwrap();
         d.inverse_inertia[(2, 2)] = -1.0;
         b.inverse_inertia[(2, 2)] = -1.0;
-        assert!(matches!(b.validate(), Err(BodyError::TensorNotPositiveDefinite { .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::TensorNotPositiveDefinite { .. })
+        ));
 
         let mut b = body();
         b.linear_damping = -1.0;
-        assert!(matches!(b.validate(), Err(BodyError::InvalidDamping { .. })));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::InvalidDamping { .. })
+        ));
     }
 
     #[test]
     fn rotation_tolerance_is_on_the_squared_norm() {
         let mut b = body();
         let inside = 1.0 + 0.9 * UNIT_QUATERNION_SQUARED_NORM_TOLERANCE;
-        b.rotation = Quat::new_unchecked(parapet_math::nalgebra::Quaternion::new(inside.sqrt(), 0.0, 0.0, 0.0));
+        b.rotation = Quat::new_unchecked(parapet_math::nalgebra::Quaternion::new(
+            inside.sqrt(),
+            0.0,
+            0.0,
+            0.0,
+        ));
         b.validate().unwrap();
         let outside = 1.0 + 2.0 * UNIT_QUATERNION_SQUARED_NORM_TOLERANCE;
-        b.rotation = Quat::new_unchecked(parapet_math::nalgebra::Quaternion::new(outside.sqrt(), 0.0, 0.0, 0.0));
-        assert!(matches!(b.validate(), Err(BodyError::NotUnitQuaternion { .. })));
+        b.rotation = Quat::new_unchecked(parapet_math::nalgebra::Quaternion::new(
+            outside.sqrt(),
+            0.0,
+            0.0,
+            0.0,
+        ));
+        assert!(matches!(
+            b.validate(),
+            Err(BodyError::NotUnitQuaternion { .. })
+        ));
     }
 }

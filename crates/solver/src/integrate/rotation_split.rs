@@ -96,7 +96,9 @@ impl InverseInertiaSplit {
             let norm_squared = columns[i].norm_squared();
             axes[i] = columns[i] / norm_squared.sqrt();
             rates[i] = pivots[i] * norm_squared;
-            if !(rates[i] > 0.0 && rates[i].is_finite()) || !axes[i].iter().all(|x| x.is_finite()) {
+            let usable =
+                rates[i] > 0.0 && rates[i].is_finite() && axes[i].iter().all(|x| x.is_finite());
+            if !usable {
                 return None;
             }
         }
