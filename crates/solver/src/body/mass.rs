@@ -247,3 +247,56 @@ pub(crate) fn normalized(quantity: &'static str, q: Quaternion<f32>) -> Result<Q
     }
     Ok(Quat::new_unchecked((wide / norm).cast::<f32>()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_geometry::Shape;
+
+    fn body() -> RigidBody {
+        RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 2.0).unwrap()
+    }
+
+    #[test]
+    fn a_custom_free_axis_never_underflows_to_a_lock() {
+        let mut b = body();
+        // The smallest subnormal: scaling by 2/4 rounds it to zero.
+        let custom = Mat3::from_diagonal(&Vec3::new(1.0, f32::from_bits(1), 0.0));
+        b.set_inverse_inertia(custom).unwrap();
+        let before = b.clone();
+        assert!(matches!(
+            b.set_mass(4.0),
+            Err(BodyError::TensorEntryUnderflow { row: 1, col: 1, .. })
+        ));
+        assert_eq!(b, before);
+        // The locked axis (exact zero) stays locked and is not an underflow.
+        b.set_mass(1.0).unwrap();
+        assert_eq!(b.inverse_inertia()[(2, 2)], 0.0);
+        assert_eq!(b.inverse_inertia()[(1, 1)], f32::from_bits(2));
+    }
+
+    #[test]
+    fn set_inertia_replaces_a_custom_tensor_with_a_solid_one() {
+        let mut b = body();
+        b.set_inverse_inertia(Mat3::zeros()).unwrap();
+        assert!(b.has_custom_inverse_inertia());
+        b.set_inertia(Mat3::from_diagonal(&Vec3::new(2.0, 4.0, 8.0)))
+            .unwrap();
+        assert!(!b.has_custom_inverse_inertia());
+        assert_eq!(
+            b.inverse_inertia(),
+            Mat3::from_diagonal(&Vec3::new(0.5, 0.25, 0.125))
+        );
+        assert_eq!(b.mass(), 2.0);
+    }
+
+    #[test]
+    fn new_dynamic_takes_the_shape_mass_center_and_inverse_inertia() {
+        let b = body();
+        // Solid sphere: I = 2/5 m r^2 = 0.2 kg m^2, so A = 5 (1/(kg m^2)).
+        let a = b.inverse_inertia();
+        assert!((a - Mat3::identity() * 5.0).abs().max() < 1e-5);
+        assert_eq!(b.center_of_mass(), Vec3::zeros());
+        assert_eq!(b.inverse_mass(), 0.5);
+    }
+}
