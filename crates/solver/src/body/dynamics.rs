@@ -35,6 +35,13 @@ impl RigidBody {
         self.world_inverse_inertia_f64().cast::<f32>()
     }
 
+    /// The world velocity (m/s, `f64`) of the body point at `point` (world,
+    /// m): `v + ω × (point − c)` with `c` the world mass centre.
+    pub fn point_velocity(&self, point: Vec3) -> Vec3d {
+        let arm = promote(point) - self.world_center_of_mass_f64();
+        promote(self.linear_velocity) + promote(self.angular_velocity).cross(&arm)
+    }
+
     /// The linear momentum `m v` (kg m/s, `f64`); zero unless dynamic.
     pub fn linear_momentum(&self) -> Vec3d {
         promote(self.linear_velocity) * self.mass as f64
@@ -63,5 +70,35 @@ impl RigidBody {
         let v = promote(self.linear_velocity);
         let w = promote(self.angular_velocity);
         Some(0.5 * self.mass as f64 * v.norm_squared() + 0.5 * w.dot(&l))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_geometry::Shape;
+
+    #[test]
+    fn point_velocity_adds_the_spin_about_the_mass_center() {
+        let mut b = RigidBody::new_dynamic(Shape::sphere(1.0).unwrap(), 1.0)
+            .unwrap()
+            .with_position(Vec3::new(1.0, 0.0, 0.0))
+            .with_linear_velocity(Vec3::new(0.0, 0.0, 1.0))
+            .with_angular_velocity(Vec3::new(0.0, 0.0, 2.0));
+        b.set_center_of_mass(Vec3::new(0.5, 0.0, 0.0)).unwrap();
+        // Arm from the mass centre (1.5, 0, 0) to (1.5, 1, 0): ω × (0, 1, 0) = (-2, 0, 0).
+        let v = b.point_velocity(Vec3::new(1.5, 1.0, 0.0));
+        assert_eq!(v, Vec3d::new(-2.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn disabled_bodies_have_no_momentum_or_energy() {
+        let mut b = RigidBody::new_dynamic(Shape::sphere(1.0).unwrap(), 2.0)
+            .unwrap()
+            .with_linear_velocity(Vec3::new(3.0, 0.0, 0.0));
+        assert_eq!(b.kinetic_energy(), Some(9.0));
+        b.set_kind(BodyKind::Kinematic).unwrap();
+        assert_eq!(b.linear_momentum(), Vec3d::zeros());
+        assert_eq!(b.kinetic_energy(), Some(0.0));
     }
 }
