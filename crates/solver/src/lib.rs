@@ -4,3 +4,19 @@
 //! Architecture invariant: the solver owns everything a body is and does on
 //! its own or at one contact; it never decides which contacts exist (narrow)
 //! or in which order bodies are processed (world).
+//!
+//! - [`body`]: [`RigidBody`], its motion modes ([`BodyKind`]), mass-property
+//!   setters, validation, forces and impulses, and derived quantities (world
+//!   inverse tensor, mass centre, momenta, kinetic energy).
+//! - [`integrate`]: one body's free motion over a step, in the two halves the
+//!   world calls around contacts ([`RigidBody::integrate_velocity`],
+//!   [`RigidBody::integrate_pose`]), with the Hamiltonian split rotation of
+//!   seed 004.
+//! - [`tolerances`]: the named tolerances of this crate.
+
+pub mod body;
+mod inertia;
+pub mod integrate;
+pub mod tolerances;
+
+pub use body::{BodyError, BodyKind, RigidBody};
