@@ -45,7 +45,9 @@ fn the_tree_has_sources_to_check() {
     // Guards the walk itself: an empty list would make the other checks vacuous.
     let sources = rust_sources();
     assert!(
-        sources.iter().any(|p| p.ends_with("crates/math/src/lib.rs")),
+        sources
+            .iter()
+            .any(|p| p.ends_with("crates/math/src/lib.rs")),
         "walk found {} files but not crates/math/src/lib.rs",
         sources.len()
     );
@@ -89,5 +91,9 @@ fn no_source_file_holds_a_stub_or_an_ignored_test() {
             }
         }
     }
-    assert!(hits.is_empty(), "forbidden constructs:\n{}", hits.join("\n"));
+    assert!(
+        hits.is_empty(),
+        "forbidden constructs:\n{}",
+        hits.join("\n")
+    );
 }
