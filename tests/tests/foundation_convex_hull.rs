@@ -40,7 +40,11 @@ fn orient(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> i32 {
 
 /// The bits of a point, with -0 and +0 identified (the same point).
 fn key(v: &Vec3) -> [u32; 3] {
-    [(v.x + 0.0).to_bits(), (v.y + 0.0).to_bits(), (v.z + 0.0).to_bits()]
+    [
+        (v.x + 0.0).to_bits(),
+        (v.y + 0.0).to_bits(),
+        (v.z + 0.0).to_bits(),
+    ]
 }
 
 /// Checks every structural property of a hull of `input`, exactly.

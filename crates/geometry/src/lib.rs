@@ -32,7 +32,7 @@ pub use material::{mix_friction, Material, MaterialError};
 pub use mesh::TriangleMesh;
 #[cfg(feature = "serde")]
 pub use shape::ShapeDescription;
-pub use shape::{Capsule, Cuboid, Shape, Sphere};
+pub use shape::{Capsule, Cuboid, Shape, Sphere, WORLD_BOUNDS_RELATIVE_MARGIN};
 pub use triangle::{
     validate_triangles, Triangle, TriangleError, MAX_COORDINATE, THIN_TRIANGLE_RATIO,
 };
