@@ -27,7 +27,7 @@ pub mod triangle;
 pub use aabb::{Aabb, Aabbd};
 pub use convex_hull::{ConvexHull, HullFace};
 pub use error::ShapeError;
-pub use mass_properties::MassProperties;
+pub use mass_properties::{inverse_inertia, MassProperties};
 pub use material::{mix_friction, Material, MaterialError};
 pub use mesh::TriangleMesh;
 #[cfg(feature = "serde")]
