@@ -502,6 +502,29 @@ mod tests {
             .is_empty());
     }
 
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serialized_descriptions_round_trip_and_are_rechecked() {
+        let shapes = [
+            Shape::sphere(0.5).unwrap(),
+            Shape::capsule(0.2, 1.0).unwrap(),
+            Shape::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap(),
+            Shape::convex_hull(
+                &Cuboid {
+                    half_extents: Vec3::repeat(1.0),
+                }
+                .corners(),
+            )
+            .unwrap(),
+            Shape::mesh(vec![Vec3::zeros(), Vec3::x(), Vec3::y()], vec![[0, 1, 2]]).unwrap(),
+        ];
+        for shape in shapes {
+            let back = Shape::try_from(ShapeDescription::from(shape.clone())).unwrap();
+            assert_eq!(back, shape);
+        }
+        assert!(Shape::try_from(ShapeDescription::Sphere { radius: -1.0 }).is_err());
+    }
+
     #[test]
     fn a_mesh_is_not_a_solid() {
         let mesh = Shape::mesh(vec![Vec3::zeros(), Vec3::x(), Vec3::y()], vec![[0, 1, 2]]).unwrap();
