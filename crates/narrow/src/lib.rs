@@ -8,3 +8,4 @@
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
 
 pub mod contact;
+pub mod ray;
