@@ -17,10 +17,11 @@
 //!   axis the contact is the single closest pair.
 //! - Sphere: closest feature of the polytope to the centre (face, edge or
 //!   vertex), or the least-deep face when the centre is inside.
-//! - Capsule: the separating-axis test over the polytope's faces and the
-//!   cross products of its edges with the segment; a face axis clips the
-//!   segment against the face's side planes (two points for a capsule
-//!   lying on a face).
+//! - Capsule: while the core segment stays outside the polytope, the exact
+//!   closest pair of core and polytope; once the core enters, the
+//!   separating-axis test over the polytope's faces and the cross products
+//!   of its edges with the core. A face normal clips the core against the
+//!   face's side planes (two points for a capsule lying on a face).
 //!
 //! Precision (seed 004 "Numerical contact boundaries"): every pair is
 //! computed in `f64` in a working frame whose origin is shape A's position,
@@ -34,7 +35,7 @@ use super::polytope::{closest_points, Polytope};
 use super::sphere_sphere::cores_contact;
 use super::{
     working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
-    ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
@@ -54,6 +55,68 @@ pub fn contact_cuboid_cuboid(
         promote(pose_b.translation.vector) - origin,
     );
     polytope_polytope(&a, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
+/// The normal runs from the sphere to the cuboid.
+pub fn contact_sphere_cuboid(
+    center_a: Vec3,
+    radius_a: f32,
+    half_b: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Manifold {
+    let origin = promote(center_a);
+    let b = Polytope::cuboid(
+        promote(half_b),
+        &working_rotation(pose_b),
+        promote(pose_b.translation.vector) - origin,
+    );
+    sphere_polytope(Vec3d::zeros(), radius_a as f64, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
+/// roles swapped (the normal runs from the cuboid to the sphere).
+pub fn contact_cuboid_sphere(
+    half_a: Vec3,
+    pose_a: &Pose,
+    center_b: Vec3,
+    radius_b: f32,
+    margin: f32,
+) -> Manifold {
+    contact_sphere_cuboid(center_b, radius_b, half_a, pose_a, margin).flipped()
+}
+
+/// Contact of capsule A (core `segment_a`, `radius_a`) with cuboid B. The
+/// normal runs from the capsule to the cuboid; a capsule lying on a face
+/// gets two points.
+pub fn contact_capsule_cuboid(
+    segment_a: [Vec3; 2],
+    radius_a: f32,
+    half_b: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Manifold {
+    let origin = promote(segment_a[0]);
+    let b = Polytope::cuboid(
+        promote(half_b),
+        &working_rotation(pose_b),
+        promote(pose_b.translation.vector) - origin,
+    );
+    let seg = [Vec3d::zeros(), promote(segment_a[1]) - origin];
+    capsule_polytope(seg, radius_a as f64, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
+/// roles swapped.
+pub fn contact_cuboid_capsule(
+    half_a: Vec3,
+    pose_a: &Pose,
+    segment_b: [Vec3; 2],
+    radius_b: f32,
+    margin: f32,
+) -> Manifold {
+    contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).flipped()
 }
 
 /// Which axis separates (or least overlaps) a polytope pair.
@@ -298,23 +361,42 @@ pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> Lo
 }
 
 /// Contact of a capsule A (core `seg`, radius `r`) with a solid polytope B.
+///
+/// When the core segment stays outside B, the contact is the exact closest
+/// pair of the core and B (the rounded surface makes any direction
+/// possible), widened to two points when that direction is a face normal.
+/// When the core enters B, the separating-axis test over B's faces and the
+/// cross products of B's edges with the core gives the least overlap.
 pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f64) -> LocalManifold {
+    if b.faces.is_empty() {
+        return LocalManifold::empty();
+    }
     let dir = seg[1] - seg[0];
-    // Face axes of B, oriented out of B: separation of the capsule beyond them.
-    let mut best_face: Option<(f64, usize)> = None;
+    if segment_enters(seg, b).is_none() {
+        let (d, s, q) = segment_polytope_closest(seg, b);
+        if !(d - r < margin) || d == 0.0 {
+            return LocalManifold::empty();
+        }
+        let n = (q - s) / d;
+        let face = (0..b.faces.len())
+            .max_by(|&i, &j| (-b.faces[i].normal.dot(&n)).total_cmp(&-b.faces[j].normal.dot(&n)))
+            .unwrap_or(0);
+        if -b.faces[face].normal.dot(&n) >= FACE_NORMAL_COS {
+            let out = capsule_face_contact(seg, r, b, face, margin);
+            if !out.is_empty() {
+                return out;
+            }
+        }
+        return cores_contact(s, r, q, 0.0, n);
+    }
+    // The core enters B: least overlap over the axes, all negative here.
+    let mut best_face: (f64, usize) = (f64::NEG_INFINITY, 0);
     for f in 0..b.faces.len() {
         let s = b.face_distance(f, seg[0]).min(b.face_distance(f, seg[1])) - r;
-        if best_face.is_none_or(|(bs, _)| s > bs) {
-            best_face = Some((s, f));
+        if s > best_face.0 {
+            best_face = (s, f);
         }
     }
-    let Some((sep_face, face)) = best_face else {
-        return LocalManifold::empty();
-    };
-    if !(sep_face < margin) {
-        return LocalManifold::empty();
-    }
-    // Edge axes: B's edges crossed with the segment; normal from A to B.
     let mut best_edge: Option<(f64, usize, Vec3d)> = None;
     for e in 0..b.edges.len() {
         let (p, q) = b.edge_points(e);
@@ -333,57 +415,93 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
             }
         }
     }
-    if let Some((sep_e, ..)) = best_edge {
-        if !(sep_e < margin) {
-            return LocalManifold::empty();
-        }
-    }
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
-    let edge_wins = best_edge.is_some_and(|(s, ..)| s > sep_face + tol);
-    let best_sep = if edge_wins {
-        best_edge.map_or(sep_face, |(s, ..)| s)
-    } else {
-        sep_face
-    };
-    let mut use_face = !edge_wins;
-    if best_sep > 0.0 {
-        // Separated: the exact closest pair of the segment and the polytope.
-        let mut closest = (f64::INFINITY, seg[0], b.center);
-        for &p in &seg {
-            let q = b.closest_point(p);
-            let d = (q - p).norm();
-            if d < closest.0 {
-                closest = (d, p, q);
+    if let Some((sep, e, n)) = best_edge {
+        if sep > best_face.0 + tol {
+            if !(sep < margin) {
+                return LocalManifold::empty();
             }
-        }
-        for e in 0..b.edges.len() {
-            let (p, q) = b.edge_points(e);
-            let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
-            let d = (cb - cs).norm();
-            if d < closest.0 {
-                closest = (d, cs, cb);
-            }
-        }
-        let (d, s, q) = closest;
-        if !(d - r < margin) || d == 0.0 {
-            return LocalManifold::empty();
-        }
-        if d - r > best_sep + tol || !use_face {
-            return cores_contact(s, r, q, 0.0, (q - s) / d);
-        }
-    }
-    if !use_face {
-        if let Some((sep, e, n)) = best_edge {
             let (p, q) = b.edge_points(e);
             let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
             return LocalManifold::single(n, (cs + n * r + cb) * 0.5, -sep);
         }
-        use_face = true;
     }
-    debug_assert!(use_face);
-    // Face contact: clip the segment to the face's prism.
-    let n = b.faces[face].normal;
-    let l = b.face_loop(face);
+    if !(best_face.0 < margin) {
+        return LocalManifold::empty();
+    }
+    let out = capsule_face_contact(seg, r, b, best_face.1, margin);
+    if !out.is_empty() {
+        return out;
+    }
+    // The core leaves the face's prism: its deepest end against the face.
+    let f = best_face.1;
+    let n = b.faces[f].normal;
+    let x = if b.face_distance(f, seg[0]) <= b.face_distance(f, seg[1]) {
+        seg[0]
+    } else {
+        seg[1]
+    };
+    let hx = b.face_distance(f, x);
+    LocalManifold::single(-n, (x - n * r + x - n * hx) * 0.5, r - hx)
+}
+
+/// The parameter range of `seg` inside the solid polytope, if any
+/// (Cyrus-Beck clipping against every face plane).
+fn segment_enters(seg: [Vec3d; 2], b: &Polytope) -> Option<(f64, f64)> {
+    let dir = seg[1] - seg[0];
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for f in 0..b.faces.len() {
+        let start = b.face_distance(f, seg[0]);
+        let rate = b.faces[f].normal.dot(&dir);
+        if rate == 0.0 {
+            if start > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -start / rate;
+        if rate < 0.0 {
+            lo = lo.max(t);
+        } else {
+            hi = hi.min(t);
+        }
+        if lo > hi {
+            return None;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// Exact closest pair of a segment outside a solid polytope: (distance,
+/// point on the segment, point on the polytope). The pair involves an
+/// end of the segment or an edge of the polytope.
+fn segment_polytope_closest(seg: [Vec3d; 2], b: &Polytope) -> (f64, Vec3d, Vec3d) {
+    let mut closest = (f64::INFINITY, seg[0], b.center);
+    for &p in &seg {
+        let q = b.closest_point(p);
+        let d = (q - p).norm();
+        if d < closest.0 {
+            closest = (d, p, q);
+        }
+    }
+    for e in 0..b.edges.len() {
+        let (p, q) = b.edge_points(e);
+        let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
+        let d = (cb - cs).norm();
+        if d < closest.0 {
+            closest = (d, cs, cb);
+        }
+    }
+    closest
+}
+
+/// Face contact of a capsule against face `f` of B: the core clipped to
+/// the face's prism, each clipped end a point (empty when the core misses
+/// the prism or every end is beyond the margin).
+fn capsule_face_contact(seg: [Vec3d; 2], r: f64, b: &Polytope, f: usize, margin: f64) -> LocalManifold {
+    let dir = seg[1] - seg[0];
+    let n = b.faces[f].normal;
+    let l = b.face_loop(f);
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
     for k in 0..l.len() {
         let v = b.vertices[l[k]];
@@ -393,8 +511,7 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
         let rate = outward.dot(&dir);
         if rate == 0.0 {
             if start > 0.0 {
-                lo = 1.0;
-                hi = 0.0;
+                return LocalManifold::empty();
             }
             continue;
         }
@@ -407,27 +524,16 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
     }
     let mut out = LocalManifold::empty();
     out.normal = -n;
-    if lo <= hi {
-        let ends: &[f64] = if hi > lo { &[lo, hi] } else { &[lo] };
-        for &t in ends {
-            let x = seg[0] + dir * t;
-            let hx = b.face_distance(face, x);
-            let depth = r - hx;
-            if -depth < margin {
-                out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
-            }
-        }
+    if lo > hi {
+        return out;
     }
-    if out.is_empty() {
-        // The segment leaves the face's prism: its deepest end.
-        let x = if b.face_distance(face, seg[0]) <= b.face_distance(face, seg[1]) {
-            seg[0]
-        } else {
-            seg[1]
-        };
-        let hx = b.face_distance(face, x);
-        if -(r - hx) < margin {
-            out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
+    let ends: &[f64] = if hi > lo { &[lo, hi] } else { &[lo] };
+    for &t in ends {
+        let x = seg[0] + dir * t;
+        let hx = b.face_distance(f, x);
+        let depth = r - hx;
+        if -depth < margin {
+            out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
         }
     }
     out

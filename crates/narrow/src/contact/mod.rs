@@ -35,7 +35,10 @@ mod sphere_triangle;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_triangle::contact_capsule_triangle;
-pub use convex_convex::contact_cuboid_cuboid;
+pub use convex_convex::{
+    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
+    contact_sphere_cuboid,
+};
 pub use convex_triangle::contact_cuboid_triangle;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
