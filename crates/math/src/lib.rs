@@ -12,8 +12,20 @@
 pub use nalgebra;
 
 mod convert;
+pub mod exact_det;
+pub mod expansion;
+pub mod frames;
+pub mod orient;
+pub mod quantities;
+pub mod rounding;
 
 pub use convert::{demote, demote_scalar, promote, promote_quat, DemoteError};
+pub use exact_det::{
+    det2_sign, det3_sign, det3_sign_f32, is_symmetric_positive_definite, ExactSignError, Sign,
+};
+pub use frames::{mirror_upper, symmetrize, FrameError, OrthogonalBasis};
+pub use orient::{collinear, orient3d};
+pub use rounding::Interval;
 
 /// A 3-vector of `f32`: positions, velocities, forces (SI units, world or body frame as documented).
 pub type Vec3 = nalgebra::Vector3<f32>;
