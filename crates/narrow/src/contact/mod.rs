@@ -27,6 +27,8 @@ mod capsule_triangle;
 pub(crate) mod closest;
 mod convex_convex;
 mod convex_triangle;
+mod dispatch;
+mod error;
 mod manifold;
 pub(crate) mod polytope;
 mod sphere_capsule;
@@ -40,6 +42,8 @@ pub use convex_convex::{
     contact_sphere_cuboid,
 };
 pub use convex_triangle::contact_cuboid_triangle;
+pub use dispatch::{shape_mesh, shape_triangle, shapes, MeshContact};
+pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
 pub use sphere_sphere::contact_sphere_sphere;

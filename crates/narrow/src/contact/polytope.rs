@@ -7,7 +7,8 @@
 //! their adjacent faces. A triangle is a *flat* polytope with one face, its
 //! front: the back is not a face, which makes every test one-sided.
 
-use parapet_math::{Mat3d, Vec3d};
+use parapet_geometry::ConvexHull;
+use parapet_math::{promote, Mat3d, Vec3d};
 
 use super::closest::{point_segment, point_triangle, segment_segment};
 
@@ -117,6 +118,30 @@ impl Polytope {
             flat: false,
             center,
         }
+    }
+
+    /// A convex hull placed by `rotation` then `translation`: its polygon
+    /// faces keep their exact `f64` normals, rotated.
+    pub fn hull(hull: &ConvexHull, rotation: &Mat3d, translation: Vec3d) -> Polytope {
+        let local: Vec<Vec3d> = hull.vertices().iter().map(|v| promote(*v)).collect();
+        let loops: Vec<Vec<usize>> = hull
+            .faces()
+            .iter()
+            .map(|f| f.vertices().iter().map(|&i| i as usize).collect())
+            .collect();
+        let loop_refs: Vec<&[usize]> = loops.iter().map(|l| &l[..]).collect();
+        let mut p = Polytope::from_faces(&local, &loop_refs, rotation, translation);
+        for (face, hull_face) in p.faces.iter_mut().zip(hull.faces()) {
+            let n = rotation * hull_face.normal();
+            let len = n.norm();
+            if len > 0.0 {
+                let n = n / len;
+                let l = &p.loops[face.start..face.start + face.len];
+                face.offset = l.iter().map(|&i| n.dot(&p.vertices[i])).sum::<f64>() / l.len() as f64;
+                face.normal = n;
+            }
+        }
+        p
     }
 
     /// A one-sided triangle; `normal` is its unit front normal.
