@@ -33,6 +33,8 @@ pub fn cast_capsule(
 
 /// [`cast_capsule`] in the capsule's frame with a unit direction.
 pub(crate) fn ray_capsule(o: Vec3d, d: Vec3d, r: f64, h: f64, max: f64) -> Option<LocalHit> {
+    // A negative half height or radius (not a valid shape) is read by magnitude.
+    let (r, h) = (r.abs(), h.abs());
     let mut best: Option<LocalHit> = None;
     let mut keep = |hit: LocalHit| {
         if best.as_ref().is_none_or(|b| hit.t < b.t) {
