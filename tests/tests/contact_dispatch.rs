@@ -30,7 +30,10 @@ fn pose() -> impl Strategy<Value = Pose> {
         (-3.2f32..3.2, -3.2f32..3.2, -3.2f32..3.2),
     )
         .prop_map(|((x, y, z), (a, b, c))| {
-            Isometry3::from_parts(Translation3::new(x, y, z), UnitQuaternion::from_scaled_axis(Vec3::new(a, b, c)))
+            Isometry3::from_parts(
+                Translation3::new(x, y, z),
+                UnitQuaternion::from_scaled_axis(Vec3::new(a, b, c)),
+            )
         })
 }
 
@@ -53,15 +56,22 @@ fn solid() -> impl Strategy<Value = Shape> {
     prop_oneof![
         (0.1f32..1.0).prop_map(|r| Shape::sphere(r).unwrap()),
         (0.1f32..0.6, 0.1f32..1.0).prop_map(|(r, h)| Shape::capsule(r, h).unwrap()),
-        (0.1f32..1.0, 0.1f32..1.0, 0.1f32..1.0).prop_map(|(x, y, z)| Shape::cuboid(Vec3::new(x, y, z)).unwrap()),
+        (0.1f32..1.0, 0.1f32..1.0, 0.1f32..1.0)
+            .prop_map(|(x, y, z)| Shape::cuboid(Vec3::new(x, y, z)).unwrap()),
         hull_points().prop_map(|p| Shape::convex_hull(&p).unwrap()),
     ]
 }
 
 #[test]
 fn the_dispatcher_matches_the_pair_functions() {
-    let a = Isometry3::from_parts(Translation3::new(0.1, 0.2, 0.3), UnitQuaternion::from_scaled_axis(Vec3::new(0.3, -0.2, 0.1)));
-    let b = Isometry3::from_parts(Translation3::new(0.5, 0.1, 0.9), UnitQuaternion::from_scaled_axis(Vec3::new(-0.1, 0.4, 0.2)));
+    let a = Isometry3::from_parts(
+        Translation3::new(0.1, 0.2, 0.3),
+        UnitQuaternion::from_scaled_axis(Vec3::new(0.3, -0.2, 0.1)),
+    );
+    let b = Isometry3::from_parts(
+        Translation3::new(0.5, 0.1, 0.9),
+        UnitQuaternion::from_scaled_axis(Vec3::new(-0.1, 0.4, 0.2)),
+    );
     let half = Vec3::new(0.4, 0.3, 0.5);
     let seg = |p: &Pose, h: f32| {
         let axis = p.rotation * Vec3::new(0.0, 0.0, h);
@@ -69,19 +79,47 @@ fn the_dispatcher_matches_the_pair_functions() {
     };
     let cases = [
         (
-            contact::shapes(&Shape::sphere(0.6).unwrap(), &a, &Shape::capsule(0.3, 0.4).unwrap(), &b, 0.1).unwrap(),
+            contact::shapes(
+                &Shape::sphere(0.6).unwrap(),
+                &a,
+                &Shape::capsule(0.3, 0.4).unwrap(),
+                &b,
+                0.1,
+            )
+            .unwrap(),
             contact::contact_sphere_capsule(a.translation.vector, 0.6, seg(&b, 0.4), 0.3, 0.1),
         ),
         (
-            contact::shapes(&Shape::capsule(0.3, 0.4).unwrap(), &a, &Shape::capsule(0.3, 0.4).unwrap(), &b, 0.1).unwrap(),
+            contact::shapes(
+                &Shape::capsule(0.3, 0.4).unwrap(),
+                &a,
+                &Shape::capsule(0.3, 0.4).unwrap(),
+                &b,
+                0.1,
+            )
+            .unwrap(),
             contact::contact_capsule_capsule(seg(&a, 0.4), 0.3, seg(&b, 0.4), 0.3, 0.1),
         ),
         (
-            contact::shapes(&Shape::cuboid(half).unwrap(), &a, &Shape::cuboid(half).unwrap(), &b, 0.1).unwrap(),
+            contact::shapes(
+                &Shape::cuboid(half).unwrap(),
+                &a,
+                &Shape::cuboid(half).unwrap(),
+                &b,
+                0.1,
+            )
+            .unwrap(),
             contact::contact_cuboid_cuboid(half, &a, half, &b, 0.1),
         ),
         (
-            contact::shapes(&Shape::capsule(0.3, 0.4).unwrap(), &a, &Shape::cuboid(half).unwrap(), &b, 0.1).unwrap(),
+            contact::shapes(
+                &Shape::capsule(0.3, 0.4).unwrap(),
+                &a,
+                &Shape::cuboid(half).unwrap(),
+                &b,
+                0.1,
+            )
+            .unwrap(),
             contact::contact_capsule_cuboid(seg(&a, 0.4), 0.3, half, &b, 0.1),
         ),
     ];
@@ -111,7 +149,10 @@ fn a_box_resting_on_a_hull_face_gets_four_points() {
     ])
     .unwrap();
     let cube = Shape::cuboid(Vec3::new(0.25, 0.25, 0.25)).unwrap();
-    let box_pose = Isometry3::from_parts(Translation3::new(0.1, 0.2, 0.24), UnitQuaternion::from_scaled_axis(Vec3::new(0.0, 0.0, 0.5)));
+    let box_pose = Isometry3::from_parts(
+        Translation3::new(0.1, 0.2, 0.24),
+        UnitQuaternion::from_scaled_axis(Vec3::new(0.0, 0.0, 0.5)),
+    );
     let m = contact::shapes(&hull, &Isometry3::identity(), &cube, &box_pose, 0.0).unwrap();
     assert_eq!(m.len(), 4, "{m:?}");
     assert!((m.normal() - Vec3::z()).norm() < TOL);
@@ -131,11 +172,16 @@ fn invalid_margins_and_poses_are_refused() {
     let mut bad = id;
     bad.translation.vector.x = f32::NAN;
     let err = contact::shapes(&s, &id, &s, &bad, 0.0).unwrap_err();
-    assert!(matches!(err, ContactError::NonFinitePose { which: "B", .. }), "{err}");
+    assert!(
+        matches!(err, ContactError::NonFinitePose { which: "B", .. }),
+        "{err}"
+    );
 }
 
 fn parry_hull(shape: &Shape) -> Option<parry3d::shape::ConvexPolyhedron> {
-    let Shape::ConvexHull(h) = shape else { return None };
+    let Shape::ConvexHull(h) = shape else {
+        return None;
+    };
     let pts: Vec<_> = h.vertices().iter().map(|v| bridge::to_parry(*v)).collect();
     parry3d::shape::ConvexPolyhedron::from_convex_hull(&pts)
 }

@@ -61,7 +61,10 @@ fn crossed_edges_at_the_origin_match_the_analytic_contact() {
     // Rotated f32 vertices: a few ulps of 1 m.
     assert!((m.normal() - Vec3::z()).norm() < 1e-5, "{m:?}");
     assert!((m.points()[0].depth - 0.01).abs() < 1e-5, "{m:?}");
-    assert!((m.points()[0].point - Vec3::new(0.1, 0.0, h - 0.005)).norm() < 1e-5, "{m:?}");
+    assert!(
+        (m.points()[0].point - Vec3::new(0.1, 0.0, h - 0.005)).norm() < 1e-5,
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -74,9 +77,21 @@ fn crossed_edges_moved_10_km_along_each_axis_keep_point_and_depth() {
         let p = m.points()[0];
         // Compare in f64 so that the check itself does not round at 10 km.
         let error = (p.point.cast::<f64>() - expected.cast::<f64>()).norm();
-        assert!(error < FAR_TOL as f64, "offset {offset:?}: point {:?} off by {error} m", p.point);
-        assert!((p.depth - 0.01).abs() < FAR_TOL, "offset {offset:?}: depth {}", p.depth);
-        assert!(m.normal().dot(&Vec3::z()) > 0.999, "offset {offset:?}: normal {:?}", m.normal());
+        assert!(
+            error < FAR_TOL as f64,
+            "offset {offset:?}: point {:?} off by {error} m",
+            p.point
+        );
+        assert!(
+            (p.depth - 0.01).abs() < FAR_TOL,
+            "offset {offset:?}: depth {}",
+            p.depth
+        );
+        assert!(
+            m.normal().dot(&Vec3::z()) > 0.999,
+            "offset {offset:?}: normal {:?}",
+            m.normal()
+        );
     }
 }
 
@@ -90,7 +105,10 @@ fn crossed_edges_moved_10_km_keep_a_speculative_gap() {
         b.translation.vector.z += 0.02;
         let m = contact::contact_cuboid_cuboid(half, &a, half, &b, 0.05);
         assert_eq!(m.len(), 1, "offset {offset:?}: {m:?}");
-        assert!((m.points()[0].depth + 0.01).abs() < FAR_TOL, "offset {offset:?}: {m:?}");
+        assert!(
+            (m.points()[0].depth + 0.01).abs() < FAR_TOL,
+            "offset {offset:?}: {m:?}"
+        );
     }
 }
 

@@ -60,12 +60,23 @@ fn solids() -> Vec<(Shape, f32)> {
 fn every_solid_sinking_into_the_front_is_pushed_up() {
     let mesh = floor(true);
     for (shape, low) in solids() {
-        let contacts = contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0).unwrap();
+        let contacts =
+            contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0)
+                .unwrap();
         assert!(!contacts.is_empty(), "{}", shape.kind_name());
         for c in &contacts {
-            assert!((c.manifold.normal() + Vec3::z()).norm() < TOL, "{}: {:?}", shape.kind_name(), c);
+            assert!(
+                (c.manifold.normal() + Vec3::z()).norm() < TOL,
+                "{}: {:?}",
+                shape.kind_name(),
+                c
+            );
             let depth = c.manifold.max_depth().unwrap();
-            assert!((depth - 0.02).abs() < TOL, "{}: depth {depth}", shape.kind_name());
+            assert!(
+                (depth - 0.02).abs() < TOL,
+                "{}: depth {depth}",
+                shape.kind_name()
+            );
         }
     }
 }
@@ -77,8 +88,13 @@ fn every_solid_centred_behind_the_floor_gets_nothing() {
         // The centre 1 cm behind the plane: the shape still overlaps it. A
         // capsule is behind only when both segment ends are (seed 000), so
         // this upright one is lowered until its upper end is 1 cm behind.
-        let behind = if let Shape::Capsule(c) = &shape { c.half_height() + 0.01 } else { 0.01 };
-        let contacts = contact::shape_mesh(&shape, &at(-behind), &mesh, &Isometry3::identity(), 0.1).unwrap();
+        let behind = if let Shape::Capsule(c) = &shape {
+            c.half_height() + 0.01
+        } else {
+            0.01
+        };
+        let contacts =
+            contact::shape_mesh(&shape, &at(-behind), &mesh, &Isometry3::identity(), 0.1).unwrap();
         assert!(contacts.is_empty(), "{}: {contacts:?}", shape.kind_name());
     }
 }
@@ -87,9 +103,18 @@ fn every_solid_centred_behind_the_floor_gets_nothing() {
 fn a_floor_facing_down_ignores_shapes_above_and_catches_shapes_below() {
     let mesh = floor(false);
     for (shape, low) in solids() {
-        let above = contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0).unwrap();
+        let above =
+            contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0)
+                .unwrap();
         assert!(above.is_empty(), "{}", shape.kind_name());
-        let below = contact::shape_mesh(&shape, &at(-(low - 0.02)), &mesh, &Isometry3::identity(), 0.0).unwrap();
+        let below = contact::shape_mesh(
+            &shape,
+            &at(-(low - 0.02)),
+            &mesh,
+            &Isometry3::identity(),
+            0.0,
+        )
+        .unwrap();
         assert!(!below.is_empty(), "{}", shape.kind_name());
         for c in &below {
             assert!((c.manifold.normal() - Vec3::z()).norm() < TOL);
@@ -102,13 +127,15 @@ fn a_speculative_gap_above_the_floor_gives_negative_depths_within_the_margin() {
     let mesh = floor(true);
     for (shape, low) in solids() {
         let pose = at(low + 0.03);
-        let within = contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.05).unwrap();
+        let within =
+            contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.05).unwrap();
         assert!(!within.is_empty(), "{}", shape.kind_name());
         for c in &within {
             let depth = c.manifold.max_depth().unwrap();
             assert!((depth + 0.03).abs() < TOL, "{}: {depth}", shape.kind_name());
         }
-        let beyond = contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.02).unwrap();
+        let beyond =
+            contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.02).unwrap();
         assert!(beyond.is_empty(), "{}", shape.kind_name());
     }
 }
@@ -119,7 +146,11 @@ fn a_capsule_with_one_end_behind_is_pushed_to_the_front() {
     // one stands through the floor, its lower end 0.1 m behind the plane.
     let shape = Shape::capsule(0.2, 0.5).unwrap();
     let pose = at(0.4);
-    let tri = [Vec3::new(-5.0, -5.0, 0.0), Vec3::new(5.0, -5.0, 0.0), Vec3::new(5.0, 5.0, 0.0)];
+    let tri = [
+        Vec3::new(-5.0, -5.0, 0.0),
+        Vec3::new(5.0, -5.0, 0.0),
+        Vec3::new(5.0, 5.0, 0.0),
+    ];
     let m = contact::shape_triangle(&shape, &pose, &tri, 0.0).unwrap();
     assert!((m.normal() + Vec3::z()).norm() < TOL);
     // Lower end at z = -0.1: it must rise 0.1 + 0.2 m to clear the floor.
@@ -133,9 +164,15 @@ fn a_box_resting_on_the_floor_gets_a_face_manifold_per_triangle() {
     let mesh = floor(true);
     let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
     // Centred on the diagonal shared by the two triangles.
-    let pose = Isometry3::from_parts(Translation3::new(0.0, 0.0, 0.49), UnitQuaternion::identity());
+    let pose = Isometry3::from_parts(
+        Translation3::new(0.0, 0.0, 0.49),
+        UnitQuaternion::identity(),
+    );
     let contacts = contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.0).unwrap();
-    assert_eq!(contacts.iter().map(|c| c.triangle).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!(
+        contacts.iter().map(|c| c.triangle).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
     for c in &contacts {
         // Each triangle clips the square to its half: 3 or 4 points, all 1 cm deep.
         assert!(c.manifold.len() >= 3, "{c:?}");
@@ -147,11 +184,7 @@ fn a_box_resting_on_the_floor_gets_a_face_manifold_per_triangle() {
 
 #[test]
 fn mesh_pairs_are_refused_not_asserted() {
-    let mesh = Shape::mesh(
-        vec![Vec3::zeros(), Vec3::x(), Vec3::y()],
-        vec![[0, 1, 2]],
-    )
-    .unwrap();
+    let mesh = Shape::mesh(vec![Vec3::zeros(), Vec3::x(), Vec3::y()], vec![[0, 1, 2]]).unwrap();
     let sphere = Shape::sphere(1.0).unwrap();
     let id = Isometry3::identity();
     for (a, b) in [(&mesh, &mesh), (&sphere, &mesh), (&mesh, &sphere)] {
@@ -159,7 +192,9 @@ fn mesh_pairs_are_refused_not_asserted() {
         assert!(matches!(err, ContactError::Unsupported { .. }), "{err}");
         assert!(err.to_string().contains("triangle mesh"), "{err}");
     }
-    let Shape::Mesh(m) = &mesh else { unreachable!("built as a mesh") };
+    let Shape::Mesh(m) = &mesh else {
+        unreachable!("built as a mesh")
+    };
     let err = contact::shape_mesh(&mesh, &id, m, &id, 0.0).unwrap_err();
     assert!(matches!(err, ContactError::Unsupported { .. }));
 }

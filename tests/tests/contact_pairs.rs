@@ -15,7 +15,10 @@ use parapet_narrow::contact::{self, Manifold, Pose};
 const TOL: f32 = 1.0e-5;
 
 fn pose(t: Vec3, scaled_axis: Vec3) -> Pose {
-    Isometry3::from_parts(Translation3::from(t), UnitQuaternion::from_scaled_axis(scaled_axis))
+    Isometry3::from_parts(
+        Translation3::from(t),
+        UnitQuaternion::from_scaled_axis(scaled_axis),
+    )
 }
 
 fn v(x: f32, y: f32, z: f32) -> Vec3 {
@@ -30,7 +33,11 @@ fn assert_near(a: Vec3, b: Vec3, what: &str) {
 fn assert_single(m: &Manifold, normal: Vec3, depth: f32, point: Vec3) {
     assert_eq!(m.len(), 1, "{m:?}");
     assert_near(m.normal(), normal, "normal");
-    assert!((m.points()[0].depth - depth).abs() < TOL, "depth {} vs {depth}", m.points()[0].depth);
+    assert!(
+        (m.points()[0].depth - depth).abs() < TOL,
+        "depth {} vs {depth}",
+        m.points()[0].depth
+    );
     assert_near(m.points()[0].point, point, "point");
 }
 
@@ -47,7 +54,10 @@ fn assert_swapped(m: &Manifold, swapped: &Manifold) {
     }
     for p in m.points() {
         assert!(
-            swapped.points().iter().any(|q| (q.point - p.point).norm() < TOL),
+            swapped
+                .points()
+                .iter()
+                .any(|q| (q.point - p.point).norm() < TOL),
             "point {:?} missing from {swapped:?}",
             p.point
         );
@@ -64,7 +74,9 @@ fn sphere_sphere_overlap_gap_and_beyond_margin() {
     // Gap 0.2 within a 0.25 margin: depth -0.2; beyond a 0.15 margin: nothing.
     let gap = contact::contact_sphere_sphere(Vec3::zeros(), 0.5, v(0.0, 1.1, 0.0), 0.4, 0.25);
     assert_single(&gap, Vec3::y(), -0.2, v(0.0, 0.6, 0.0));
-    assert!(contact::contact_sphere_sphere(Vec3::zeros(), 0.5, v(0.0, 1.1, 0.0), 0.4, 0.15).is_empty());
+    assert!(
+        contact::contact_sphere_sphere(Vec3::zeros(), 0.5, v(0.0, 1.1, 0.0), 0.4, 0.15).is_empty()
+    );
 }
 
 #[test]
@@ -73,7 +85,10 @@ fn sphere_capsule_at_the_cap_and_at_the_side() {
     // Above the top cap: gap 2.3 - 1 - 0.5 - 0.5 = 0.3 within a 0.5 margin.
     let cap = contact::contact_sphere_capsule(v(0.0, 0.0, 2.3), 0.5, seg, 0.5, 0.5);
     assert_single(&cap, -Vec3::z(), -0.3, v(0.0, 0.0, 1.65));
-    assert_swapped(&cap, &contact::contact_capsule_sphere(seg, 0.5, v(0.0, 0.0, 2.3), 0.5, 0.5));
+    assert_swapped(
+        &cap,
+        &contact::contact_capsule_sphere(seg, 0.5, v(0.0, 0.0, 2.3), 0.5, 0.5),
+    );
     // Beside the cylinder: overlap 0.2.
     let side = contact::contact_sphere_capsule(v(0.0, 0.8, 0.3), 0.5, seg, 0.5, 0.0);
     assert_single(&side, -Vec3::y(), 0.2, v(0.0, 0.4, 0.3));
@@ -86,7 +101,10 @@ fn capsule_capsule_crossed_parallel_and_swapped() {
     let crossed = [v(0.3, -1.0, 0.5), v(0.3, 1.0, 0.5)];
     let m = contact::contact_capsule_capsule(a, 0.3, crossed, 0.25, 0.0);
     assert_single(&m, Vec3::z(), 0.05, v(0.3, 0.0, 0.275));
-    assert_swapped(&m, &contact::contact_capsule_capsule(crossed, 0.25, a, 0.3, 0.0));
+    assert_swapped(
+        &m,
+        &contact::contact_capsule_capsule(crossed, 0.25, a, 0.3, 0.0),
+    );
     // Parallel, offset along the axis: two points at the overlap ends, gap 0.1.
     let parallel = [v(0.5, 1.0, 0.0), v(2.5, 1.0, 0.0)];
     let p = contact::contact_capsule_capsule(a, 0.4, parallel, 0.5, 0.2);
@@ -96,7 +114,10 @@ fn capsule_capsule_crossed_parallel_and_swapped() {
         assert!((c.depth + 0.1).abs() < TOL);
         assert!((c.point.x - 0.5).abs() < TOL || (c.point.x - 1.0).abs() < TOL);
     }
-    assert_swapped(&p, &contact::contact_capsule_capsule(parallel, 0.5, a, 0.4, 0.2));
+    assert_swapped(
+        &p,
+        &contact::contact_capsule_capsule(parallel, 0.5, a, 0.4, 0.2),
+    );
     assert!(contact::contact_capsule_capsule(a, 0.4, parallel, 0.5, 0.05).is_empty());
 }
 
@@ -116,7 +137,11 @@ fn sphere_triangle_face_edge_and_vertex_regions() {
     let n = (v(0.5, 0.0, 0.0) - c) / d;
     assert_single(&edge, n, 0.5 - d, (c + n * 0.5 + v(0.5, 0.0, 0.0)) * 0.5);
     // Beyond vertex 1 (1, 0, 0), a gap of 0.1 within the margin.
-    let vc = v(1.0 + 0.6 / 3f32.sqrt(), -0.6 / 3f32.sqrt(), 0.6 / 3f32.sqrt());
+    let vc = v(
+        1.0 + 0.6 / 3f32.sqrt(),
+        -0.6 / 3f32.sqrt(),
+        0.6 / 3f32.sqrt(),
+    );
     let vertex = contact::contact_sphere_triangle(vc, 0.5, &tri, 0.2);
     let nv = (v(1.0, 0.0, 0.0) - vc).normalize();
     assert_single(&vertex, nv, -0.1, (vc + nv * 0.5 + v(1.0, 0.0, 0.0)) * 0.5);
@@ -126,7 +151,8 @@ fn sphere_triangle_face_edge_and_vertex_regions() {
 #[test]
 fn capsule_triangle_lying_standing_and_edge() {
     let big = [v(-10.0, -10.0, 0.0), v(10.0, -10.0, 0.0), v(0.0, 10.0, 0.0)];
-    let lying = contact::contact_capsule_triangle([v(-1.0, 0.0, 0.52), v(1.0, 0.0, 0.52)], 0.5, &big, 0.05);
+    let lying =
+        contact::contact_capsule_triangle([v(-1.0, 0.0, 0.52), v(1.0, 0.0, 0.52)], 0.5, &big, 0.05);
     assert_eq!(lying.len(), 2);
     assert_near(lying.normal(), -Vec3::z(), "lying normal");
     for p in lying.points() {
@@ -134,7 +160,8 @@ fn capsule_triangle_lying_standing_and_edge() {
         assert!((p.point.z - 0.01).abs() < TOL);
     }
     // Standing on its lower cap: the lower end is the deepest point.
-    let standing = contact::contact_capsule_triangle([v(0.0, 0.0, 0.4), v(0.0, 0.0, 2.0)], 0.5, &big, 0.0);
+    let standing =
+        contact::contact_capsule_triangle([v(0.0, 0.0, 0.4), v(0.0, 0.0, 2.0)], 0.5, &big, 0.0);
     assert_near(standing.normal(), -Vec3::z(), "standing normal");
     assert!((standing.max_depth().unwrap() - 0.1).abs() < TOL);
     // A horizontal capsule crossing edge 0 of the unit triangle from outside,
@@ -185,23 +212,37 @@ fn sphere_cuboid_face_edge_corner_and_inside() {
     let edge = contact::contact_sphere_cuboid(edge_c, 0.6, half, &b, 0.2);
     let dist = 0.5f32 * 2f32.sqrt();
     let n = v(0.5, -0.5, 0.0).normalize();
-    assert_single(&edge, n, 0.6 - dist, (edge_c + n * 0.6 + v(9.0, 2.0, 0.0)) * 0.5);
+    assert_single(
+        &edge,
+        n,
+        0.6 - dist,
+        (edge_c + n * 0.6 + v(9.0, 2.0, 0.0)) * 0.5,
+    );
     let corner_c = v(8.0, -3.0, 4.0);
     let corner = contact::contact_sphere_cuboid(corner_c, 1.8, half, &b, 0.0);
     let nc = (v(9.0, -2.0, 3.0) - corner_c).normalize();
-    assert_single(&corner, nc, 1.8 - 3f32.sqrt(), (corner_c + nc * 1.8 + v(9.0, -2.0, 3.0)) * 0.5);
+    assert_single(
+        &corner,
+        nc,
+        1.8 - 3f32.sqrt(),
+        (corner_c + nc * 1.8 + v(9.0, -2.0, 3.0)) * 0.5,
+    );
     // Centre inside, nearest to the +y face (0.5 inside it): pushed out through +y.
     let inside = contact::contact_sphere_cuboid(v(10.0, 1.5, 0.0), 0.25, half, &b, 0.0);
     assert_near(inside.normal(), -Vec3::y(), "inside normal");
     assert!((inside.points()[0].depth - 0.75).abs() < TOL);
-    assert_swapped(&face, &contact::contact_cuboid_sphere(half, &b, v(8.5, 0.0, 0.0), 0.6, 0.0));
+    assert_swapped(
+        &face,
+        &contact::contact_cuboid_sphere(half, &b, v(8.5, 0.0, 0.0), 0.6, 0.0),
+    );
 }
 
 #[test]
 fn capsule_cuboid_lying_on_a_face_and_crossing_an_edge() {
     let half = v(1.0, 1.0, 1.0);
     let b = pose(Vec3::zeros(), Vec3::zeros());
-    let lying = contact::contact_capsule_cuboid([v(-0.5, 0.0, 1.4), v(3.0, 0.0, 1.4)], 0.5, half, &b, 0.0);
+    let lying =
+        contact::contact_capsule_cuboid([v(-0.5, 0.0, 1.4), v(3.0, 0.0, 1.4)], 0.5, half, &b, 0.0);
     // Clipped to the top face: points above x = -0.5 and x = 1, depth 0.1.
     assert_eq!(lying.len(), 2);
     assert_near(lying.normal(), -Vec3::z(), "lying normal");

@@ -63,7 +63,8 @@ fn prim() -> impl Strategy<Value = Prim> {
     prop_oneof![
         (0.1f32..1.0).prop_map(Prim::Sphere),
         (0.1f32..0.6, 0.1f32..1.0).prop_map(|(r, h)| Prim::Capsule(r, h)),
-        (0.1f32..1.0, 0.1f32..1.0, 0.1f32..1.0).prop_map(|(x, y, z)| Prim::Cuboid(Vec3::new(x, y, z))),
+        (0.1f32..1.0, 0.1f32..1.0, 0.1f32..1.0)
+            .prop_map(|(x, y, z)| Prim::Cuboid(Vec3::new(x, y, z))),
     ]
 }
 
@@ -89,7 +90,9 @@ fn ours(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose, margin: f32) -> Manifold {
     let ca = pa.translation.vector;
     let cb = pb.translation.vector;
     match (a, b) {
-        (Prim::Sphere(ra), Prim::Sphere(rb)) => contact::contact_sphere_sphere(ca, *ra, cb, *rb, margin),
+        (Prim::Sphere(ra), Prim::Sphere(rb)) => {
+            contact::contact_sphere_sphere(ca, *ra, cb, *rb, margin)
+        }
         (Prim::Sphere(ra), Prim::Capsule(rb, hb)) => {
             contact::contact_sphere_capsule(ca, *ra, segment(*hb, pb), *rb, margin)
         }
@@ -99,15 +102,21 @@ fn ours(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose, margin: f32) -> Manifold {
         (Prim::Capsule(ra, ha), Prim::Capsule(rb, hb)) => {
             contact::contact_capsule_capsule(segment(*ha, pa), *ra, segment(*hb, pb), *rb, margin)
         }
-        (Prim::Sphere(ra), Prim::Cuboid(hb)) => contact::contact_sphere_cuboid(ca, *ra, *hb, pb, margin),
-        (Prim::Cuboid(ha), Prim::Sphere(rb)) => contact::contact_cuboid_sphere(*ha, pa, cb, *rb, margin),
+        (Prim::Sphere(ra), Prim::Cuboid(hb)) => {
+            contact::contact_sphere_cuboid(ca, *ra, *hb, pb, margin)
+        }
+        (Prim::Cuboid(ha), Prim::Sphere(rb)) => {
+            contact::contact_cuboid_sphere(*ha, pa, cb, *rb, margin)
+        }
         (Prim::Capsule(ra, ha), Prim::Cuboid(hb)) => {
             contact::contact_capsule_cuboid(segment(*ha, pa), *ra, *hb, pb, margin)
         }
         (Prim::Cuboid(ha), Prim::Capsule(rb, hb)) => {
             contact::contact_cuboid_capsule(*ha, pa, segment(*hb, pb), *rb, margin)
         }
-        (Prim::Cuboid(ha), Prim::Cuboid(hb)) => contact::contact_cuboid_cuboid(*ha, pa, *hb, pb, margin),
+        (Prim::Cuboid(ha), Prim::Cuboid(hb)) => {
+            contact::contact_cuboid_cuboid(*ha, pa, *hb, pb, margin)
+        }
     }
 }
 
@@ -172,7 +181,9 @@ fn check(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose, margin: f32) -> Result<(), Te
             }
             Ok(())
         }
-        (ours, theirs) => Err(TestCaseError::fail(format!("ours {ours:?} vs parry {theirs:?}: {m:?}"))),
+        (ours, theirs) => Err(TestCaseError::fail(format!(
+            "ours {ours:?} vs parry {theirs:?}: {m:?}"
+        ))),
     }
 }
 
@@ -186,7 +197,10 @@ fn point_segment_distance(p: [f64; 3], a: [f64; 3], b: [f64; 3]) -> f64 {
     } else {
         0.0
     };
-    (0..3).map(|i| (ap[i] - ab[i] * t).powi(2)).sum::<f64>().sqrt()
+    (0..3)
+        .map(|i| (ap[i] - ab[i] * t).powi(2))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// Distance (m) from `p` to a solid cuboid (half extents `half`, pose `pose`):
@@ -223,7 +237,9 @@ fn ternary_min(f: impl Fn(f64) -> f64) -> f64 {
 /// the radii. The distance from a moving point on a segment to a convex set
 /// is convex in the segment parameter, so a ternary search finds it.
 fn oracle_gap(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose) -> Option<f64> {
-    let Prim::Capsule(ra, ha) = a else { return None };
+    let Prim::Capsule(ra, ha) = a else {
+        return None;
+    };
     let [a0, a1] = segment(*ha, pa).map(|v| [v.x as f64, v.y as f64, v.z as f64]);
     let at = |s: f64| [0, 1, 2].map(|i| a0[i] + (a1[i] - a0[i]) * s);
     match b {
@@ -233,7 +249,7 @@ fn oracle_gap(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose) -> Option<f64> {
         }
         Prim::Cuboid(hb) => {
             let d = ternary_min(|s| point_cuboid_distance(at(s), *hb, pb));
-            (d > 1e-3).then(|| d - *ra as f64)
+            (d > 1e-3).then_some(d - *ra as f64)
         }
         Prim::Sphere(_) => None,
     }

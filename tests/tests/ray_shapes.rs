@@ -35,7 +35,10 @@ fn v(x: f32, y: f32, z: f32) -> Vec3 {
 }
 
 fn posed(t: Vec3, scaled_axis: Vec3) -> Pose {
-    Isometry3::from_parts(Translation3::from(t), UnitQuaternion::from_scaled_axis(scaled_axis))
+    Isometry3::from_parts(
+        Translation3::from(t),
+        UnitQuaternion::from_scaled_axis(scaled_axis),
+    )
 }
 
 fn octahedron() -> Shape {
@@ -64,14 +67,34 @@ fn rays_hit_the_nearest_surface_of_every_solid_with_its_outward_normal() {
     for (shape, distance, normal) in cases {
         // The octahedron is hit at its top vertex; shift the ray off it so
         // that it enters the face (x, y, z > 0): x + y + z = 1 at x = y = 0.1.
-        let o = if matches!(shape, Shape::ConvexHull(_)) { origin + v(0.1, 0.1, 0.0) } else { origin };
-        let expected = if matches!(shape, Shape::ConvexHull(_)) { 5.0 - 0.8 } else { distance };
-        let hit = ray::cast_shape(&shape, &p, o, down, 100.0).unwrap().unwrap();
-        assert!((hit.distance - expected).abs() < TOL, "{}: {hit:?}", shape.kind_name());
-        assert!((hit.normal - normal).norm() < TOL, "{}: {hit:?}", shape.kind_name());
+        let o = if matches!(shape, Shape::ConvexHull(_)) {
+            origin + v(0.1, 0.1, 0.0)
+        } else {
+            origin
+        };
+        let expected = if matches!(shape, Shape::ConvexHull(_)) {
+            5.0 - 0.8
+        } else {
+            distance
+        };
+        let hit = ray::cast_shape(&shape, &p, o, down, 100.0)
+            .unwrap()
+            .unwrap();
+        assert!(
+            (hit.distance - expected).abs() < TOL,
+            "{}: {hit:?}",
+            shape.kind_name()
+        );
+        assert!(
+            (hit.normal - normal).norm() < TOL,
+            "{}: {hit:?}",
+            shape.kind_name()
+        );
         assert!((hit.point - (o + down * expected)).norm() < TOL);
         // Too short a ray misses.
-        assert!(ray::cast_shape(&shape, &p, o, down, expected - 0.01).unwrap().is_none());
+        assert!(ray::cast_shape(&shape, &p, o, down, expected - 0.01)
+            .unwrap()
+            .is_none());
     }
 }
 
@@ -80,10 +103,17 @@ fn a_rotated_capsule_is_hit_on_its_side_and_its_cap() {
     // Axis turned from +Z to +X.
     let p = posed(Vec3::zeros(), v(0.0, std::f32::consts::FRAC_PI_2, 0.0));
     let s = Shape::capsule(0.5, 1.0).unwrap();
-    let side = ray::cast_shape(&s, &p, v(0.3, 0.0, 4.0), -Vec3::z(), 10.0).unwrap().unwrap();
+    let side = ray::cast_shape(&s, &p, v(0.3, 0.0, 4.0), -Vec3::z(), 10.0)
+        .unwrap()
+        .unwrap();
     assert!((side.distance - 3.5).abs() < TOL && (side.normal - Vec3::z()).norm() < TOL);
-    let cap = ray::cast_shape(&s, &p, v(5.0, 0.0, 0.0), -Vec3::x(), 10.0).unwrap().unwrap();
-    assert!((cap.distance - 3.5).abs() < TOL && (cap.normal - Vec3::x()).norm() < TOL, "{cap:?}");
+    let cap = ray::cast_shape(&s, &p, v(5.0, 0.0, 0.0), -Vec3::x(), 10.0)
+        .unwrap()
+        .unwrap();
+    assert!(
+        (cap.distance - 3.5).abs() < TOL && (cap.normal - Vec3::x()).norm() < TOL,
+        "{cap:?}"
+    );
 }
 
 #[test]
@@ -95,7 +125,9 @@ fn a_ray_starting_inside_a_solid_hits_at_zero_against_its_direction() {
         Shape::cuboid(v(1.0, 1.0, 1.0)).unwrap(),
         octahedron(),
     ] {
-        let hit = ray::cast_shape(&shape, &p, v(1.0, 2.0, 3.0), v(0.0, 2.0, 0.0), 5.0).unwrap().unwrap();
+        let hit = ray::cast_shape(&shape, &p, v(1.0, 2.0, 3.0), v(0.0, 2.0, 0.0), 5.0)
+            .unwrap()
+            .unwrap();
         assert_eq!(hit.distance, 0.0, "{}", shape.kind_name());
         assert!((hit.normal + Vec3::y()).norm() < TOL);
     }
@@ -134,7 +166,9 @@ fn mesh_rays_hit_front_faces_only_and_ties_go_to_the_lowest_index() {
     assert_eq!(index, 0);
     // The dispatcher agrees with cast_mesh.
     let shape = Shape::Mesh(mesh);
-    let hit = ray::cast_shape(&shape, &id, v(0.0, 0.0, 3.0), -Vec3::z(), 10.0).unwrap().unwrap();
+    let hit = ray::cast_shape(&shape, &id, v(0.0, 0.0, 3.0), -Vec3::z(), 10.0)
+        .unwrap()
+        .unwrap();
     assert!((hit.distance - 3.0).abs() < TOL);
 }
 
@@ -168,7 +202,12 @@ fn prim() -> impl Strategy<Value = Prim> {
         (0.1f32..1.0, 0.1f32..2.0).prop_map(|(r, h)| Prim::Capsule(r, h)),
         (0.1f32..2.0, 0.1f32..2.0, 0.1f32..2.0).prop_map(|(x, y, z)| Prim::Cuboid(v(x, y, z))),
         proptest::collection::vec((-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0), 2..8).prop_map(|p| {
-            let mut pts = vec![v(0.5, 0.5, 0.5), v(-0.5, -0.5, 0.5), v(0.5, -0.5, -0.5), v(-0.5, 0.5, -0.5)];
+            let mut pts = vec![
+                v(0.5, 0.5, 0.5),
+                v(-0.5, -0.5, 0.5),
+                v(0.5, -0.5, -0.5),
+                v(-0.5, 0.5, -0.5),
+            ];
             pts.extend(p.into_iter().map(|(x, y, z)| v(x, y, z)));
             Prim::Hull(pts)
         }),
@@ -176,7 +215,10 @@ fn prim() -> impl Strategy<Value = Prim> {
 }
 
 fn pose() -> impl Strategy<Value = Pose> {
-    ((-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0), (-3.2f32..3.2, -3.2f32..3.2, -3.2f32..3.2))
+    (
+        (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
+        (-3.2f32..3.2, -3.2f32..3.2, -3.2f32..3.2),
+    )
         .prop_map(|((x, y, z), (a, b, c))| posed(v(x, y, z), v(a, b, c)))
 }
 
@@ -192,7 +234,13 @@ fn unit() -> impl Strategy<Value = Vec3> {
 /// frame). Returns the distance and the world normals of every face entered
 /// within 1e-9 m of it (several at an edge); from inside, distance 0 and
 /// `-dir`.
-fn brute_force_hull_ray(points: &[Vec3], pose: &Pose, origin: Vec3, dir: Vec3, max: f64) -> Option<(f64, Vec<parapet_math::Vec3d>)> {
+fn brute_force_hull_ray(
+    points: &[Vec3],
+    pose: &Pose,
+    origin: Vec3,
+    dir: Vec3,
+    max: f64,
+) -> Option<(f64, Vec<parapet_math::Vec3d>)> {
     let pts: Vec<parapet_math::Vec3d> = points.iter().map(|p| p.cast::<f64>()).collect();
     let mut planes = Vec::new();
     for i in 0..pts.len() {
@@ -213,7 +261,9 @@ fn brute_force_hull_ray(points: &[Vec3], pose: &Pose, origin: Vec3, dir: Vec3, m
             }
         }
     }
-    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(pose.rotation.into_inner().cast::<f64>());
+    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(
+        pose.rotation.into_inner().cast::<f64>(),
+    );
     let o = q.inverse() * (origin.cast::<f64>() - pose.translation.vector.cast::<f64>());
     let d = q.inverse() * dir.cast::<f64>().normalize();
     let (mut enter, mut exit) = (f64::NEG_INFINITY, max);
@@ -241,7 +291,11 @@ fn brute_force_hull_ray(points: &[Vec3], pose: &Pose, origin: Vec3, dir: Vec3, m
     if enter <= 0.0 {
         return Some((0.0, vec![-(q * d)]));
     }
-    let tied = entries.iter().filter(|(t, _)| enter - t < 1e-9).map(|(_, n)| q * n).collect();
+    let tied = entries
+        .iter()
+        .filter(|(t, _)| enter - t < 1e-9)
+        .map(|(_, n)| q * n)
+        .collect();
     Some((enter, tied))
 }
 

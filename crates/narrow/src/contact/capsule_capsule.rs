@@ -9,7 +9,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_segment, segment_segment, DEGENERATE_LENGTH_SQ};
 use super::sphere_sphere::cores_contact;
-use super::{LocalManifold, Manifold, COINCIDENT_NORMAL, PARALLEL_SIN_SQ};
+use super::{within_margin, LocalManifold, Manifold, COINCIDENT_NORMAL, PARALLEL_SIN_SQ};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with capsule B. The
 /// normal runs from A's core to B's core; parallel overlapping capsules get
@@ -25,7 +25,10 @@ pub fn contact_capsule_capsule(
     capsule_capsule(
         [Vec3d::zeros(), promote(segment_a[1]) - origin],
         radius_a as f64,
-        [promote(segment_b[0]) - origin, promote(segment_b[1]) - origin],
+        [
+            promote(segment_b[0]) - origin,
+            promote(segment_b[1]) - origin,
+        ],
         radius_b as f64,
         margin as f64,
     )
@@ -43,14 +46,14 @@ pub(crate) fn capsule_capsule(
     let (_, _, ca, cb) = segment_segment(sa[0], sa[1], sb[0], sb[1]);
     let d = cb - ca;
     let dist = d.norm();
-    if !(dist - ra - rb < margin) {
+    if !within_margin(dist - ra - rb, margin) {
         return LocalManifold::empty();
     }
     let da = sa[1] - sa[0];
     let db = sb[1] - sb[0];
     let axis_cross = da.cross(&db);
-    let parallel = axis_cross.norm_squared()
-        <= PARALLEL_SIN_SQ * da.norm_squared() * db.norm_squared();
+    let parallel =
+        axis_cross.norm_squared() <= PARALLEL_SIN_SQ * da.norm_squared() * db.norm_squared();
     let normal = if dist * dist > DEGENERATE_LENGTH_SQ {
         d / dist
     } else {
@@ -60,7 +63,11 @@ pub(crate) fn capsule_capsule(
         let mut n = if !parallel {
             axis_cross
         } else {
-            any_perpendicular(if da.norm_squared() > DEGENERATE_LENGTH_SQ { da } else { db })
+            any_perpendicular(if da.norm_squared() > DEGENERATE_LENGTH_SQ {
+                da
+            } else {
+                db
+            })
         };
         if n.dot(&between) < 0.0 {
             n = -n;
@@ -72,7 +79,8 @@ pub(crate) fn capsule_capsule(
             COINCIDENT_NORMAL
         }
     };
-    let long_enough = da.norm_squared() > DEGENERATE_LENGTH_SQ && db.norm_squared() > DEGENERATE_LENGTH_SQ;
+    let long_enough =
+        da.norm_squared() > DEGENERATE_LENGTH_SQ && db.norm_squared() > DEGENERATE_LENGTH_SQ;
     if parallel && long_enough {
         // Overlap of B's projection on A's line, in A's parameter.
         let len_sq = da.norm_squared();
@@ -87,7 +95,8 @@ pub(crate) fn capsule_capsule(
                 let pa = sa[0] + da * t;
                 let (_, pb) = point_segment(pa, sb[0], sb[1]);
                 let c = cores_contact(pa, ra, pb, rb, normal);
-                out.points.extend(c.points.into_iter().filter(|(_, depth)| -depth < margin));
+                out.points
+                    .extend(c.points.into_iter().filter(|(_, depth)| -depth < margin));
             }
             if !out.is_empty() {
                 return out;

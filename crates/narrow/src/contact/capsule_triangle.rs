@@ -14,7 +14,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{segment_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
-use super::{triangle_normal, LocalManifold, Manifold, FACE_NORMAL_COS};
+use super::{triangle_normal, within_margin, LocalManifold, Manifold, FACE_NORMAL_COS};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with triangle B
 /// (world, counter-clockwise from the front). The normal runs from the
@@ -47,12 +47,11 @@ pub(crate) fn capsule_triangle(
     }
     let (s, q, feature) = segment_triangle(seg[0], seg[1], tri);
     let d = (q - s).norm();
-    if !(d - r < margin) {
+    if !within_margin(d - r, margin) {
         return LocalManifold::empty();
     }
-    let face = feature == TriangleFeature::Face
-        || d == 0.0
-        || (q - s).dot(&-n) >= FACE_NORMAL_COS * d;
+    let face =
+        feature == TriangleFeature::Face || d == 0.0 || (q - s).dot(&-n) >= FACE_NORMAL_COS * d;
     if !face {
         return cores_contact(s, r, q, 0.0, (q - s) / d);
     }

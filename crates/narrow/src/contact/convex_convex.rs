@@ -34,8 +34,8 @@ use super::closest::segment_segment;
 use super::polytope::{closest_points, Polytope};
 use super::sphere_sphere::cores_contact;
 use super::{
-    working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
-    FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    within_margin, working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
@@ -134,18 +134,18 @@ pub(crate) fn polytope_polytope(a: &Polytope, b: &Polytope, margin: f64) -> Loca
     let Some((sep_a, face_a)) = face_query(a, b) else {
         return LocalManifold::empty();
     };
-    if !(sep_a < margin) {
+    if !within_margin(sep_a, margin) {
         return LocalManifold::empty();
     }
     let Some((sep_b, face_b)) = face_query(b, a) else {
         return LocalManifold::empty();
     };
-    if !(sep_b < margin) {
+    if !within_margin(sep_b, margin) {
         return LocalManifold::empty();
     }
     let edges = edge_query(a, b);
     if let Some((sep_e, ..)) = edges {
-        if !(sep_e < margin) {
+        if !within_margin(sep_e, margin) {
             return LocalManifold::empty();
         }
     }
@@ -163,7 +163,7 @@ pub(crate) fn polytope_polytope(a: &Polytope, b: &Polytope, margin: f64) -> Loca
     }
     if best_sep > 0.0 {
         let (d, pa, pb) = closest_points(a, b);
-        if !(d < margin) {
+        if !within_margin(d, margin) {
             return LocalManifold::empty();
         }
         if d > best_sep + tol && d > 0.0 {
@@ -214,14 +214,19 @@ fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> 
             let dir_b = qb - pb;
             let cross = dir_a.cross(&dir_b);
             let len_sq = cross.norm_squared();
-            if len_sq <= PARALLEL_SIN_SQ * dir_a.norm_squared() * dir_b.norm_squared() || len_sq == 0.0 {
+            if len_sq <= PARALLEL_SIN_SQ * dir_a.norm_squared() * dir_b.norm_squared()
+                || len_sq == 0.0
+            {
                 continue;
             }
             let axis = cross / len_sq.sqrt();
             if !b.flat && !a.flat {
-                let (Some(fa0), Some(fa1), Some(fb0), Some(fb1)) =
-                    (edge_a.faces[0], edge_a.faces[1], edge_b.faces[0], edge_b.faces[1])
-                else {
+                let (Some(fa0), Some(fa1), Some(fb0), Some(fb1)) = (
+                    edge_a.faces[0],
+                    edge_a.faces[1],
+                    edge_b.faces[0],
+                    edge_b.faces[1],
+                ) else {
                     continue;
                 };
                 if !is_minkowski_face(
@@ -232,10 +237,18 @@ fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> 
                 ) {
                     continue;
                 }
-                let n = if axis.dot(&(pa - a.center)) < 0.0 { -axis } else { axis };
+                let n = if axis.dot(&(pa - a.center)) < 0.0 {
+                    -axis
+                } else {
+                    axis
+                };
                 consider(n.dot(&(pb - pa)), ea, eb, n);
             } else {
-                let front = b.faces.first().map(|f| f.normal).unwrap_or_else(Vec3d::zeros);
+                let front = b
+                    .faces
+                    .first()
+                    .map(|f| f.normal)
+                    .unwrap_or_else(Vec3d::zeros);
                 let (min_a, max_a) = (a.min_projection(axis), a.max_projection(axis));
                 let (min_b, max_b) = (b.min_projection(axis), b.max_projection(axis));
                 for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
@@ -344,17 +357,17 @@ pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> Lo
     };
     if s_max <= 0.0 {
         let n = b.faces[f].normal;
-        if !(-(r - s_max) < margin) {
+        if !within_margin(-(r - s_max), margin) {
             return LocalManifold::empty();
         }
         return cores_contact(c, r, c - n * s_max, 0.0, -n);
     }
-    if !(s_max - r < margin) {
+    if !within_margin(s_max - r, margin) {
         return LocalManifold::empty();
     }
     let q = b.closest_point(c);
     let d = (q - c).norm();
-    if !(d - r < margin) || d == 0.0 {
+    if !within_margin(d - r, margin) || d == 0.0 {
         return LocalManifold::empty();
     }
     cores_contact(c, r, q, 0.0, (q - c) / d)
@@ -367,14 +380,19 @@ pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> Lo
 /// possible), widened to two points when that direction is a face normal.
 /// When the core enters B, the separating-axis test over B's faces and the
 /// cross products of B's edges with the core gives the least overlap.
-pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f64) -> LocalManifold {
+pub(crate) fn capsule_polytope(
+    seg: [Vec3d; 2],
+    r: f64,
+    b: &Polytope,
+    margin: f64,
+) -> LocalManifold {
     if b.faces.is_empty() {
         return LocalManifold::empty();
     }
     let dir = seg[1] - seg[0];
     if segment_enters(seg, b).is_none() {
         let (d, s, q) = segment_polytope_closest(seg, b);
-        if !(d - r < margin) || d == 0.0 {
+        if !within_margin(d - r, margin) || d == 0.0 {
             return LocalManifold::empty();
         }
         let n = (q - s) / d;
@@ -402,7 +420,8 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
         let (p, q) = b.edge_points(e);
         let cross = (q - p).cross(&dir);
         let len_sq = cross.norm_squared();
-        if len_sq <= PARALLEL_SIN_SQ * (q - p).norm_squared() * dir.norm_squared() || len_sq == 0.0 {
+        if len_sq <= PARALLEL_SIN_SQ * (q - p).norm_squared() * dir.norm_squared() || len_sq == 0.0
+        {
             continue;
         }
         let axis = cross / len_sq.sqrt();
@@ -418,7 +437,7 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
     if let Some((sep, e, n)) = best_edge {
         if sep > best_face.0 + tol {
-            if !(sep < margin) {
+            if !within_margin(sep, margin) {
                 return LocalManifold::empty();
             }
             let (p, q) = b.edge_points(e);
@@ -426,7 +445,7 @@ pub(crate) fn capsule_polytope(seg: [Vec3d; 2], r: f64, b: &Polytope, margin: f6
             return LocalManifold::single(n, (cs + n * r + cb) * 0.5, -sep);
         }
     }
-    if !(best_face.0 < margin) {
+    if !within_margin(best_face.0, margin) {
         return LocalManifold::empty();
     }
     let out = capsule_face_contact(seg, r, b, best_face.1, margin);
@@ -498,7 +517,13 @@ fn segment_polytope_closest(seg: [Vec3d; 2], b: &Polytope) -> (f64, Vec3d, Vec3d
 /// Face contact of a capsule against face `f` of B: the core clipped to
 /// the face's prism, each clipped end a point (empty when the core misses
 /// the prism or every end is beyond the margin).
-fn capsule_face_contact(seg: [Vec3d; 2], r: f64, b: &Polytope, f: usize, margin: f64) -> LocalManifold {
+fn capsule_face_contact(
+    seg: [Vec3d; 2],
+    r: f64,
+    b: &Polytope,
+    f: usize,
+    margin: f64,
+) -> LocalManifold {
     let dir = seg[1] - seg[0];
     let n = b.faces[f].normal;
     let l = b.face_loop(f);
@@ -545,7 +570,10 @@ mod tests {
     use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 
     fn pose(t: Vec3, axis_angle: Vec3) -> Pose {
-        Isometry3::from_parts(Translation3::from(t), UnitQuaternion::from_scaled_axis(axis_angle))
+        Isometry3::from_parts(
+            Translation3::from(t),
+            UnitQuaternion::from_scaled_axis(axis_angle),
+        )
     }
 
     #[test]
@@ -571,7 +599,10 @@ mod tests {
         // x at z = sqrt(2)/2. B: the same cube rotated about z and y so that its
         // bottom is an edge along y, just overlapping A's edge by 0.01.
         let h = std::f32::consts::FRAC_1_SQRT_2;
-        let a = pose(Vec3::zeros(), Vec3::new(std::f32::consts::FRAC_PI_4, 0.0, 0.0));
+        let a = pose(
+            Vec3::zeros(),
+            Vec3::new(std::f32::consts::FRAC_PI_4, 0.0, 0.0),
+        );
         let b = pose(
             Vec3::new(0.0, 0.0, 2.0 * h - 0.01),
             Vec3::new(0.0, std::f32::consts::FRAC_PI_4, 0.0),

@@ -35,7 +35,11 @@ fn place(shape: &Shape, pose: &Pose, origin: Vec3d) -> Option<Placed> {
             let axis = rotation * Vec3d::new(0.0, 0.0, c.half_height() as f64);
             Placed::Capsule([center - axis, center + axis], c.radius() as f64)
         }
-        Shape::Cuboid(c) => Placed::Polytope(Polytope::cuboid(promote(c.half_extents()), &rotation, center)),
+        Shape::Cuboid(c) => Placed::Polytope(Polytope::cuboid(
+            promote(c.half_extents()),
+            &rotation,
+            center,
+        )),
         Shape::ConvexHull(h) => Placed::Polytope(Polytope::hull(h, &rotation, center)),
         Shape::Mesh(_) => return None,
         #[allow(unreachable_patterns)]

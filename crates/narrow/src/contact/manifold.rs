@@ -88,10 +88,7 @@ impl Manifold {
 
     /// The largest depth (m), `None` when empty.
     pub fn max_depth(&self) -> Option<f32> {
-        self.points()
-            .iter()
-            .map(|p| p.depth)
-            .reduce(f32::max)
+        self.points().iter().map(|p| p.depth).reduce(f32::max)
     }
 
     /// The same contact seen with A and B swapped: the normal flips, points

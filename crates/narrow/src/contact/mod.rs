@@ -96,7 +96,9 @@ pub(crate) fn working_rotation(pose: &Pose) -> Mat3d {
     let q = promote_quat(pose.rotation).into_inner();
     let norm = q.norm();
     if norm > 0.0 && norm.is_finite() {
-        parapet_math::Quatd::new_unchecked(q / norm).to_rotation_matrix().into_inner()
+        parapet_math::Quatd::new_unchecked(q / norm)
+            .to_rotation_matrix()
+            .into_inner()
     } else {
         Mat3d::identity()
     }
@@ -107,4 +109,12 @@ pub(crate) fn triangle_normal(tri: &[Vec3d; 3]) -> Option<Vec3d> {
     let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
     let len = n.norm();
     (len > 0.0 && len.is_finite()).then(|| n / len)
+}
+
+/// Whether a signed gap (m; negative for overlap) is reported as a contact:
+/// strictly below the margin. A NaN gap (only from non-finite input) is
+/// never within it, so such input gives no contact rather than NaN points.
+#[inline]
+pub(crate) fn within_margin(gap: f64, margin: f64) -> bool {
+    gap < margin
 }

@@ -85,7 +85,8 @@ impl Polytope {
             let start = loops.len();
             loops.extend_from_slice(l);
             let normal = newell_normal(&vertices, l);
-            let offset = l.iter().map(|&i| normal.dot(&vertices[i])).sum::<f64>() / l.len().max(1) as f64;
+            let offset =
+                l.iter().map(|&i| normal.dot(&vertices[i])).sum::<f64>() / l.len().max(1) as f64;
             faces.push(Face {
                 normal,
                 offset,
@@ -137,7 +138,8 @@ impl Polytope {
             if len > 0.0 {
                 let n = n / len;
                 let l = &p.loops[face.start..face.start + face.len];
-                face.offset = l.iter().map(|&i| n.dot(&p.vertices[i])).sum::<f64>() / l.len() as f64;
+                face.offset =
+                    l.iter().map(|&i| n.dot(&p.vertices[i])).sum::<f64>() / l.len() as f64;
                 face.normal = n;
             }
         }
@@ -258,7 +260,10 @@ impl Polytope {
 
     /// The points of face `f`'s polygon, in loop order.
     pub fn face_polygon(&self, f: usize) -> Vec<Vec3d> {
-        self.face_loop(f).iter().map(|&i| self.vertices[i]).collect()
+        self.face_loop(f)
+            .iter()
+            .map(|&i| self.vertices[i])
+            .collect()
     }
 
     /// The face whose normal is most anti-parallel to `n`.
@@ -277,7 +282,10 @@ impl Polytope {
 
     /// Endpoints of edge `e`.
     pub fn edge_points(&self, e: usize) -> (Vec3d, Vec3d) {
-        (self.vertices[self.edges[e].a], self.vertices[self.edges[e].b])
+        (
+            self.vertices[self.edges[e].a],
+            self.vertices[self.edges[e].b],
+        )
     }
 }
 
@@ -344,7 +352,11 @@ mod tests {
 
     #[test]
     fn cuboid_faces_point_outward_and_every_edge_has_two_faces() {
-        let c = Polytope::cuboid(Vec3d::new(1.0, 2.0, 3.0), &Mat3d::identity(), Vec3d::zeros());
+        let c = Polytope::cuboid(
+            Vec3d::new(1.0, 2.0, 3.0),
+            &Mat3d::identity(),
+            Vec3d::zeros(),
+        );
         assert_eq!(c.faces.len(), 6);
         assert_eq!(c.edges.len(), 12);
         assert!(c.edges.iter().all(|e| e.faces[1].is_some()));
@@ -357,7 +369,11 @@ mod tests {
 
     #[test]
     fn closest_point_of_a_cube_to_a_point_beyond_a_corner_is_the_corner() {
-        let c = Polytope::cuboid(Vec3d::new(1.0, 1.0, 1.0), &Mat3d::identity(), Vec3d::zeros());
+        let c = Polytope::cuboid(
+            Vec3d::new(1.0, 1.0, 1.0),
+            &Mat3d::identity(),
+            Vec3d::zeros(),
+        );
         let q = c.closest_point(Vec3d::new(3.0, 2.0, 5.0));
         assert!((q - Vec3d::new(1.0, 1.0, 1.0)).norm() < 1e-15);
     }

@@ -23,7 +23,10 @@ pub fn contact_sphere_capsule(
     sphere_capsule(
         Vec3d::zeros(),
         radius_a as f64,
-        [promote(segment_b[0]) - origin, promote(segment_b[1]) - origin],
+        [
+            promote(segment_b[0]) - origin,
+            promote(segment_b[1]) - origin,
+        ],
         radius_b as f64,
         margin as f64,
     )

@@ -7,7 +7,7 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{LocalManifold, Manifold, COINCIDENT_NORMAL};
+use super::{within_margin, LocalManifold, Manifold, COINCIDENT_NORMAL};
 
 /// Contact of sphere A (`center_a`, `radius_a`) with sphere B, reported when
 /// the gap is smaller than `margin` (m). The normal runs from A's centre to
@@ -35,10 +35,14 @@ pub(crate) fn sphere_sphere(ca: Vec3d, ra: f64, cb: Vec3d, rb: f64, margin: f64)
     let d = cb - ca;
     let dist = d.norm();
     let gap = dist - ra - rb;
-    if !(gap < margin) {
+    if !within_margin(gap, margin) {
         return LocalManifold::empty();
     }
-    let normal = if dist > 0.0 { d / dist } else { COINCIDENT_NORMAL };
+    let normal = if dist > 0.0 {
+        d / dist
+    } else {
+        COINCIDENT_NORMAL
+    };
     cores_contact(ca, ra, cb, rb, normal)
 }
 

@@ -12,7 +12,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
-use super::{triangle_normal, LocalManifold, Manifold};
+use super::{triangle_normal, within_margin, LocalManifold, Manifold};
 
 /// Contact of sphere A with triangle B (world vertices, counter-clockwise
 /// seen from the front). The normal runs from the sphere to the triangle, so
@@ -39,7 +39,7 @@ pub(crate) fn sphere_triangle(c: Vec3d, r: f64, tri: &[Vec3d; 3], margin: f64) -
     }
     let (q, feature) = point_triangle(c, tri);
     let d = (q - c).norm();
-    if !(d - r < margin) {
+    if !within_margin(d - r, margin) {
         return LocalManifold::empty();
     }
     let normal = if feature == TriangleFeature::Face || d == 0.0 {

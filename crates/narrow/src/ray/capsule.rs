@@ -27,8 +27,20 @@ pub fn cast_capsule(
     let rot = crate::contact::working_rotation(pose);
     let o = rot.transpose() * (promote(origin) - promote(pose.translation.vector));
     let dl = rot.transpose() * d;
-    ray_capsule(o, dl, radius as f64, half_height as f64, max_distance as f64)
-        .map(|hit| LocalHit { t: hit.t, normal: rot * hit.normal }.into_world(promote(origin), d))
+    ray_capsule(
+        o,
+        dl,
+        radius as f64,
+        half_height as f64,
+        max_distance as f64,
+    )
+    .map(|hit| {
+        LocalHit {
+            t: hit.t,
+            normal: rot * hit.normal,
+        }
+        .into_world(promote(origin), d)
+    })
 }
 
 /// [`cast_capsule`] in the capsule's frame with a unit direction.
@@ -82,10 +94,12 @@ mod tests {
     #[test]
     fn rays_hit_the_side_and_the_cap() {
         let pose = Isometry3::identity();
-        let side = cast_capsule(0.5, 1.0, &pose, Vec3::new(3.0, 0.0, 0.5), -Vec3::x(), 10.0).unwrap();
+        let side =
+            cast_capsule(0.5, 1.0, &pose, Vec3::new(3.0, 0.0, 0.5), -Vec3::x(), 10.0).unwrap();
         assert!((side.distance - 2.5).abs() < 1e-6);
         assert_eq!(side.normal, Vec3::x());
-        let cap = cast_capsule(0.5, 1.0, &pose, Vec3::new(0.0, 0.0, 4.0), -Vec3::z(), 10.0).unwrap();
+        let cap =
+            cast_capsule(0.5, 1.0, &pose, Vec3::new(0.0, 0.0, 4.0), -Vec3::z(), 10.0).unwrap();
         assert!((cap.distance - 2.5).abs() < 1e-6);
         assert_eq!(cap.normal, Vec3::z());
     }

@@ -22,8 +22,13 @@ pub fn cast_cuboid(
     let d = unit_direction(direction)?;
     let rot = working_rotation(pose);
     let o = rot.transpose() * (promote(origin) - promote(pose.translation.vector));
-    ray_cuboid(o, rot.transpose() * d, promote(half), max_distance as f64)
-        .map(|hit| LocalHit { t: hit.t, normal: rot * hit.normal }.into_world(promote(origin), d))
+    ray_cuboid(o, rot.transpose() * d, promote(half), max_distance as f64).map(|hit| {
+        LocalHit {
+            t: hit.t,
+            normal: rot * hit.normal,
+        }
+        .into_world(promote(origin), d)
+    })
 }
 
 /// [`cast_cuboid`] in the cuboid's frame with a unit direction.

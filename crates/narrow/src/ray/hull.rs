@@ -55,7 +55,11 @@ mod tests {
 
     #[test]
     fn ray_hits_a_cube_face_from_outside_and_reports_zero_from_inside() {
-        let cube = Polytope::cuboid(Vec3d::new(1.0, 1.0, 1.0), &Mat3d::identity(), Vec3d::zeros());
+        let cube = Polytope::cuboid(
+            Vec3d::new(1.0, 1.0, 1.0),
+            &Mat3d::identity(),
+            Vec3d::zeros(),
+        );
         let hit = ray_polytope(Vec3d::new(0.2, 0.3, 5.0), -Vec3d::z(), &cube, 10.0).unwrap();
         assert!((hit.t - 4.0).abs() < 1e-12);
         assert!((hit.normal - Vec3d::z()).norm() < 1e-12);

@@ -237,7 +237,7 @@ pub fn validate_ray(origin: Vec3, direction: Vec3, max_distance: f32) -> Result<
             length: promote(direction).norm(),
         });
     }
-    if !(max_distance >= 0.0) {
+    if max_distance.is_nan() || max_distance < 0.0 {
         return Err(RayError::InvalidMaxDistance { max_distance });
     }
     Ok(())

@@ -41,7 +41,7 @@ pub(crate) fn ray_sphere(o: Vec3d, d: Vec3d, r: f64, max: f64) -> Option<LocalHi
     }
     // c / (-b + sqrt(disc)) is the same root without cancellation.
     let t = c / (-b + disc.sqrt());
-    if !(t <= max) {
+    if t.partial_cmp(&max).is_none_or(|o| o.is_gt()) {
         return None;
     }
     let p = o + d * t;
@@ -56,9 +56,23 @@ mod tests {
 
     #[test]
     fn ray_down_the_axis_hits_the_near_pole() {
-        let hit = cast_sphere(Vec3::zeros(), 1.0, Vec3::new(0.0, 0.0, 5.0), -Vec3::z(), 10.0).unwrap();
+        let hit = cast_sphere(
+            Vec3::zeros(),
+            1.0,
+            Vec3::new(0.0, 0.0, 5.0),
+            -Vec3::z(),
+            10.0,
+        )
+        .unwrap();
         assert!((hit.distance - 4.0).abs() < 1e-6);
         assert_eq!(hit.normal, Vec3::z());
-        assert!(cast_sphere(Vec3::zeros(), 1.0, Vec3::new(0.0, 0.0, 5.0), -Vec3::z(), 3.9).is_none());
+        assert!(cast_sphere(
+            Vec3::zeros(),
+            1.0,
+            Vec3::new(0.0, 0.0, 5.0),
+            -Vec3::z(),
+            3.9
+        )
+        .is_none());
     }
 }

@@ -31,11 +31,11 @@ pub fn cast_triangle(
 pub(crate) fn ray_triangle(tri: &[Vec3d; 3], d: Vec3d, max: f64) -> Option<LocalHit> {
     let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
     let rate = n.dot(&d);
-    if !(rate < 0.0) {
+    if rate.partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
         return None;
     }
     let t = n.dot(&tri[0]) / rate;
-    if !(t >= 0.0 && t <= max) {
+    if !(0.0..=max).contains(&t) {
         return None;
     }
     let p = d * t;
