@@ -341,23 +341,29 @@ fn face_contact(
     out.normal = if ref_is_a { n } else { -n };
     for p in polygon {
         let s = reference.face_distance(f, p);
-        if s < margin {
+        if within_margin(s, margin) {
             out.points.push((p - n * (s * 0.5), -s));
         }
     }
-    if out.is_empty() {
-        // The clipped patch is empty (a face chosen within the axis
-        // tolerance): the incident polytope's deepest vertex along -n.
-        let v = incident
-            .vertices
-            .iter()
-            .copied()
-            .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
-            .unwrap_or(incident.center);
-        let s = reference.face_distance(f, v);
-        if s < margin {
-            out.points.push((v - n * (s * 0.5), -s));
-        }
+    // The incident polytope's deepest vertex along -n carries the axis
+    // depth. When the clipped patch misses it (a corner beside the
+    // reference face, or a face chosen within the axis tolerance), it joins
+    // the manifold, so that the deepest point always equals the overlap
+    // along the normal and moving B by it separates the pair.
+    let v = incident
+        .vertices
+        .iter()
+        .copied()
+        .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
+        .unwrap_or(incident.center);
+    let s = reference.face_distance(f, v);
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if within_margin(s, margin) && -s > deepest + AXIS_TOLERANCE_ABS {
+        out.points.push((v - n * (s * 0.5), -s));
     }
     out
 }
@@ -485,11 +491,9 @@ pub(crate) fn capsule_polytope(
     if !within_margin(best_face.0, margin) {
         return LocalManifold::empty();
     }
-    let out = capsule_face_contact(seg, r, b, best_face.1, margin);
-    if !out.is_empty() {
-        return out;
-    }
-    // The core leaves the face's prism: its deepest end against the face.
+    // The face's clipped core, plus the core's deepest end when the clip
+    // misses it, so that the deepest point carries the axis depth.
+    let mut out = capsule_face_contact(seg, r, b, best_face.1, margin);
     let f = best_face.1;
     let n = b.faces[f].normal;
     let x = if b.face_distance(f, seg[0]) <= b.face_distance(f, seg[1]) {
@@ -498,7 +502,16 @@ pub(crate) fn capsule_polytope(
         seg[1]
     };
     let hx = b.face_distance(f, x);
-    LocalManifold::single(-n, (x - n * r + x - n * hx) * 0.5, r - hx)
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if r - hx > deepest + AXIS_TOLERANCE_ABS {
+        out.normal = -n;
+        out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
+    }
+    out
 }
 
 /// The parameter range of `seg` inside the solid polytope, if any
