@@ -1,0 +1,492 @@
+//! The inclusion bisection shared by vertex-face and edge-edge: exact dyadic
+//! bisection of the parameter box `[0, 1]^3` in (t, u, v), corner-hull
+//! inclusion with a proven rounding filter, tolerance-based acceptance and a
+//! conservative answer at the iteration cap.
+//!
+//! Method: Snyder 1992 (inclusion functions and bisection), as written in seed
+//! 002 ("包含函数与二分法 — 保守地把根框住") and refined by Wang et al. 2021
+//! (per-dimension tolerances from delta, splitting the dimension with the
+//! largest width/tolerance ratio, acceptance when the box's image lies in the
+//! tolerance cube, the iteration cap m_I). Minimum separation d: seed 002's
+//! last section (the L-infinity cube `[-d, d]^3` instead of the origin).
+//!
+//! Conservativeness: a box is dropped only when, on some axis, the sound
+//! enclosure of F over it ([`super::rounding_error`]) misses `[-d, d]`; so a
+//! box holding a contact is never dropped. The answer is the least lower time
+//! bound over the accepted boxes, and a box that is skipped because its lower
+//! time bound is not below the current answer cannot hold an earlier contact:
+//! the answer is at most the first contact time. At the cap, the answer is the
+//! least lower time bound over the accepted and the still unrefuted boxes.
+//!
+//! Precision domain: every box bound is a multiple of
+//! [`MIN_PARAMETER_WIDTH`] in `[0, 1]`, so midpoints and `u + v` are exact.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::config::{InclusionConfig, SearchOrder, MIN_PARAMETER_WIDTH};
+use super::error::InclusionError;
+use super::outcome::{InclusionStatus, InclusionToi};
+use super::rounding_error::{corner_error_bound, inclusion_radius};
+
+/// Queries whose largest coordinate magnitude is above this (length, `2^500`)
+/// are rescaled by an exact power of two before the search, so that no
+/// intermediate of the corner evaluation can overflow.
+pub const RESCALE_ABOVE: f64 = 3.273390607896142e150;
+/// Queries whose largest coordinate magnitude is below this (length,
+/// `2^-500`) but nonzero are rescaled up by an exact power of two, so that
+/// the tolerance does not underflow.
+pub const RESCALE_BELOW: f64 = 3.054936363499605e-151;
+
+/// A gap function F(t, u, v) that is multilinear in (t, u, v): its range over
+/// a box is the hull of its 8 corner values.
+pub(crate) trait MultilinearGap {
+    /// Vertex-face: boxes entirely outside the triangle (`u + v > 1`) are
+    /// dropped.
+    const TRIANGLE_DOMAIN: bool;
+    /// Computed F per axis at the 8 corners of the box `t x u x v`, corner
+    /// `ti * 4 + ui * 2 + vi`, evaluated in the order proven in
+    /// [`super::rounding_error`].
+    fn corners(&self, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [[f64; 8]; 3];
+}
+
+/// The 8 points of a query in `f64`, possibly rescaled by `2^exponent`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PreparedPoints {
+    /// The points, multiplied by `2^exponent`.
+    pub points: [[f64; 3]; 8],
+    /// The power of two applied (0 when not rescaled).
+    pub exponent: i32,
+}
+
+/// `2^k` for `|k| <= 1000`, built from its bits (exact).
+#[inline]
+fn pow2(k: i32) -> f64 {
+    debug_assert!((-1000..=1000).contains(&k));
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+/// `x * 2^k` in two exact-power steps (each factor normal).
+#[inline]
+fn scale_pow2(x: f64, k: i32) -> f64 {
+    let k1 = k / 2;
+    x * pow2(k1) * pow2(k - k1)
+}
+
+/// Validates the 8 points (finite) and rescales them by a power of two when
+/// their magnitude is outside `[RESCALE_BELOW, RESCALE_ABOVE]`.
+pub(crate) fn prepare_points(
+    points: [[f64; 3]; 8],
+    primitive: &'static str,
+) -> Result<PreparedPoints, InclusionError> {
+    let mut largest = 0.0f64;
+    for (point, p) in points.iter().enumerate() {
+        for (axis, &value) in p.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(InclusionError::NonFiniteCoordinate {
+                    primitive,
+                    point,
+                    axis,
+                    value,
+                });
+            }
+            largest = largest.max(value.abs());
+        }
+    }
+    if largest == 0.0 || (RESCALE_BELOW..=RESCALE_ABOVE).contains(&largest) {
+        return Ok(PreparedPoints {
+            points,
+            exponent: 0,
+        });
+    }
+    // The exponent only needs to be roughly right: any power of two is exact.
+    let exponent = -(largest.log2().floor() as i32);
+    let mut scaled = points;
+    for p in scaled.iter_mut() {
+        for value in p.iter_mut() {
+            *value = scale_pow2(*value, exponent);
+        }
+    }
+    Ok(PreparedPoints {
+        points: scaled,
+        exponent,
+    })
+}
+
+/// Everything the search needs about one query, in the (possibly rescaled)
+/// frame of [`PreparedPoints`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SearchSetup {
+    /// Per axis: proven corner error bound plus d, rounded up.
+    pub radius: [f64; 3],
+    /// Per axis: proven corner error bound.
+    pub error: [f64; 3],
+    /// Half-width of the tolerance cube: delta (absolute) plus d.
+    pub accept_half_width: f64,
+    /// Per-dimension parameter tolerances (t, u, v), dimensionless.
+    pub parameter_tolerance: [f64; 3],
+    /// Power of two the query was scaled by.
+    pub exponent: i32,
+    /// m_I.
+    pub max_iterations: u64,
+    /// Box order.
+    pub order: SearchOrder,
+}
+
+impl SearchSetup {
+    /// Builds the setup from the prepared points and the derivative bounds
+    /// `slope[i]` (length per unit of parameter i, L-infinity over axes) of F.
+    pub fn new(prepared: &PreparedPoints, slope: [f64; 3], config: &InclusionConfig) -> Self {
+        let exponent = prepared.exponent;
+        let mut error = [0.0; 3];
+        let mut low = [f64::INFINITY; 3];
+        let mut high = [f64::NEG_INFINITY; 3];
+        for p in &prepared.points {
+            for axis in 0..3 {
+                error[axis] = f64::max(error[axis], p[axis].abs());
+                low[axis] = low[axis].min(p[axis]);
+                high[axis] = high[axis].max(p[axis]);
+            }
+        }
+        let mut separation = scale_pow2(config.min_separation, exponent);
+        if exponent < 0 && separation > 0.0 {
+            // Scaling down may round; a larger d only adds false positives.
+            separation = separation.next_up();
+        }
+        let mut radius = [0.0; 3];
+        for axis in 0..3 {
+            error[axis] = corner_error_bound(error[axis]);
+            radius[axis] = inclusion_radius(error[axis], separation);
+        }
+        let scale = match config.length_scale {
+            Some(scale) => scale_pow2(scale, exponent),
+            None => {
+                let extent = (0..3).map(|a| high[a] - low[a]).fold(0.0, f64::max);
+                if extent > 0.0 {
+                    extent
+                } else {
+                    1.0
+                }
+            }
+        };
+        let delta = config.tolerance * scale;
+        // Three parameters share the delta budget (Wang et al. 2021, eq. 8).
+        let parameter_tolerance = slope.map(|s| {
+            if s > 0.0 {
+                delta / (3.0 * s)
+            } else {
+                f64::INFINITY
+            }
+        });
+        Self {
+            radius,
+            error,
+            accept_half_width: delta + separation,
+            parameter_tolerance,
+            exponent,
+            max_iterations: config.max_iterations,
+            order: config.search_order,
+        }
+    }
+}
+
+/// A parameter box `[lo, hi]` in (t, u, v) with its bisection level, a lower
+/// bound of the contact times it can hold, and the precision of its parent's
+/// enclosure.
+#[derive(Debug, Clone, Copy)]
+struct ParameterBox {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    level: u32,
+    earliest: f64,
+    parent_precision: f64,
+}
+
+/// A heap entry: the box and its order key (smaller first).
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    key: (u64, u64),
+    parameters: ParameterBox,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+impl Candidate {
+    #[inline]
+    fn new(parameters: ParameterBox, order: SearchOrder) -> Reverse<Self> {
+        // Non-negative f64 bit patterns are ordered like the values.
+        let time = parameters.earliest.to_bits();
+        let level = u64::from(parameters.level);
+        let key = match order {
+            SearchOrder::LevelThenTime => (level, time),
+            SearchOrder::TimeThenDepth => (time, u64::MAX - level),
+        };
+        Reverse(Self { key, parameters })
+    }
+}
+
+/// `2^-50`: relative safety margin on a quotient of four rounded operations
+/// (`4.1 u < 8 u`), see [`earliest_fraction_below`].
+const QUOTIENT_MARGIN: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
+
+/// For one corner (u, v) on one axis, with computed values `f0` at the box's
+/// `t_lo` and `f1` at its `t_hi`, a lower bound of the fraction `s in [0, 1]`
+/// of the t-width from which the exact value can be `<= d`, where `radius >=
+/// err + d`; `INFINITY` when it cannot be in the box.
+///
+/// F is linear in t along the edge of the box through that corner. With
+/// exact values `F0 >= f0 - err > d` and `F1 <= d`, the crossing is at
+/// `s* = g / (g + h)`, `g = F0 - d >= f0 - radius`, `0 <= h = d - F1 <=
+/// radius - f1`; `g / (g + h)` grows with g and falls with h, so
+/// `(f0 - radius) / ((f0 - radius) + (radius - f1)) <= s*`. The computed
+/// quotient is within `4.1 u` (relative) of that, hence the margin.
+#[inline]
+fn earliest_fraction_below(f0: f64, f1: f64, radius: f64) -> f64 {
+    if f0 <= radius {
+        0.0
+    } else if f1 <= radius {
+        let g = f0 - radius;
+        let h = radius - f1;
+        (g / (g + h)) * QUOTIENT_MARGIN
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Runs the inclusion bisection of `gap` over `[0, 1]^3`.
+pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> InclusionToi {
+    let root = ParameterBox {
+        lo: [0.0; 3],
+        hi: [1.0; 3],
+        level: 0,
+        earliest: 0.0,
+        parent_precision: f64::INFINITY,
+    };
+    let mut iterations = 0u64;
+    // (time, precision) of the earliest accepted box.
+    let mut best: Option<(f64, f64)> = None;
+    let mut heap: BinaryHeap<Reverse<Candidate>> = BinaryHeap::new();
+    let mut next = Some(root);
+    let mut capped = false;
+    loop {
+        let parameters = match next.take() {
+            Some(b) => b,
+            None => match heap.pop() {
+                Some(Reverse(c)) => c.parameters,
+                None => break,
+            },
+        };
+        if best.is_some_and(|(time, _)| parameters.earliest >= time) {
+            // Cannot hold a contact earlier than the answer.
+            continue;
+        }
+        if iterations >= setup.max_iterations {
+            heap.push(Candidate::new(parameters, setup.order));
+            capped = true;
+            break;
+        }
+        iterations += 1;
+        let values = gap.corners(
+            [parameters.lo[0], parameters.hi[0]],
+            [parameters.lo[1], parameters.hi[1]],
+            [parameters.lo[2], parameters.hi[2]],
+        );
+        // Inclusion: the sound enclosure must meet [-d, d] on every axis.
+        let mut included = true;
+        let mut precision = 0.0f64;
+        for axis in 0..3 {
+            let lo = values[axis].iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = values[axis].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let r = setup.radius[axis];
+            included &= lo <= r && hi >= -r;
+            precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
+        }
+        if !included {
+            continue;
+        }
+        // Clip in t: the earliest fraction of the t-width at which every
+        // axis can meet [-d, d] (a lower bound, see earliest_fraction_below).
+        let mut fraction = 0.0f64;
+        for axis in 0..3 {
+            let r = setup.radius[axis];
+            let mut below = f64::INFINITY;
+            let mut above = f64::INFINITY;
+            for c in 0..4 {
+                let (f0, f1) = (values[axis][c], values[axis][c + 4]);
+                below = below.min(earliest_fraction_below(f0, f1, r));
+                above = above.min(earliest_fraction_below(-f0, -f1, r));
+            }
+            fraction = fraction.max(below).max(above);
+        }
+        let t_lo = parameters.lo[0];
+        let t_width = parameters.hi[0] - t_lo;
+        // Three roundings down cover the two roundings of t_lo + s w.
+        let clipped = (t_lo + fraction * t_width)
+            .next_down()
+            .next_down()
+            .next_down();
+        let earliest = parameters.earliest.max(clipped).max(t_lo);
+        if best.is_some_and(|(time, _)| earliest >= time) {
+            continue;
+        }
+        // Acceptance by witness: a corner (u, v) of the domain where, at the
+        // clipped time, every axis is within delta + d (up to the rounding
+        // of this interpolation, which only affects the reported precision).
+        let mut witness: Option<f64> = None;
+        for c in 0..4 {
+            let (u, v) = (
+                if c & 2 == 0 { parameters.lo[1] } else { parameters.hi[1] },
+                if c & 1 == 0 { parameters.lo[2] } else { parameters.hi[2] },
+            );
+            if G::TRIANGLE_DOMAIN && u + v > 1.0 {
+                continue;
+            }
+            let mut gap_here = 0.0f64;
+            for axis in 0..3 {
+                let (f0, f1) = (values[axis][c], values[axis][c + 4]);
+                let f = f0 + fraction * (f1 - f0);
+                gap_here = gap_here.max(f.abs() + setup.error[axis]);
+            }
+            if gap_here <= setup.accept_half_width {
+                witness = Some(witness.map_or(gap_here, |w| w.min(gap_here)));
+            }
+        }
+        // Otherwise split the dimension with the largest width / tolerance
+        // ratio among those still wider than the parameter resolution.
+        let mut split: Option<usize> = None;
+        if witness.is_none() {
+            let mut largest_ratio = 1.0;
+            for dim in 0..3 {
+                let width = parameters.hi[dim] - parameters.lo[dim];
+                if width > MIN_PARAMETER_WIDTH {
+                    let ratio = width / setup.parameter_tolerance[dim];
+                    if ratio > largest_ratio {
+                        largest_ratio = ratio;
+                        split = Some(dim);
+                    }
+                }
+            }
+        }
+        let Some(split) = split else {
+            // Accepted: by witness, or because the box is within the
+            // per-dimension tolerances (or the parameter resolution).
+            let reached = match witness {
+                Some(gap_here) => gap_here,
+                None => precision,
+            };
+            best = Some((earliest, reached));
+            if setup.order == SearchOrder::TimeThenDepth {
+                // Every other candidate starts at this time or later.
+                break;
+            }
+            continue;
+        };
+        let mid = 0.5 * (parameters.lo[split] + parameters.hi[split]);
+        let mut low_half = parameters;
+        low_half.hi[split] = mid;
+        low_half.level += 1;
+        low_half.parent_precision = precision;
+        low_half.earliest = earliest;
+        let mut high_half = low_half;
+        high_half.lo[split] = mid;
+        high_half.hi[split] = parameters.hi[split];
+        for mut half in [low_half, high_half] {
+            if G::TRIANGLE_DOMAIN && half.lo[1] + half.lo[2] > 1.0 {
+                continue;
+            }
+            half.earliest = half.earliest.max(half.lo[0]);
+            heap.push(Candidate::new(half, setup.order));
+        }
+    }
+    let unscale = |precision: f64| scale_pow2(precision, -setup.exponent).min(f64::MAX);
+    if capped {
+        let pending = heap
+            .iter()
+            .map(|Reverse(c)| c.parameters)
+            .filter(|b| best.is_none_or(|(t, _)| b.earliest < t))
+            .min_by(|a, b| a.earliest.total_cmp(&b.earliest));
+        if let Some(b) = pending {
+            return InclusionToi {
+                status: InclusionStatus::IterationLimit,
+                toi: Some(b.earliest),
+                precision: unscale(b.parent_precision),
+                iterations,
+            };
+        }
+    }
+    match best {
+        Some((time, precision)) => InclusionToi {
+            status: InclusionStatus::Converged,
+            toi: Some(time),
+            precision: unscale(precision),
+            iterations,
+        },
+        None => InclusionToi {
+            status: InclusionStatus::Separated,
+            toi: None,
+            precision: 0.0,
+            iterations,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rescale_thresholds_are_powers_of_two() {
+        assert_eq!(RESCALE_ABOVE, 2f64.powi(500));
+        assert_eq!(RESCALE_BELOW, 2f64.powi(-500));
+    }
+
+    #[test]
+    fn pow2_scaling_is_exact_in_range() {
+        for k in [-1000, -600, -1, 0, 1, 600, 1000] {
+            let x = 0.75;
+            let y = scale_pow2(x, k);
+            assert_eq!(scale_pow2(y, -k), x, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn huge_and_tiny_points_are_rescaled_near_one() {
+        for magnitude in [1e300, 1e-300, f64::MAX, 5e-324] {
+            let mut points = [[0.0; 3]; 8];
+            points[3][1] = -magnitude;
+            let prepared = prepare_points(points, "test").unwrap();
+            let m = prepared.points[3][1].abs();
+            assert!((0.5..=2.0).contains(&m), "{magnitude} -> {m}");
+        }
+    }
+
+    #[test]
+    fn non_finite_coordinate_is_reported_with_its_place() {
+        let mut points = [[0.0; 3]; 8];
+        points[5][2] = f64::NAN;
+        let err = prepare_points(points, "edge-edge").unwrap_err();
+        assert!(matches!(
+            err,
+            InclusionError::NonFiniteCoordinate {
+                point: 5,
+                axis: 2,
+                ..
+            }
+        ));
+    }
+}
