@@ -62,7 +62,9 @@ impl SampleQuery {
     /// The query in parapet's inclusion CCD form.
     pub fn to_ccd_query(&self) -> CcdQuery {
         match self.primitive {
-            Primitive::VertexFace => CcdQuery::VertexFace(VertexFaceQuery::from_points(self.points)),
+            Primitive::VertexFace => {
+                CcdQuery::VertexFace(VertexFaceQuery::from_points(self.points))
+            }
             Primitive::EdgeEdge => CcdQuery::EdgeEdge(EdgeEdgeQuery::from_points(self.points)),
         }
     }
@@ -91,8 +93,14 @@ pub fn data_dir() -> Result<PathBuf, String> {
 /// Parses `num/den` (decimal integers) and returns it as the `f64` it equals
 /// exactly, or an error if it is not exactly an `f64`.
 pub fn exact_f64(num: &str, den: &str) -> Result<f64, String> {
-    let n: BigInt = num.trim().parse().map_err(|e| format!("numerator {num:?}: {e}"))?;
-    let d: BigInt = den.trim().parse().map_err(|e| format!("denominator {den:?}: {e}"))?;
+    let n: BigInt = num
+        .trim()
+        .parse()
+        .map_err(|e| format!("numerator {num:?}: {e}"))?;
+    let d: BigInt = den
+        .trim()
+        .parse()
+        .map_err(|e| format!("denominator {den:?}: {e}"))?;
     if d.is_zero() {
         return Err(format!("zero denominator in {num}/{den}"));
     }
@@ -102,7 +110,9 @@ pub fn exact_f64(num: &str, den: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{num}/{den} has no f64 value"))?;
     let back = BigRational::from_float(value).ok_or_else(|| format!("{num}/{den} -> {value}"))?;
     if back != exact {
-        return Err(format!("{num}/{den} is not exactly an f64 (nearest {value:e})"));
+        return Err(format!(
+            "{num}/{den} is not exactly an f64 (nearest {value:e})"
+        ));
     }
     Ok(value)
 }
@@ -115,8 +125,11 @@ pub fn parse_file(
     file: &str,
 ) -> Result<Vec<SampleQuery>, String> {
     let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if rows.len() % 8 != 0 {
-        return Err(format!("{scene}/{primitive}/{file}: {} rows, not a multiple of 8", rows.len()));
+    if !rows.len().is_multiple_of(8) {
+        return Err(format!(
+            "{scene}/{primitive}/{file}: {} rows, not a multiple of 8",
+            rows.len()
+        ));
     }
     let mut queries = Vec::with_capacity(rows.len() / 8);
     for (index, chunk) in rows.chunks(8).enumerate() {
@@ -125,7 +138,10 @@ pub fn parse_file(
         for (row, line) in chunk.iter().enumerate() {
             let cols: Vec<&str> = line.split(',').collect();
             if cols.len() != 7 {
-                return Err(format!("{scene}/{primitive}/{file}: row {line:?} has {} columns", cols.len()));
+                return Err(format!(
+                    "{scene}/{primitive}/{file}: row {line:?} has {} columns",
+                    cols.len()
+                ));
             }
             for axis in 0..3 {
                 points[row][axis] = exact_f64(cols[2 * axis], cols[2 * axis + 1])
@@ -137,7 +153,9 @@ pub fn parse_file(
                 other => return Err(format!("{scene}/{primitive}/{file}: truth {other:?}")),
             };
             if truth.is_some_and(|previous| previous != t) {
-                return Err(format!("{scene}/{primitive}/{file} query {index}: mixed truth"));
+                return Err(format!(
+                    "{scene}/{primitive}/{file} query {index}: mixed truth"
+                ));
             }
             truth = Some(t);
         }

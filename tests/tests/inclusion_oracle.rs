@@ -94,9 +94,7 @@ fn gap_scaled(x: &[[i128; 3]; 8], kind: Kind, t: i128, u: i128, v: i128) -> [i12
         // Positions scaled by 4 * 2^PARAM_BITS.
         let p: [i128; 4] = std::array::from_fn(|i| x[i][k] * one + t * (x[i + 4][k] - x[i][k]));
         match kind {
-            Kind::VertexFace => {
-                (p[0] - p[1]) * one - u * (p[2] - p[1]) - v * (p[3] - p[1])
-            }
+            Kind::VertexFace => (p[0] - p[1]) * one - u * (p[2] - p[1]) - v * (p[3] - p[1]),
             Kind::EdgeEdge => (p[0] * one + u * (p[1] - p[0])) - (p[2] * one + v * (p[3] - p[2])),
         }
     })
@@ -265,12 +263,18 @@ fn run(points: &[[f64; 3]; 8], kind: Kind) -> parapet_narrow::inclusion::Inclusi
 fn check_witnessed(points: &[[f64; 3]; 8], kind: Kind, witness: [f64; 3], label: &str) {
     let [t, u, v] = witness.map(q);
     let f = gap(points, kind, &t, &u, &v);
-    assert!(f.iter().all(Zero::is_zero), "{label}: construction is not an exact contact");
+    assert!(
+        f.iter().all(Zero::is_zero),
+        "{label}: construction is not an exact contact"
+    );
     let result = run(points, kind);
     let toi = result
         .toi
         .unwrap_or_else(|| panic!("{label}: false negative, witness {witness:?}, {points:?}"));
-    assert!(toi <= witness[0], "{label}: toi {toi} after the witnessed contact {witness:?}");
+    assert!(
+        toi <= witness[0],
+        "{label}: toi {toi} after the witnessed contact {witness:?}"
+    );
     assert!((0.0..=1.0).contains(&toi));
 }
 
@@ -315,7 +319,12 @@ fn exact_touching_and_sliding_contacts() {
         [1.0, 0.0, 0.0],
         [0.0, 1.0, 0.0],
     ];
-    check_witnessed(&touch_corner_at_end, Kind::VertexFace, [1.0, 0.0, 0.0], "corner at t = 1");
+    check_witnessed(
+        &touch_corner_at_end,
+        Kind::VertexFace,
+        [1.0, 0.0, 0.0],
+        "corner at t = 1",
+    );
     // Vertex grazes the hypotenuse (u + v = 1) at t = 1/2 while passing the plane.
     let graze_edge = [
         [0.5, 0.5, 1.0],
@@ -327,7 +336,12 @@ fn exact_touching_and_sliding_contacts() {
         [1.0, 0.0, 0.0],
         [0.0, 1.0, 0.0],
     ];
-    check_witnessed(&graze_edge, Kind::VertexFace, [0.5, 0.5, 0.5], "graze hypotenuse");
+    check_witnessed(
+        &graze_edge,
+        Kind::VertexFace,
+        [0.5, 0.5, 0.5],
+        "graze hypotenuse",
+    );
     // Sliding: the vertex lies on the moving face at (u, v) = (1/4, 1/4) for
     // all t; the first contact is t = 0, so toi must be exactly 0.
     let sliding = [
@@ -341,7 +355,12 @@ fn exact_touching_and_sliding_contacts() {
         [2.0, 1.0, 1.0],
     ];
     check_witnessed(&sliding, Kind::VertexFace, [0.0, 0.25, 0.25], "sliding VF");
-    check_witnessed(&sliding, Kind::VertexFace, [0.5, 0.25, 0.25], "sliding VF later");
+    check_witnessed(
+        &sliding,
+        Kind::VertexFace,
+        [0.5, 0.25, 0.25],
+        "sliding VF later",
+    );
     assert_eq!(run(&sliding, Kind::VertexFace).toi, Some(0.0));
     // Edge-edge: collinear edges sliding into overlap, endpoints touching at t = 1/2.
     let collinear = [
@@ -399,8 +418,15 @@ fn proven_clear_misses_are_reported_separated() {
             }
         }
     }
-    println!("{proven} of {} random queries proven clear misses", 2 * total);
+    println!(
+        "{proven} of {} random queries proven clear misses",
+        2 * total
+    );
     // Random unit-size queries are mostly clear misses: the test must decide
     // a good share of them to mean anything.
-    assert!(proven * 4 >= total, "only {proven} of {} cases decided", 2 * total);
+    assert!(
+        proven * 4 >= total,
+        "only {proven} of {} cases decided",
+        2 * total
+    );
 }

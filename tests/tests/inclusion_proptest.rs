@@ -130,12 +130,20 @@ fn batch_is_in_input_order_and_thread_count_independent() {
             .num_threads(threads)
             .build()
             .expect("thread pool");
-        let batch = pool.install(|| toi_batch(&queries, &config)).expect("valid config");
+        let batch = pool
+            .install(|| toi_batch(&queries, &config))
+            .expect("valid config");
         assert_eq!(batch, serial, "{threads} threads");
     }
     assert!(serial.iter().any(|r| r.as_ref().unwrap().is_hit()));
     assert!(serial.iter().any(|r| !r.as_ref().unwrap().is_hit()));
     // An invalid config is refused as a whole.
-    let bad = InclusionConfig { tolerance: -1.0, ..config };
-    assert!(matches!(toi_batch(&queries, &bad), Err(InclusionError::InvalidTolerance { .. })));
+    let bad = InclusionConfig {
+        tolerance: -1.0,
+        ..config
+    };
+    assert!(matches!(
+        toi_batch(&queries, &bad),
+        Err(InclusionError::InvalidTolerance { .. })
+    ));
 }

@@ -47,7 +47,8 @@ fn tally(
 }
 
 fn table_text(table: &BTreeMap<(String, Primitive), Tally>) -> String {
-    let mut out = String::from("scene,primitive,queries,positives,false_negatives,false_positives\n");
+    let mut out =
+        String::from("scene,primitive,queries,positives,false_negatives,false_positives\n");
     for ((scene, primitive), t) in table {
         out.push_str(&format!(
             "{scene},{primitive},{},{},{},{}\n",
@@ -101,7 +102,10 @@ fn default_config_has_no_false_negative_and_locked_false_positives() {
         }
     }
     let table = tally(&queries, &results);
-    print_table("default config (delta = 1e-6 relative, m_I = 1e6, d = 0)", &table);
+    print_table(
+        "default config (delta = 1e-6 relative, m_I = 1e6, d = 0)",
+        &table,
+    );
     insta::assert_snapshot!(table_text(&table));
 }
 

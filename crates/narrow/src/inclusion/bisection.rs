@@ -123,8 +123,15 @@ pub(crate) struct SearchSetup {
     pub error: [f64; 3],
     /// Half-width of the tolerance cube: delta (absolute) plus d.
     pub accept_half_width: f64,
+    /// d in the (possibly rescaled) frame, rounded up.
+    pub separation: f64,
     /// Per-dimension parameter tolerances (t, u, v), dimensionless.
     pub parameter_tolerance: [f64; 3],
+    /// Width of the time buckets of [`SearchOrder::TimeThenDepth`]: a power of
+    /// two, at most the t tolerance and at most `2^-10`.
+    pub time_bucket: f64,
+    /// Bound of `|dF/dt|` (length per unit t), to report precision.
+    pub time_slope: f64,
     /// Power of two the query was scaled by.
     pub exponent: i32,
     /// m_I.
@@ -178,11 +185,18 @@ impl SearchSetup {
                 f64::INFINITY
             }
         });
+        let mut time_bucket = 1.0 / 1024.0;
+        while time_bucket > parameter_tolerance[0] && time_bucket > MIN_PARAMETER_WIDTH {
+            time_bucket *= 0.5;
+        }
         Self {
             radius,
             error,
             accept_half_width: delta + separation,
+            separation,
             parameter_tolerance,
+            time_bucket,
+            time_slope: slope[0],
             exponent,
             max_iterations: config.max_iterations,
             order: config.search_order,
@@ -228,13 +242,15 @@ impl Ord for Candidate {
 
 impl Candidate {
     #[inline]
-    fn new(parameters: ParameterBox, order: SearchOrder) -> Reverse<Self> {
+    fn new(parameters: ParameterBox, setup: &SearchSetup) -> Reverse<Self> {
         // Non-negative f64 bit patterns are ordered like the values.
-        let time = parameters.earliest.to_bits();
         let level = u64::from(parameters.level);
-        let key = match order {
-            SearchOrder::LevelThenTime => (level, time),
-            SearchOrder::TimeThenDepth => (time, u64::MAX - level),
+        let key = match setup.order {
+            SearchOrder::LevelThenTime => (level, parameters.earliest.to_bits()),
+            SearchOrder::TimeThenDepth => (
+                bucket_floor(parameters.earliest, setup.time_bucket).to_bits(),
+                u64::MAX - level,
+            ),
         };
         Reverse(Self { key, parameters })
     }
@@ -268,6 +284,12 @@ fn earliest_fraction_below(f0: f64, f1: f64, radius: f64) -> f64 {
     }
 }
 
+/// `time` rounded down to a multiple of `bucket` (a power of two): exact.
+#[inline]
+fn bucket_floor(time: f64, bucket: f64) -> f64 {
+    (time / bucket).floor() * bucket
+}
+
 /// Runs the inclusion bisection of `gap` over `[0, 1]^3`.
 pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> InclusionToi {
     let root = ParameterBox {
@@ -296,7 +318,7 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             continue;
         }
         if iterations >= setup.max_iterations {
-            heap.push(Candidate::new(parameters, setup.order));
+            heap.push(Candidate::new(parameters, setup));
             capped = true;
             break;
         }
@@ -309,9 +331,12 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
         // Inclusion: the sound enclosure must meet [-d, d] on every axis.
         let mut included = true;
         let mut precision = 0.0f64;
-        for axis in 0..3 {
-            let lo = values[axis].iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = values[axis].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for (axis, corner_values) in values.iter().enumerate() {
+            let lo = corner_values.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = corner_values
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
             let r = setup.radius[axis];
             included &= lo <= r && hi >= -r;
             precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
@@ -322,12 +347,12 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
         // Clip in t: the earliest fraction of the t-width at which every
         // axis can meet [-d, d] (a lower bound, see earliest_fraction_below).
         let mut fraction = 0.0f64;
-        for axis in 0..3 {
+        for (axis, corner_values) in values.iter().enumerate() {
             let r = setup.radius[axis];
             let mut below = f64::INFINITY;
             let mut above = f64::INFINITY;
             for c in 0..4 {
-                let (f0, f1) = (values[axis][c], values[axis][c + 4]);
+                let (f0, f1) = (corner_values[c], corner_values[c + 4]);
                 below = below.min(earliest_fraction_below(f0, f1, r));
                 above = above.min(earliest_fraction_below(-f0, -f1, r));
             }
@@ -350,15 +375,23 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
         let mut witness: Option<f64> = None;
         for c in 0..4 {
             let (u, v) = (
-                if c & 2 == 0 { parameters.lo[1] } else { parameters.hi[1] },
-                if c & 1 == 0 { parameters.lo[2] } else { parameters.hi[2] },
+                if c & 2 == 0 {
+                    parameters.lo[1]
+                } else {
+                    parameters.hi[1]
+                },
+                if c & 1 == 0 {
+                    parameters.lo[2]
+                } else {
+                    parameters.hi[2]
+                },
             );
             if G::TRIANGLE_DOMAIN && u + v > 1.0 {
                 continue;
             }
             let mut gap_here = 0.0f64;
-            for axis in 0..3 {
-                let (f0, f1) = (values[axis][c], values[axis][c + 4]);
+            for (axis, corner_values) in values.iter().enumerate() {
+                let (f0, f1) = (corner_values[c], corner_values[c + 4]);
                 let f = f0 + fraction * (f1 - f0);
                 gap_here = gap_here.max(f.abs() + setup.error[axis]);
             }
@@ -386,14 +419,18 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             // Accepted: by witness, or because the box is within the
             // per-dimension tolerances (or the parameter resolution).
             let reached = match witness {
-                Some(gap_here) => gap_here,
+                Some(gap_here) => (gap_here - setup.separation).max(0.0),
                 None => precision,
             };
-            best = Some((earliest, reached));
             if setup.order == SearchOrder::TimeThenDepth {
-                // Every other candidate starts at this time or later.
+                // Boxes are taken by time bucket, deepest first within a
+                // bucket: every box not yet taken starts at or after this
+                // bucket's floor, which is therefore the answer.
+                let floor = bucket_floor(earliest, setup.time_bucket);
+                best = Some((floor, reached + (earliest - floor) * setup.time_slope));
                 break;
             }
+            best = Some((earliest, reached));
             continue;
         };
         let mid = 0.5 * (parameters.lo[split] + parameters.hi[split]);
@@ -410,7 +447,7 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 continue;
             }
             half.earliest = half.earliest.max(half.lo[0]);
-            heap.push(Candidate::new(half, setup.order));
+            heap.push(Candidate::new(half, setup));
         }
     }
     let unscale = |precision: f64| scale_pow2(precision, -setup.exponent).min(f64::MAX);

@@ -44,8 +44,7 @@ pub mod vertex_face;
 
 pub use batch::{toi_batch, CcdQuery};
 pub use config::{
-    InclusionConfig, SearchOrder, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE,
-    MIN_PARAMETER_WIDTH,
+    InclusionConfig, SearchOrder, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, MIN_PARAMETER_WIDTH,
 };
 pub use edge_edge::{edge_edge_toi, EdgeEdgeQuery};
 pub use error::InclusionError;

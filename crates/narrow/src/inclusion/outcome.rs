@@ -7,10 +7,11 @@
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum InclusionStatus {
-    /// A box reached the tolerance (its image lies in the tolerance cube, or
-    /// its parameter widths are below the per-dimension tolerances): the
-    /// primitives come within `min_separation + precision` of each other at
-    /// time `toi`, and no contact happens before `toi`.
+    /// A box reached the tolerance (a corner of it, at its earliest possible
+    /// time, is within delta + d of contact, or its parameter widths are below
+    /// the per-dimension tolerances): the primitives come within
+    /// `min_separation + precision` of each other at about time `toi` (up to
+    /// the rounding of that report), and no contact happens before `toi`.
     Converged,
     /// The iteration cap `max_iterations` was reached first. `toi` is the
     /// smallest time still possible (the least lower time bound among the
@@ -33,11 +34,12 @@ pub struct InclusionToi {
     /// never later than the true first time the primitives come within
     /// `min_separation`; `None` when [`InclusionStatus::Separated`].
     pub toi: Option<f64>,
-    /// The precision actually reached (length, the query's units): the
-    /// L-infinity width of the sound enclosure of F over the box that gave
-    /// `toi` (rounding error included). At time `toi` the primitives are
-    /// within `min_separation + precision` of each other (L-infinity). Zero
-    /// when separated.
+    /// The precision actually reached (length, the query's units): how far
+    /// beyond `min_separation` the primitives may still be (L-infinity) at
+    /// time `toi`: the witness corner's gap, or the width of the sound
+    /// enclosure of F over the accepted box (rounding error included), or at
+    /// the cap the enclosure width of the parent of the earliest open box.
+    /// Zero when separated.
     pub precision: f64,
     /// Number of parameter boxes evaluated (corner hull computed).
     pub iterations: u64,

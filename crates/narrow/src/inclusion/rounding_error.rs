@@ -106,7 +106,10 @@ mod tests {
         let u = f64::EPSILON / 2.0;
         let gamma7 = 7.0 * u / (1.0 - 7.0 * u);
         let needed = 18.0 * gamma7 / (1.0 - u) * (1.0 + 1e-12);
-        assert!(CORNER_ERROR_FACTOR >= needed, "{CORNER_ERROR_FACTOR} < {needed}");
+        assert!(
+            CORNER_ERROR_FACTOR >= needed,
+            "{CORNER_ERROR_FACTOR} < {needed}"
+        );
         // and it is not wastefully loose (within 0.1 %).
         assert!(CORNER_ERROR_FACTOR <= needed * 1.001);
     }
@@ -124,7 +127,7 @@ mod tests {
         assert!(corner_error_bound(0.0) >= CORNER_ERROR_ABSOLUTE);
         let one = corner_error_bound(1.0);
         let thousand = corner_error_bound(1000.0);
-        assert!(one >= 1.39e-14 && one <= 1.41e-14);
+        assert!((1.39e-14..=1.41e-14).contains(&one));
         assert!((thousand / one - 1000.0).abs() < 1e-9);
     }
 
