@@ -284,6 +284,83 @@ fn earliest_fraction_below(f0: f64, f1: f64, radius: f64) -> f64 {
     }
 }
 
+/// `v / max |v_k|`, or `None` when `v` is zero or not finite.
+#[inline]
+fn normalized(v: [f64; 3]) -> Option<[f64; 3]> {
+    let m = v[0].abs().max(v[1].abs()).max(v[2].abs());
+    (m > 0.0 && m.is_finite()).then(|| v.map(|x| x / m))
+}
+
+#[inline]
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// Relative part of the error bound of a computed 3-term dot product `n . F~`
+/// and of the subtraction or addition of its bound: `gamma_3 + 2u` rounded
+/// up generously (`4.4e-16 < 1e-15`).
+const DOT_ERROR_FACTOR: f64 = 1e-15;
+
+/// `2^-1068` (length): underflow of the three products of a dot product.
+const DOT_ERROR_ABSOLUTE: f64 = f64::from_bits(1u64 << 6);
+
+/// Exclusion along fixed directions (any direction is sound): for a constant
+/// vector n, `G = n . F` is multilinear too, so its range over the box is the
+/// hull of its corner values, and a contact within d needs `|G| <= d |n|_1`.
+/// The directions are the rows of the inverse of the box's finite-difference
+/// Jacobian `[dF/dt, dF/du, dF/dv]` (up to scale: the cross products of pairs
+/// of columns), which make the test tight where the per-axis test is loose
+/// (nearly parallel motion, where F's image is a thin slab; the row along the
+/// slab's normal is the coplanarity direction). The computed corner values
+/// carry the proven error `err_k` of [`super::rounding_error`]; the dot
+/// product adds at most `gamma_3 sum |n_k F~_k|` plus underflow.
+fn excluded_along_dual_directions(values: &[[f64; 8]; 3], setup: &SearchSetup) -> bool {
+    // Column `bit` of the Jacobian, times the box width: the sum over the 4
+    // box edges along that parameter of the difference of the end values.
+    let column = |bit: usize| -> Option<[f64; 3]> {
+        normalized(std::array::from_fn(|k| {
+            let mut sum = 0.0;
+            for c in 0..8 {
+                if c & bit == 0 {
+                    sum += values[k][c | bit] - values[k][c];
+                }
+            }
+            sum
+        }))
+    };
+    let (Some(dt), Some(du), Some(dv)) = (column(4), column(2), column(1)) else {
+        return false;
+    };
+    for direction in [cross(du, dv), cross(dv, dt), cross(dt, du)] {
+        let Some(n) = normalized(direction) else {
+            continue;
+        };
+        let n1 = n[0].abs() + n[1].abs() + n[2].abs();
+        let propagated = n[0].abs() * setup.error[0]
+            + n[1].abs() * setup.error[1]
+            + n[2].abs() * setup.error[2];
+        let reach = setup.separation * n1 * (1.0 + 1e-12);
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for c in 0..8 {
+            let terms = [n[0] * values[0][c], n[1] * values[1][c], n[2] * values[2][c]];
+            let g = terms[0] + terms[1] + terms[2];
+            let magnitude = terms[0].abs() + terms[1].abs() + terms[2].abs();
+            let e = (DOT_ERROR_FACTOR * magnitude + propagated) * (1.0 + 1e-12) + DOT_ERROR_ABSOLUTE;
+            lo = lo.min(g - e);
+            hi = hi.max(g + e);
+        }
+        if lo > reach || hi < -reach {
+            return true;
+        }
+    }
+    false
+}
+
 /// `time` rounded down to a multiple of `bucket` (a power of two): exact.
 #[inline]
 fn bucket_floor(time: f64, bucket: f64) -> f64 {
@@ -341,7 +418,7 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             included &= lo <= r && hi >= -r;
             precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
         }
-        if !included {
+        if !included || excluded_along_dual_directions(&values, setup) {
             continue;
         }
         // Clip in t: the earliest fraction of the t-width at which every
