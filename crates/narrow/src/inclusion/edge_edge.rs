@@ -75,28 +75,26 @@ impl MultilinearGap for EdgeEdgeGap {
     const TRIANGLE_DOMAIN: bool = false;
 
     #[inline]
-    fn corners(&self, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [[f64; 8]; 3] {
-        let mut values = [[0.0; 8]; 3];
-        for (axis, out) in values.iter_mut().enumerate() {
-            let x0 = &self.start[axis];
-            let dx = &self.displacement[axis];
-            for (ti, tt) in t.into_iter().enumerate() {
-                // Evaluation order of the proof in rounding_error.rs.
-                let a0 = x0[0] + tt * dx[0];
-                let a1 = x0[1] + tt * dx[1];
-                let b0 = x0[2] + tt * dx[2];
-                let b1 = x0[3] + tt * dx[3];
-                let da = a1 - a0;
-                let db = b1 - b0;
-                for (ui, uu) in u.into_iter().enumerate() {
-                    let ea = a0 + uu * da;
-                    for (vi, vv) in v.into_iter().enumerate() {
-                        out[ti * 4 + ui * 2 + vi] = ea - (b0 + vv * db);
-                    }
+    fn corners(&self, axis: usize, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [f64; 8] {
+        let mut out = [0.0; 8];
+        let x0 = &self.start[axis];
+        let dx = &self.displacement[axis];
+        for (ti, tt) in t.into_iter().enumerate() {
+            // Evaluation order of the proof in rounding_error.rs.
+            let a0 = x0[0] + tt * dx[0];
+            let a1 = x0[1] + tt * dx[1];
+            let b0 = x0[2] + tt * dx[2];
+            let b1 = x0[3] + tt * dx[3];
+            let da = a1 - a0;
+            let db = b1 - b0;
+            for (ui, uu) in u.into_iter().enumerate() {
+                let ea = a0 + uu * da;
+                for (vi, vv) in v.into_iter().enumerate() {
+                    out[ti * 4 + ui * 2 + vi] = ea - (b0 + vv * db);
                 }
             }
         }
-        values
+        out
     }
 }
 

@@ -77,29 +77,27 @@ impl MultilinearGap for VertexFaceGap {
     const TRIANGLE_DOMAIN: bool = true;
 
     #[inline]
-    fn corners(&self, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [[f64; 8]; 3] {
-        let mut values = [[0.0; 8]; 3];
-        for (axis, out) in values.iter_mut().enumerate() {
-            let x0 = &self.start[axis];
-            let dx = &self.displacement[axis];
-            for (ti, tt) in t.into_iter().enumerate() {
-                // Evaluation order of the proof in rounding_error.rs.
-                let p = x0[0] + tt * dx[0];
-                let a = x0[1] + tt * dx[1];
-                let b = x0[2] + tt * dx[2];
-                let c = x0[3] + tt * dx[3];
-                let pa = p - a;
-                let ba = b - a;
-                let ca = c - a;
-                for (ui, uu) in u.into_iter().enumerate() {
-                    let w = pa - uu * ba;
-                    for (vi, vv) in v.into_iter().enumerate() {
-                        out[ti * 4 + ui * 2 + vi] = w - vv * ca;
-                    }
+    fn corners(&self, axis: usize, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [f64; 8] {
+        let mut out = [0.0; 8];
+        let x0 = &self.start[axis];
+        let dx = &self.displacement[axis];
+        for (ti, tt) in t.into_iter().enumerate() {
+            // Evaluation order of the proof in rounding_error.rs.
+            let p = x0[0] + tt * dx[0];
+            let a = x0[1] + tt * dx[1];
+            let b = x0[2] + tt * dx[2];
+            let c = x0[3] + tt * dx[3];
+            let pa = p - a;
+            let ba = b - a;
+            let ca = c - a;
+            for (ui, uu) in u.into_iter().enumerate() {
+                let w = pa - uu * ba;
+                for (vi, vv) in v.into_iter().enumerate() {
+                    out[ti * 4 + ui * 2 + vi] = w - vv * ca;
                 }
             }
         }
-        values
+        out
     }
 }
 
