@@ -48,6 +48,12 @@ pub(crate) trait MultilinearGap {
     /// corner `ti * 4 + ui * 2 + vi`, evaluated in the order proven in
     /// [`super::rounding_error`].
     fn corners(&self, axis: usize, t: [f64; 2], u: [f64; 2], v: [f64; 2]) -> [f64; 8];
+
+    /// Computed F on one axis at one point (same evaluation order).
+    #[inline]
+    fn at(&self, axis: usize, t: f64, u: f64, v: f64) -> f64 {
+        self.corners(axis, [t; 2], [u; 2], [v; 2])[0]
+    }
 }
 
 /// The 8 points of a query in `f64`, possibly rescaled by `2^exponent`.
@@ -318,7 +324,16 @@ const DOT_ERROR_ABSOLUTE: f64 = f64::from_bits(1u64 << 6);
 /// slab's normal is the coplanarity direction). The computed corner values
 /// carry the proven error `err_k` of [`super::rounding_error`]; the dot
 /// product adds at most `gamma_3 sum |n_k F~_k|` plus underflow.
-fn excluded_along_dual_directions(values: &[[f64; 8]; 3], setup: &SearchSetup) -> bool {
+///
+/// `points` are the computed F at the vertices of the region tested (the 8
+/// box corners, or the clipped prism of [`clipped_prism_values`]); the
+/// directions come from the 8 box corner values `values` (any direction is
+/// sound, so their rounding does not matter).
+fn excluded_along_dual_directions(
+    values: &[[f64; 8]; 3],
+    points: &[[f64; 3]],
+    setup: &SearchSetup,
+) -> bool {
     // Column `bit` of the Jacobian, times the box width: the sum over the 4
     // box edges along that parameter of the difference of the end values.
     let column = |bit: usize| -> Option<[f64; 3]> {
@@ -345,12 +360,8 @@ fn excluded_along_dual_directions(values: &[[f64; 8]; 3], setup: &SearchSetup) -
         let reach = setup.separation * n1 * (1.0 + 1e-12);
         let mut lo = f64::INFINITY;
         let mut hi = f64::NEG_INFINITY;
-        for c in 0..8 {
-            let terms = [
-                n[0] * values[0][c],
-                n[1] * values[1][c],
-                n[2] * values[2][c],
-            ];
+        for f in points {
+            let terms = [n[0] * f[0], n[1] * f[1], n[2] * f[2]];
             let g = terms[0] + terms[1] + terms[2];
             let magnitude = terms[0].abs() + terms[1].abs() + terms[2].abs();
             let e =
@@ -363,6 +374,59 @@ fn excluded_along_dual_directions(values: &[[f64; 8]; 3], setup: &SearchSetup) -
         }
     }
     false
+}
+
+/// For a vertex-face box that crosses the line `u + v = 1`: F at the vertices
+/// of the prism `[t_lo, t_hi] x (box ∩ {u + v <= 1})` (at most 5 (u, v)
+/// vertices, each at both times), and how many were written.
+///
+/// For fixed t the vertex-face F is affine in (u, v), and for fixed (u, v) it
+/// is linear in t, so its exact range over the prism is the hull of its
+/// values at the prism's vertices: a sound and tighter enclosure than the
+/// box's 8 corners, which include points outside the triangle. The clipped
+/// vertices `(1 - v, v)`, `(u, 1 - u)` are exact (multiples of
+/// [`MIN_PARAMETER_WIDTH`]) and in `[0, 1]`, so the proof of
+/// [`super::rounding_error`] covers their evaluation.
+fn clipped_prism_values<G: MultilinearGap>(
+    gap: &G,
+    parameters: &ParameterBox,
+    out: &mut [[f64; 3]; 10],
+) -> usize {
+    let (ul, uh, vl, vh) = (
+        parameters.lo[1],
+        parameters.hi[1],
+        parameters.lo[2],
+        parameters.hi[2],
+    );
+    // Sutherland-Hodgman against u + v <= 1, walking the rectangle.
+    let ring = [(ul, vl), (uh, vl), (uh, vh), (ul, vh)];
+    let mut polygon = [(0.0, 0.0); 5];
+    let mut count = 0;
+    for i in 0..4 {
+        let (p, q) = (ring[i], ring[(i + 1) % 4]);
+        let (p_in, q_in) = (p.0 + p.1 <= 1.0, q.0 + q.1 <= 1.0);
+        if p_in && count < 5 {
+            polygon[count] = p;
+            count += 1;
+        }
+        if p_in != q_in && count < 5 {
+            // Axis-aligned edge: either v or u is constant along it.
+            polygon[count] = if p.1 == q.1 {
+                (1.0 - p.1, p.1)
+            } else {
+                (p.0, 1.0 - p.0)
+            };
+            count += 1;
+        }
+    }
+    let mut written = 0;
+    for &(u, v) in &polygon[..count] {
+        for t in [parameters.lo[0], parameters.hi[0]] {
+            out[written] = std::array::from_fn(|axis| gap.at(axis, t, u, v));
+            written += 1;
+        }
+    }
+    written
 }
 
 /// `time` rounded down to a multiple of `bucket` (a power of two): exact.
@@ -428,8 +492,27 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             }
             precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
         }
-        if !included || excluded_along_dual_directions(&values, setup) {
+        if !included {
             continue;
+        }
+        let corner_points: [[f64; 3]; 8] =
+            std::array::from_fn(|c| [values[0][c], values[1][c], values[2][c]]);
+        if excluded_along_dual_directions(&values, &corner_points, setup) {
+            continue;
+        }
+        if G::TRIANGLE_DOMAIN && parameters.hi[1] + parameters.hi[2] > 1.0 {
+            // The box crosses the triangle's hypotenuse: test the part of it
+            // inside the triangle only.
+            let mut prism = [[0.0; 3]; 10];
+            let n = clipped_prism_values(gap, &parameters, &mut prism);
+            let prism = &prism[..n];
+            let axis_refuted = (0..3).any(|axis| {
+                let r = setup.radius[axis];
+                prism.iter().all(|f| f[axis] > r) || prism.iter().all(|f| f[axis] < -r)
+            });
+            if axis_refuted || excluded_along_dual_directions(&values, prism, setup) {
+                continue;
+            }
         }
         // Clip in t: the earliest fraction of the t-width at which every
         // axis can meet [-d, d] (a lower bound, see earliest_fraction_below).
