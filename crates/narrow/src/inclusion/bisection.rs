@@ -6,17 +6,36 @@
 //! Method: Snyder 1992 (inclusion functions and bisection), as written in seed
 //! 002 ("包含函数与二分法 — 保守地把根框住") and refined by Wang et al. 2021
 //! (per-dimension tolerances from delta, splitting the dimension with the
-//! largest width/tolerance ratio, acceptance when the box's image lies in the
-//! tolerance cube, the iteration cap m_I). Minimum separation d: seed 002's
-//! last section (the L-infinity cube `[-d, d]^3` instead of the origin).
+//! largest width/tolerance ratio, the iteration cap m_I). Minimum separation
+//! d: seed 002's last section (the L-infinity cube `[-d, d]^3` instead of the
+//! origin). Per box, in order:
 //!
-//! Conservativeness: a box is dropped only when, on some axis, the sound
-//! enclosure of F over it ([`super::rounding_error`]) misses `[-d, d]`; so a
-//! box holding a contact is never dropped. The answer is the least lower time
-//! bound over the accepted boxes, and a box that is skipped because its lower
-//! time bound is not below the current answer cannot hold an earlier contact:
-//! the answer is at most the first contact time. At the cap, the answer is the
-//! least lower time bound over the accepted and the still unrefuted boxes.
+//! 1. per-axis inclusion: the 8 corner values widened by the proven error
+//!    ([`super::rounding_error`]) must meet `[-d, d]` on every axis;
+//! 2. the same test along the three dual directions of the box's Jacobian
+//!    (`excluded_along_dual_directions`; for a fixed direction n, `n . F` is
+//!    multilinear too), which removes the slab-shaped false inclusions of
+//!    nearly parallel motion;
+//! 3. vertex-face boxes crossing `u + v = 1`: both tests again on the part of
+//!    the box inside the triangle (`clipped_prism_values`); boxes entirely
+//!    beyond it (`u_lo + v_lo > 1`) are never created;
+//! 4. t-clipping: along every box edge in t, F is linear, so the earliest time
+//!    at which each axis can meet `[-d, d]` bounds the box's contact times
+//!    from below (`earliest_fraction_below`): the box's key and answer;
+//! 5. acceptance when a corner (u, v) of the triangle/edge domain is within
+//!    delta + d of contact at that earliest time (a witness: "inside the
+//!    tolerance cube"), or when every width is below its tolerance or the
+//!    parameter resolution; otherwise bisection of the dimension with the
+//!    largest width/tolerance ratio.
+//!
+//! Conservativeness: a box is dropped only when a sound enclosure of F (or of
+//! `n . F`) over it misses the d-cube; so a box holding a contact is never
+//! dropped. The answer is at most the earliest-time bound of an accepted box,
+//! which is at most every contact time in it, and a box that is skipped
+//! because its earliest-time bound is not below the answer cannot hold an
+//! earlier contact: the answer is at most the first contact time. At the cap,
+//! the answer is the least earliest-time bound over the accepted and the
+//! still unrefuted boxes.
 //!
 //! Precision domain: every box bound is a multiple of
 //! [`MIN_PARAMETER_WIDTH`] in `[0, 1]`, so midpoints and `u + v` are exact.
@@ -290,11 +309,16 @@ fn earliest_fraction_below(f0: f64, f1: f64, radius: f64) -> f64 {
     }
 }
 
-/// `v / max |v_k|`, or `None` when `v` is zero or not finite.
+/// `v` scaled to largest component magnitude about 1, or `None` when `v` is
+/// zero or not finite.
 #[inline]
 fn normalized(v: [f64; 3]) -> Option<[f64; 3]> {
     let m = v[0].abs().max(v[1].abs()).max(v[2].abs());
-    (m > 0.0 && m.is_finite()).then(|| v.map(|x| x / m))
+    // Any positive scale is as good as another: one division only.
+    (m > 0.0 && m.is_finite()).then(|| {
+        let inverse = 1.0 / m;
+        v.map(|x| x * inverse)
+    })
 }
 
 #[inline]

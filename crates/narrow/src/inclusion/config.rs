@@ -71,9 +71,11 @@ pub struct InclusionConfig {
     /// the tolerance uniform over a scene.
     pub length_scale: Option<f64>,
     /// Order in which candidate boxes are examined (default
-    /// [`SearchOrder::TimeThenDepth`]: about twice less work than
-    /// [`SearchOrder::LevelThenTime`] on the handcrafted sample queries, and
-    /// no query capped at delta = 1e-8 where level order caps 5).
+    /// [`SearchOrder::TimeThenDepth`]: on the 7,279 handcrafted sample
+    /// queries at delta = 1e-6 it evaluates 3.8 boxes per query on average
+    /// (worst 307) against 43 (worst 60,861) for
+    /// [`SearchOrder::LevelThenTime`], which also hits the default cap on 4
+    /// queries at delta = 1e-8; same false positives).
     pub search_order: SearchOrder,
 }
 

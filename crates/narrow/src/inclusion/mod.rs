@@ -19,10 +19,12 @@
 //! its extreme values per axis are at the box's 8 corners: the corner hull,
 //! widened by a proven bound on the rounding error of the corner evaluation
 //! ([`rounding_error`]), encloses F's range over the box in `f64`
-//! ([`bisection`]). The parameter box is bisected exactly (dyadic t, u, v),
-//! boxes whose enclosure misses the separation cube `[-d, d]^3` are dropped,
-//! and the earliest box that reaches the tolerance gives a time of impact that
-//! is a lower bound of the true first contact time, never later.
+//! ([`bisection`]), and the same holds for `n . F` along any fixed direction
+//! n, which the search uses along the dual directions of the box's Jacobian.
+//! The parameter box is bisected exactly (dyadic t, u, v), boxes whose
+//! enclosure misses the separation cube `[-d, d]^3` are dropped, and the
+//! earliest box that reaches the tolerance gives a time of impact that is a
+//! lower bound of the true first contact time, never later.
 //!
 //! Precision domain: any finite `f64` coordinates (queries whose largest
 //! coordinate lies outside `[2^-500, 2^500]` are rescaled by an exact power of
