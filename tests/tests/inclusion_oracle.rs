@@ -14,7 +14,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 use parapet_narrow::inclusion::{
-    edge_edge_toi, vertex_face_toi, EdgeEdgeQuery, InclusionConfig, InclusionStatus,
+    edge_edge_toi, vertex_face_toi, EdgeEdgeQuery, InclusionConfig, InclusionStatus, SearchOrder,
     VertexFaceQuery,
 };
 
@@ -251,7 +251,18 @@ fn witnessed_edge_edge(rng: &mut Rng, coplanar: bool) -> ([[f64; 3]; 8], [f64; 3
 }
 
 fn run(points: &[[f64; 3]; 8], kind: Kind) -> parapet_narrow::inclusion::InclusionToi {
-    let config = InclusionConfig::default();
+    run_in(points, kind, SearchOrder::default())
+}
+
+fn run_in(
+    points: &[[f64; 3]; 8],
+    kind: Kind,
+    search_order: SearchOrder,
+) -> parapet_narrow::inclusion::InclusionToi {
+    let config = InclusionConfig {
+        search_order,
+        ..InclusionConfig::default()
+    };
     match kind {
         Kind::VertexFace => vertex_face_toi(&VertexFaceQuery::from_points(*points), &config),
         Kind::EdgeEdge => edge_edge_toi(&EdgeEdgeQuery::from_points(*points), &config),

@@ -618,9 +618,14 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             };
             if setup.order == SearchOrder::TimeThenDepth {
                 // Boxes are taken by time bucket, deepest first within a
-                // bucket: every box not yet taken starts at or after this
-                // bucket's floor, which is therefore the answer.
-                let floor = bucket_floor(earliest, setup.time_bucket);
+                // bucket: every box not yet taken has its earliest time at
+                // or after its own bucket's floor, which is at or after the
+                // least key in the heap; the answer is the smaller of that
+                // and this box's floor.
+                let mut floor = bucket_floor(earliest, setup.time_bucket);
+                if let Some(Reverse(next_box)) = heap.peek() {
+                    floor = floor.min(f64::from_bits(next_box.key.0));
+                }
                 best = Some((floor, reached + (earliest - floor) * setup.time_slope));
                 break;
             }
