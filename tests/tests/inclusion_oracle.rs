@@ -301,6 +301,25 @@ fn witnessed_random_contacts_are_never_missed_nor_late() {
 }
 
 #[test]
+fn witnessed_contacts_at_huge_and_tiny_scales_are_never_missed() {
+    // Scaling by a power of two is exact and keeps the contact; 2^+-600 puts
+    // the query outside [2^-500, 2^500], through the rescaling path, and
+    // 2^-1000 makes coordinates partly subnormal-adjacent.
+    let mut rng = Rng(0x5CA1E);
+    for i in 0..cases() / 4 {
+        for k in [600, -600, -1000, 1000] {
+            let factor = 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
+            let (p, w) = witnessed_vertex_face(&mut rng, i % 2 == 0);
+            let scaled = p.map(|x| x.map(|c| c * factor));
+            check_witnessed(&scaled, Kind::VertexFace, w, &format!("VF 2^{k} {i}"));
+            let (p, w) = witnessed_edge_edge(&mut rng, i % 2 == 1);
+            let scaled = p.map(|x| x.map(|c| c * factor));
+            check_witnessed(&scaled, Kind::EdgeEdge, w, &format!("EE 2^{k} {i}"));
+        }
+    }
+}
+
+#[test]
 fn coplanar_parallel_motion_with_identically_zero_cubic_is_caught() {
     let mut rng = Rng(0xC0FFEE);
     let mut checked = 0;
