@@ -6,13 +6,15 @@
 //! that the oracle proves to be clear misses.
 //!
 //! Checks: a witnessed contact at t* is always reported with toi <= t* (toi
-//! is a lower bound of the first contact, which is <= t*); a proven clear miss
+//! is a lower bound of the first contact, which is <= t*), in both search
+//! orders, at huge and tiny scales, at an L-infinity gap of exactly the
+//! minimum separation d, and under a tiny iteration cap; a proven clear miss
 //! (L-infinity gap > 8 delta everywhere) is always reported as separated.
 //! More random cases: set PARAPET_ORACLE_CASES (default 1000 per family).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
 use parapet_narrow::inclusion::{
     edge_edge_toi, vertex_face_toi, EdgeEdgeQuery, InclusionConfig, InclusionStatus, SearchOrder,
     VertexFaceQuery,
@@ -459,4 +461,71 @@ fn proven_clear_misses_are_reported_separated() {
         "only {proven} of {} cases decided",
         2 * total
     );
+}
+
+#[test]
+fn contact_at_exactly_the_minimum_separation_is_caught() {
+    // Build an exact contact, then lift the vertex (VF) or edge a (EE) by
+    // d = 1/8 on one axis: at t* the L-infinity gap is exactly d (the d-cube
+    // is touched), so with min_separation = d the contact must be reported
+    // no later than t*.
+    let d = 0.125;
+    let config = InclusionConfig {
+        min_separation: d,
+        ..InclusionConfig::default()
+    };
+    let mut rng = Rng(0xD15_7A9CE);
+    for i in 0..cases() {
+        let axis = i % 3;
+        let (mut p, w) = witnessed_vertex_face(&mut rng, false);
+        p[0][axis] += d;
+        p[4][axis] += d;
+        let [t, u, v] = w.map(q);
+        let f = gap(&p, Kind::VertexFace, &t, &u, &v);
+        let gap_inf = f.iter().map(|x| x.clone().abs()).max().unwrap();
+        assert_eq!(gap_inf, q(d), "construction");
+        let r = vertex_face_toi(&VertexFaceQuery::from_points(p), &config).unwrap();
+        assert!(
+            r.toi.is_some_and(|toi| toi <= w[0]),
+            "VF {i}: {r:?} vs {w:?}"
+        );
+
+        let (mut p, w) = witnessed_edge_edge(&mut rng, false);
+        for point in [0, 1, 4, 5] {
+            p[point][axis] -= d;
+        }
+        let r = edge_edge_toi(&EdgeEdgeQuery::from_points(p), &config).unwrap();
+        assert!(
+            r.toi.is_some_and(|toi| toi <= w[0]),
+            "EE {i}: {r:?} vs {w:?}"
+        );
+    }
+}
+
+#[test]
+fn iteration_cap_still_answers_no_later_than_the_contact() {
+    // With a tiny cap m_I the search stops early; the answer must still be a
+    // lower bound (the earliest time still possible), never a miss.
+    let mut rng = Rng(0xCA9);
+    for i in 0..cases() {
+        let cap = 1 + (i as u64 % 6);
+        let config = InclusionConfig {
+            max_iterations: cap,
+            ..InclusionConfig::default()
+        };
+        let (p, w) = witnessed_vertex_face(&mut rng, i % 2 == 0);
+        let r = vertex_face_toi(&VertexFaceQuery::from_points(p), &config).unwrap();
+        assert!(r.iterations <= cap);
+        assert!(
+            r.toi.is_some_and(|toi| toi <= w[0]),
+            "VF {i}: {r:?} vs {w:?}"
+        );
+        assert!(r.status != InclusionStatus::Separated);
+        let (p, w) = witnessed_edge_edge(&mut rng, i % 2 == 1);
+        let r = edge_edge_toi(&EdgeEdgeQuery::from_points(p), &config).unwrap();
+        assert!(
+            r.toi.is_some_and(|toi| toi <= w[0]),
+            "EE {i}: {r:?} vs {w:?}"
+        );
+    }
 }
