@@ -686,6 +686,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn earliest_fraction_is_a_lower_bound_of_the_crossing() {
+        // F goes linearly from 2 to -2: it reaches radius 0 at s = 1/2.
+        let s = earliest_fraction_below(2.0, -2.0, 0.0);
+        assert!(s <= 0.5 && s > 0.5 - 1e-15, "{s}");
+        // Radius 1: reached at s = 1/4.
+        let s = earliest_fraction_below(2.0, -2.0, 1.0);
+        assert!(s <= 0.25 && s > 0.25 - 1e-15, "{s}");
+        assert_eq!(earliest_fraction_below(0.5, 3.0, 1.0), 0.0);
+        assert_eq!(earliest_fraction_below(3.0, 2.0, 1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn bucket_floor_is_exact_and_below() {
+        let bucket = 2f64.powi(-20);
+        for time in [0.0, 0.3, 0.5, 0.999_999_9, 1.0] {
+            let floor = bucket_floor(time, bucket);
+            assert!(floor <= time && time - floor < bucket);
+            assert_eq!((floor / bucket).fract(), 0.0);
+        }
+    }
+
+    #[test]
     fn rescale_thresholds_are_powers_of_two() {
         assert_eq!(RESCALE_ABOVE, 2f64.powi(500));
         assert_eq!(RESCALE_BELOW, 2f64.powi(-500));
