@@ -13,20 +13,23 @@
 //! 1. per-axis inclusion: the 8 corner values widened by the proven error
 //!    ([`super::rounding_error`]) must meet `[-d, d]` on every axis;
 //! 2. the same test along the three dual directions of the box's Jacobian
-//!    (`excluded_along_dual_directions`; for a fixed direction n, `n . F` is
+//!    (`dual_directions`; for a fixed direction n, `n . F` is
 //!    multilinear too), which removes the slab-shaped false inclusions of
 //!    nearly parallel motion;
 //! 3. vertex-face boxes crossing `u + v = 1`: both tests again on the part of
 //!    the box inside the triangle (`clipped_prism_values`); boxes entirely
 //!    beyond it (`u_lo + v_lo > 1`) are never created;
-//! 4. t-clipping: along every box edge in t, F is linear, so the earliest time
-//!    at which each axis can meet `[-d, d]` bounds the box's contact times
-//!    from below (`earliest_fraction_below`): the box's key and answer;
-//! 5. acceptance when a corner (u, v) of the triangle/edge domain is within
-//!    delta + d of contact at that earliest time (a witness: "inside the
-//!    tolerance cube"), or when every width is below its tolerance or the
-//!    parameter resolution; otherwise bisection of the dimension with the
-//!    largest width/tolerance ratio.
+//! 4. t-clipping: along every box edge in t, F (and `n . F`) is linear, so
+//!    the earliest time at which each axis (each direction) can meet the
+//!    cube bounds the box's contact times from below
+//!    (`earliest_fraction_below`): the box's key and answer;
+//! 5. acceptance when, at that earliest time, a point (u, v) of the
+//!    triangle/edge domain in the box is within delta + d of contact (a
+//!    witness, "inside the tolerance cube": a corner, or the least-squares
+//!    zero of the affine-in-(u, v) F evaluated with its proven error,
+//!    `linearized_witness`), or when every width is below its tolerance or
+//!    the parameter resolution; otherwise bisection of the dimension with
+//!    the largest width/tolerance ratio.
 //!
 //! Conservativeness: a box is dropped only when a sound enclosure of F (or of
 //! `n . F`) over it misses the d-cube; so a box holding a contact is never
@@ -353,11 +356,18 @@ const DOT_ERROR_ABSOLUTE: f64 = f64::from_bits(1u64 << 6);
 /// box corners, or the clipped prism of [`clipped_prism_values`]); the
 /// directions come from the 8 box corner values `values` (any direction is
 /// sound, so their rounding does not matter).
-fn excluded_along_dual_directions(
+///
+/// Returns `None` when the box is refuted. Otherwise, when `points` are the 8
+/// box corners (layout `ti * 4 + ui * 2 + vi`), also clips in t along each
+/// direction: along every box edge in t, `n . F` is linear, so
+/// [`earliest_fraction_below`] with radius `reach + max e` bounds the box's
+/// contact times from below; `Some(fraction)` is the largest such bound
+/// (0 when not clipping).
+fn dual_directions(
     values: &[[f64; 8]; 3],
     points: &[[f64; 3]],
     setup: &SearchSetup,
-) -> bool {
+) -> Option<f64> {
     // Column `bit` of the Jacobian, times the box width: the sum over the 4
     // box edges along that parameter of the difference of the end values.
     let column = |bit: usize| -> Option<[f64; 3]> {
@@ -372,8 +382,10 @@ fn excluded_along_dual_directions(
         }))
     };
     let (Some(dt), Some(du), Some(dv)) = (column(4), column(2), column(1)) else {
-        return false;
+        return Some(0.0);
     };
+    let clip = points.len() == 8;
+    let mut fraction = 0.0f64;
     for direction in [cross(du, dv), cross(dv, dt), cross(dt, du)] {
         let Some(n) = normalized(direction) else {
             continue;
@@ -384,7 +396,9 @@ fn excluded_along_dual_directions(
         let reach = setup.separation * n1 * (1.0 + 1e-12);
         let mut lo = f64::INFINITY;
         let mut hi = f64::NEG_INFINITY;
-        for f in points {
+        let mut largest_error = 0.0f64;
+        let mut dots = [0.0f64; 8];
+        for (i, f) in points.iter().enumerate() {
             let terms = [n[0] * f[0], n[1] * f[1], n[2] * f[2]];
             let g = terms[0] + terms[1] + terms[2];
             let magnitude = terms[0].abs() + terms[1].abs() + terms[2].abs();
@@ -392,12 +406,31 @@ fn excluded_along_dual_directions(
                 (DOT_ERROR_FACTOR * magnitude + propagated) * (1.0 + 1e-12) + DOT_ERROR_ABSOLUTE;
             lo = lo.min(g - e);
             hi = hi.max(g + e);
+            largest_error = largest_error.max(e);
+            if i < 8 {
+                dots[i] = g;
+            }
         }
         if lo > reach || hi < -reach {
-            return true;
+            return None;
+        }
+        if clip {
+            // `(reach + e)` rounded up: (1 - u)^2 (1 + 8u) >= 1.
+            let radius = (reach + largest_error) * (1.0 + 1.0 / (1u64 << 50) as f64);
+            let mut below = f64::INFINITY;
+            let mut above = f64::INFINITY;
+            for c in 0..4 {
+                below = below.min(earliest_fraction_below(dots[c], dots[c + 4], radius));
+                above = above.min(earliest_fraction_below(-dots[c], -dots[c + 4], radius));
+            }
+            fraction = fraction.max(below).max(above);
         }
     }
-    false
+    if fraction > 1.0 {
+        // No corner edge can reach the cube along some direction.
+        return None;
+    }
+    Some(fraction)
 }
 
 /// For a vertex-face box that crosses the line `u + v = 1`: F at the vertices
@@ -453,6 +486,75 @@ fn clipped_prism_values<G: MultilinearGap>(
     written
 }
 
+#[inline]
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Acceptance by a computed witness: at the time `at` (the box's earliest
+/// time bound), F is affine in (u, v) for both primitives, so the
+/// least-squares zero of its interpolated corner values, clamped to the box
+/// (and to `u + v <= 1` for vertex-face), is where the primitives are
+/// closest at that time. F is then evaluated there directly, with the proven
+/// error bound of [`super::rounding_error`] (which holds for any `f64`
+/// parameters in `[0, 1]`): if every axis is within delta + d, the
+/// primitives truly come that close at time `at`. Returns that gap. This
+/// accepts a contact as soon as its time is resolved, without refining
+/// (u, v) down to the tolerance.
+fn linearized_witness<G: MultilinearGap>(
+    gap: &G,
+    parameters: &ParameterBox,
+    values: &[[f64; 8]; 3],
+    at: f64,
+    setup: &SearchSetup,
+) -> Option<f64> {
+    let t_lo = parameters.lo[0];
+    let t_width = parameters.hi[0] - t_lo;
+    let s = if t_width > 0.0 {
+        ((at - t_lo) / t_width).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let interpolate = |k: usize, c: usize| values[k][c] + s * (values[k][c + 4] - values[k][c]);
+    let f00: [f64; 3] = std::array::from_fn(|k| interpolate(k, 0));
+    let du: [f64; 3] = std::array::from_fn(|k| interpolate(k, 2) - f00[k]);
+    let dv: [f64; 3] = std::array::from_fn(|k| interpolate(k, 1) - f00[k]);
+    let (a11, a12, a22) = (dot(du, du), dot(du, dv), dot(dv, dv));
+    let (b1, b2) = (-dot(du, f00), -dot(dv, f00));
+    let det = a11 * a22 - a12 * a12;
+    let (alpha, beta) = if det > 1e-12 * a11 * a22 {
+        ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
+    } else if a11 >= a22 && a11 > 0.0 {
+        (b1 / a11, 0.0)
+    } else if a22 > 0.0 {
+        (0.0, b2 / a22)
+    } else {
+        (0.0, 0.0)
+    };
+    let place = |fraction: f64, dim: usize| -> f64 {
+        let (lo, hi) = (parameters.lo[dim], parameters.hi[dim]);
+        // NaN fractions fall back to the lower bound.
+        let f = if fraction >= 0.0 {
+            fraction.min(1.0)
+        } else {
+            0.0
+        };
+        (lo + f * (hi - lo)).clamp(lo, hi)
+    };
+    let (u, v) = (place(alpha, 1), place(beta, 2));
+    if G::TRIANGLE_DOMAIN && u + v > 1.0 {
+        return None;
+    }
+    let mut gap_here = 0.0f64;
+    for axis in 0..3 {
+        gap_here = gap_here.max(gap.at(axis, at, u, v).abs() + setup.error[axis]);
+        if gap_here > setup.accept_half_width {
+            return None;
+        }
+    }
+    Some(gap_here)
+}
+
 /// `time` rounded down to a multiple of `bucket` (a power of two): exact.
 #[inline]
 fn bucket_floor(time: f64, bucket: f64) -> f64 {
@@ -482,9 +584,24 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 None => break,
             },
         };
-        if best.is_some_and(|(time, _)| parameters.earliest >= time) {
-            // Cannot hold a contact earlier than the answer.
-            continue;
+        if let Some((time, reached)) = best {
+            if parameters.earliest >= time {
+                // Cannot hold a contact earlier than the answer.
+                continue;
+            }
+            if setup.order == SearchOrder::TimeThenDepth {
+                // Boxes come out by time bucket: this box and every box
+                // still queued have their earliest time at or after this
+                // box's bucket floor. Once that floor reaches the answer's
+                // bucket, the smaller of the two is a lower bound of every
+                // remaining contact time: stop there.
+                let floor = bucket_floor(parameters.earliest, setup.time_bucket);
+                if floor >= bucket_floor(time, setup.time_bucket) {
+                    let answer = floor.min(time);
+                    best = Some((answer, reached + (time - answer) * setup.time_slope));
+                    break;
+                }
+            }
         }
         if iterations >= setup.max_iterations {
             heap.push(Candidate::new(parameters, setup));
@@ -521,9 +638,9 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
         }
         let corner_points: [[f64; 3]; 8] =
             std::array::from_fn(|c| [values[0][c], values[1][c], values[2][c]]);
-        if excluded_along_dual_directions(&values, &corner_points, setup) {
+        let Some(dual_fraction) = dual_directions(&values, &corner_points, setup) else {
             continue;
-        }
+        };
         if G::TRIANGLE_DOMAIN && parameters.hi[1] + parameters.hi[2] > 1.0 {
             // The box crosses the triangle's hypotenuse: test the part of it
             // inside the triangle only.
@@ -534,13 +651,13 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 let r = setup.radius[axis];
                 prism.iter().all(|f| f[axis] > r) || prism.iter().all(|f| f[axis] < -r)
             });
-            if axis_refuted || excluded_along_dual_directions(&values, prism, setup) {
+            if axis_refuted || dual_directions(&values, prism, setup).is_none() {
                 continue;
             }
         }
         // Clip in t: the earliest fraction of the t-width at which every
         // axis can meet [-d, d] (a lower bound, see earliest_fraction_below).
-        let mut fraction = 0.0f64;
+        let mut fraction = dual_fraction;
         for (axis, corner_values) in values.iter().enumerate() {
             let r = setup.radius[axis];
             let mut below = f64::INFINITY;
@@ -593,6 +710,9 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 witness = Some(witness.map_or(gap_here, |w| w.min(gap_here)));
             }
         }
+        if witness.is_none() {
+            witness = linearized_witness(gap, &parameters, &values, earliest, setup);
+        }
         // Otherwise split the dimension with the largest width / tolerance
         // ratio among those still wider than the parameter resolution.
         let mut split: Option<usize> = None;
@@ -616,19 +736,6 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 Some(gap_here) => (gap_here - setup.separation).max(0.0),
                 None => precision,
             };
-            if setup.order == SearchOrder::TimeThenDepth {
-                // Boxes are taken by time bucket, deepest first within a
-                // bucket: every box not yet taken has its earliest time at
-                // or after its own bucket's floor, which is at or after the
-                // least key in the heap; the answer is the smaller of that
-                // and this box's floor.
-                let mut floor = bucket_floor(earliest, setup.time_bucket);
-                if let Some(Reverse(next_box)) = heap.peek() {
-                    floor = floor.min(f64::from_bits(next_box.key.0));
-                }
-                best = Some((floor, reached + (earliest - floor) * setup.time_slope));
-                break;
-            }
             best = Some((earliest, reached));
             continue;
         };
