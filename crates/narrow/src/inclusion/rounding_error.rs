@@ -13,7 +13,8 @@
 //!
 //! # Evaluation order (the code follows it exactly)
 //!
-//! Per axis, with `t, u, v` exact dyadic numbers in `[0, 1]` (box corners),
+//! Per axis, with `t, u, v` any `f64` values in `[0, 1]` (box corners, which
+//! are dyadic, or witness points),
 //! `d_i = fl(x1_i - x0_i)` precomputed once per query, and a point's position
 //! `X_i = fl(x0_i + fl(t * d_i))`:
 //!
