@@ -9,3 +9,4 @@
 
 pub mod contact;
 pub mod ray;
+pub mod inclusion;
