@@ -4,3 +4,4 @@
 //! Architecture invariant: geometry knows nothing of motion; it depends on
 //! parapet-math only. Everything here is a value: shapes, bounds, trees built
 //! from an immutable triangle snapshot.
+pub mod bvh;
