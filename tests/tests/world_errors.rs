@@ -48,8 +48,12 @@ fn busy_world() -> (PhysicsWorld, Vec<BodyId>) {
         w.step(1.0 / 60.0).unwrap();
     }
     assert!(w.contact_count() > 0 && !w.events().is_empty());
-    w.body_mut(ids[2]).unwrap().add_force(Vec3::new(3.0, 0.0, 1.0));
-    w.body_mut(ids[2]).unwrap().add_torque(Vec3::new(0.0, 0.5, 0.0));
+    w.body_mut(ids[2])
+        .unwrap()
+        .add_force(Vec3::new(3.0, 0.0, 1.0));
+    w.body_mut(ids[2])
+        .unwrap()
+        .add_torque(Vec3::new(0.0, 0.5, 0.0));
     (w, ids)
 }
 
@@ -59,17 +63,30 @@ fn an_invalid_configuration_is_refused_and_changes_nothing() {
     for dt in [0.0, -0.01, f32::NAN, f32::INFINITY] {
         let before = capture(&w);
         let err = w.step(dt).unwrap_err();
-        assert!(matches!(err, StepError::InvalidConfig { quantity: "dt", .. }), "{err}");
+        assert!(
+            matches!(err, StepError::InvalidConfig { quantity: "dt", .. }),
+            "{err}"
+        );
         assert!(err.to_string().contains("dt"));
         assert_eq!(capture(&w), before);
     }
     type Edit = fn(&mut PhysicsWorld, bool);
     let edits: [(&str, Edit); 5] = [
-        ("gravity", |w, bad| w.gravity.y = if bad { f32::NAN } else { 0.0 }),
-        ("ccd_max_impacts", |w, bad| w.ccd_max_impacts = if bad { 0 } else { 16 }),
-        ("ccd_max_impacts", |w, bad| w.ccd_max_impacts = if bad { 1025 } else { 16 }),
-        ("ccd_max_substeps", |w, bad| w.ccd_max_substeps = if bad { 0 } else { 256 }),
-        ("ccd_max_substeps", |w, bad| w.ccd_max_substeps = if bad { 65537 } else { 256 }),
+        ("gravity", |w, bad| {
+            w.gravity.y = if bad { f32::NAN } else { 0.0 }
+        }),
+        ("ccd_max_impacts", |w, bad| {
+            w.ccd_max_impacts = if bad { 0 } else { 16 }
+        }),
+        ("ccd_max_impacts", |w, bad| {
+            w.ccd_max_impacts = if bad { 1025 } else { 16 }
+        }),
+        ("ccd_max_substeps", |w, bad| {
+            w.ccd_max_substeps = if bad { 0 } else { 256 }
+        }),
+        ("ccd_max_substeps", |w, bad| {
+            w.ccd_max_substeps = if bad { 65537 } else { 256 }
+        }),
     ];
     for (field, edit) in edits {
         edit(&mut w, true);
@@ -105,7 +122,13 @@ fn the_step_validates_every_body_before_changing_any() {
     match &err {
         StepError::InvalidBody { body, source } => {
             assert_eq!(*body, last);
-            assert!(matches!(source, BodyError::NotFinite { quantity: "linear velocity", .. }));
+            assert!(matches!(
+                source,
+                BodyError::NotFinite {
+                    quantity: "linear velocity",
+                    ..
+                }
+            ));
         }
         other => panic!("expected InvalidBody, got {other}"),
     }
@@ -122,7 +145,9 @@ fn a_failure_after_the_snapshot_rolls_everything_back() {
     let (mut never_failed, _) = busy_world();
     // A mesh added now makes the index dirty, so the failing step rebuilds it.
     w.add_body(floor(3.0, 2.0, material(0.5, 0.0))).unwrap();
-    never_failed.add_body(floor(3.0, 2.0, material(0.5, 0.0))).unwrap();
+    never_failed
+        .add_body(floor(3.0, 2.0, material(0.5, 0.0)))
+        .unwrap();
     // The last body's pose overflows f32 in the integrate stage, after the
     // forces, contacts and the other bodies' poses have changed.
     let runaway = RigidBody::new_dynamic(Shape::sphere(1.0).unwrap(), 1.0)
@@ -159,11 +184,21 @@ fn add_body_refusals_change_nothing() {
     let nan = RigidBody::new_dynamic(Shape::sphere(1.0).unwrap(), 1.0)
         .unwrap()
         .with_angular_velocity(Vec3::new(f32::NAN, 0.0, 0.0));
-    assert!(matches!(w.add_body(nan), Err(WorldError::InvalidBody { .. })));
+    assert!(matches!(
+        w.add_body(nan),
+        Err(WorldError::InvalidBody { .. })
+    ));
     let moving_mesh = RigidBody::new_kinematic(floor(1.0, 0.0, material(0.5, 0.0)).shape().clone());
     let err = w.add_body(moving_mesh).unwrap_err();
     assert!(
-        matches!(err, WorldError::InvalidBody { source: BodyError::MeshNotStatic { kind: BodyKind::Kinematic } }),
+        matches!(
+            err,
+            WorldError::InvalidBody {
+                source: BodyError::MeshNotStatic {
+                    kind: BodyKind::Kinematic
+                }
+            }
+        ),
         "{err}"
     );
     // A mesh whose world triangles overflow f32.
@@ -173,7 +208,9 @@ fn add_body_refusals_change_nothing() {
     assert_eq!(capture(&w), before);
     // The next insertion's id follows the last successful one.
     let ids: Vec<BodyId> = w.bodies().map(|(id, _)| id).collect();
-    let next = w.add_body(RigidBody::new_static(Shape::sphere(1.0).unwrap())).unwrap();
+    let next = w
+        .add_body(RigidBody::new_static(Shape::sphere(1.0).unwrap()))
+        .unwrap();
     assert!(ids.iter().all(|id| *id < next));
 }
 

@@ -31,7 +31,12 @@ fn normal_impulses_are_equal_and_opposite_and_account_for_momentum() {
         .add_body(ball(0.5, Vec3::zeros(), Vec3::new(1.0, 0.1, 0.0), m))
         .unwrap();
     let b = w
-        .add_body(ball(0.5, Vec3::new(1.005, 0.0, 0.0), Vec3::new(-1.0, 0.0, 0.0), m))
+        .add_body(ball(
+            0.5,
+            Vec3::new(1.005, 0.0, 0.0),
+            Vec3::new(-1.0, 0.0, 0.0),
+            m,
+        ))
         .unwrap();
     let (pa, pb) = (
         w.body(a).unwrap().linear_velocity(),
@@ -40,16 +45,24 @@ fn normal_impulses_are_equal_and_opposite_and_account_for_momentum() {
     w.step(0.01).unwrap();
     assert_eq!(w.events().len(), 1);
     let e = w.events()[0];
-    assert_eq!((e.body_a, e.body_b, e.kind, e.time), (a, b, ContactKind::Initial, 0.0));
+    assert_eq!(
+        (e.body_a, e.body_b, e.kind, e.time),
+        (a, b, ContactKind::Initial, 0.0)
+    );
     assert!((e.normal - Vec3::x()).norm() < 1e-6);
     // Unit masses: B's momentum change is the event's impulse, A's its negative
     // (f32 velocities of order 1: 1e-6 covers their rounding).
     let db = w.body(b).unwrap().linear_velocity() - pb;
     let da = w.body(a).unwrap().linear_velocity() - pa;
-    assert!((db - e.normal_impulse).norm() < 1e-6, "{db} vs {}", e.normal_impulse);
+    assert!(
+        (db - e.normal_impulse).norm() < 1e-6,
+        "{db} vs {}",
+        e.normal_impulse
+    );
     assert!((da + e.normal_impulse).norm() < 1e-6);
     // Restitution 0.5 on a 2 m/s closing speed: they separate at 1 m/s.
-    let separation = (w.body(b).unwrap().linear_velocity() - w.body(a).unwrap().linear_velocity()).x;
+    let separation =
+        (w.body(b).unwrap().linear_velocity() - w.body(a).unwrap().linear_velocity()).x;
     assert!((separation - 1.0).abs() < 1e-5, "{separation}");
     assert_eq!(w.contact_count(), 1);
 }
@@ -59,7 +72,12 @@ fn body_a_is_the_body_added_first() {
     let dt = 1.0 / 60.0;
     for floor_first in [true, false] {
         let mut w = PhysicsWorld::new();
-        let sphere = ball(0.5, Vec3::new(1.0, 2.0, 0.5), Vec3::zeros(), Material::default());
+        let sphere = ball(
+            0.5,
+            Vec3::new(1.0, 2.0, 0.5),
+            Vec3::zeros(),
+            Material::default(),
+        );
         let (ground, s) = if floor_first {
             let g = w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
             (g, w.add_body(sphere).unwrap())
@@ -81,7 +99,10 @@ fn body_a_is_the_body_added_first() {
             assert_eq!((e.body_a, e.body_b), (s, ground));
             -e.normal_impulse
         };
-        assert!((on_sphere - Vec3::new(0.0, 0.0, 9.8 * dt)).norm() < 1e-6, "{on_sphere}");
+        assert!(
+            (on_sphere - Vec3::new(0.0, 0.0, 9.8 * dt)).norm() < 1e-6,
+            "{on_sphere}"
+        );
         assert!((e.normal.dot(&e.normal_impulse) - e.normal_impulse.norm()).abs() < 1e-6);
     }
 }
@@ -92,7 +113,8 @@ fn events_are_sorted_by_insertion_order_of_their_bodies() {
     w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
     for i in 0..6 {
         let p = Vec3::new(-3.0 + i as f32, 0.0, 0.3 + 0.6 * (i % 2) as f32);
-        w.add_body(ball(0.3, p, Vec3::zeros(), Material::default())).unwrap();
+        w.add_body(ball(0.3, p, Vec3::zeros(), Material::default()))
+            .unwrap();
     }
     // A box bridging two spheres adds sphere-box pairs.
     w.add_body(
@@ -110,7 +132,9 @@ fn events_are_sorted_by_insertion_order_of_their_bodies() {
         assert!(e.body_a < e.body_b);
         assert!((e.normal.norm() - 1.0).abs() < 1e-6);
     }
-    assert!(events.windows(2).all(|p| (p[0].body_a, p[0].body_b) <= (p[1].body_a, p[1].body_b)));
+    assert!(events
+        .windows(2)
+        .all(|p| (p[0].body_a, p[0].body_b) <= (p[1].body_a, p[1].body_b)));
     assert_eq!(w.contact_count(), events.len());
 }
 
@@ -119,10 +143,20 @@ fn disabled_bodies_fall_through_and_still_integrate() {
     let mut w = PhysicsWorld::new();
     w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
     let parked = w
-        .add_body(ball(0.5, Vec3::new(0.0, 0.0, 0.5), Vec3::zeros(), Material::default()))
+        .add_body(ball(
+            0.5,
+            Vec3::new(0.0, 0.0, 0.5),
+            Vec3::zeros(),
+            Material::default(),
+        ))
         .unwrap();
     let twin = w
-        .add_body(ball(0.5, Vec3::new(0.0, 0.0, 0.5), Vec3::zeros(), Material::default()))
+        .add_body(ball(
+            0.5,
+            Vec3::new(0.0, 0.0, 0.5),
+            Vec3::zeros(),
+            Material::default(),
+        ))
         .unwrap();
     w.body_mut(parked).unwrap().set_collides(false);
     w.body_mut(twin).unwrap().set_collides(false);
@@ -132,8 +166,12 @@ fn disabled_bodies_fall_through_and_still_integrate() {
     assert!((z - (0.5 - 9.8 * 0.01)).abs() < 1e-6, "{z}");
     assert_eq!(w.contact_count(), 0);
     w.body_mut(parked).unwrap().set_collides(true);
-    w.body_mut(parked).unwrap().set_position(Vec3::new(0.0, 0.0, 0.5));
-    w.body_mut(parked).unwrap().set_linear_velocity(Vec3::zeros());
+    w.body_mut(parked)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 0.0, 0.5));
+    w.body_mut(parked)
+        .unwrap()
+        .set_linear_velocity(Vec3::zeros());
     w.step(0.01).unwrap();
     assert!(w.contact_count() > 0);
 }
@@ -146,12 +184,20 @@ fn a_kinematic_body_pushes_with_infinite_mass() {
         .with_linear_velocity(Vec3::new(2.0, 0.0, 0.0));
     let k = w.add_body(pusher).unwrap();
     let s = w
-        .add_body(ball(0.5, Vec3::new(1.01, 0.0, 0.0), Vec3::zeros(), Material::new(0.0, 0.0, 0.5).unwrap()))
+        .add_body(ball(
+            0.5,
+            Vec3::new(1.01, 0.0, 0.0),
+            Vec3::zeros(),
+            Material::new(0.0, 0.0, 0.5).unwrap(),
+        ))
         .unwrap();
     for _ in 0..10 {
         w.step(0.01).unwrap();
     }
-    assert_eq!(w.body(k).unwrap().linear_velocity(), Vec3::new(2.0, 0.0, 0.0));
+    assert_eq!(
+        w.body(k).unwrap().linear_velocity(),
+        Vec3::new(2.0, 0.0, 0.0)
+    );
     let x = w.body(k).unwrap().position().x;
     assert!((x - 0.2).abs() < 1e-6);
     // Plastic push: the sphere moves with the pusher.
@@ -163,14 +209,21 @@ fn removing_a_mesh_reclaims_it_and_its_index_entries() {
     let mut w = PhysicsWorld::new();
     let ground = w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
     let s = w
-        .add_body(ball(0.5, Vec3::new(0.0, 0.0, 0.5), Vec3::zeros(), Material::default()))
+        .add_body(ball(
+            0.5,
+            Vec3::new(0.0, 0.0, 0.5),
+            Vec3::zeros(),
+            Material::default(),
+        ))
         .unwrap();
     w.step(0.01).unwrap();
     assert!(w.contact_count() > 0);
     let removed = w.remove_body(ground).unwrap();
     assert!(!removed.shape().is_solid());
     assert_eq!(w.body_count(), 1);
-    assert!(w.cast_ray(Vec3::new(3.0, 3.0, 5.0), Vec3::new(0.0, 0.0, -1.0), 100.0).is_none());
+    assert!(w
+        .cast_ray(Vec3::new(3.0, 3.0, 5.0), Vec3::new(0.0, 0.0, -1.0), 100.0)
+        .is_none());
     w.step(0.01).unwrap();
     assert_eq!(w.contact_count(), 0);
     assert!(w.body(s).unwrap().linear_velocity().z < 0.0);
@@ -180,7 +233,9 @@ fn removing_a_mesh_reclaims_it_and_its_index_entries() {
     assert_ne!(again, ground);
     assert!(w.body(ground).is_none());
     assert_eq!(
-        w.cast_ray(Vec3::new(3.0, 3.0, 5.0), Vec3::new(0.0, 0.0, -1.0), 100.0).unwrap().body,
+        w.cast_ray(Vec3::new(3.0, 3.0, 5.0), Vec3::new(0.0, 0.0, -1.0), 100.0)
+            .unwrap()
+            .body,
         again
     );
 }
@@ -188,15 +243,21 @@ fn removing_a_mesh_reclaims_it_and_its_index_entries() {
 fn pile() -> PhysicsWorld {
     let t = terrain(12, 12, 5);
     let mut w = PhysicsWorld::new();
-    w.add_body(RigidBody::new_static(Shape::mesh(t.vertices, t.indices).unwrap()))
-        .unwrap();
+    w.add_body(RigidBody::new_static(
+        Shape::mesh(t.vertices, t.indices).unwrap(),
+    ))
+    .unwrap();
     let shapes = [
         Shape::sphere(0.3).unwrap(),
         Shape::capsule(0.2, 0.3).unwrap(),
         Shape::cuboid(Vec3::new(0.3, 0.2, 0.25)).unwrap(),
     ];
     for i in 0..12 {
-        let p = Vec3::new(2.0 + (i % 4) as f32 * 2.3, 2.0 + (i / 4) as f32 * 2.9, 5.0 + i as f32 * 0.4);
+        let p = Vec3::new(
+            2.0 + (i % 4) as f32 * 2.3,
+            2.0 + (i / 4) as f32 * 2.9,
+            5.0 + i as f32 * 0.4,
+        );
         let b = RigidBody::new_dynamic(shapes[i % 3].clone(), 1.0 + i as f32 * 0.1)
             .unwrap()
             .with_position(p)
@@ -219,7 +280,11 @@ fn repeated_runs_are_bitwise_identical() {
     assert!(a.contact_count() > 0);
     // The pile landed on the terrain (heights within +-2.7 m) and stayed above it.
     for (_, body) in a.bodies().skip(1) {
-        assert!(body.position().z > -3.0, "fell through at {}", body.position());
+        assert!(
+            body.position().z > -3.0,
+            "fell through at {}",
+            body.position()
+        );
     }
     assert_eq!(capture(&a), capture(&b));
     // A clone taken mid-run continues identically too.
