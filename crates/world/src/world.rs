@@ -15,6 +15,7 @@ use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
 use crate::ccd::{CollisionDetection, DISCRETE};
+use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
@@ -83,6 +84,8 @@ pub struct PhysicsWorld {
     pub(crate) events: Vec<ContactEvent>,
     pub(crate) contact_count: usize,
     pub(crate) meshes: MeshIndex,
+    /// Last step's contact impulses, for warm starting (sorted by key).
+    pub(crate) contact_cache: ContactCache,
 }
 
 impl Default for PhysicsWorld {
@@ -143,6 +146,7 @@ impl PhysicsWorld {
             events: Vec::new(),
             contact_count: 0,
             meshes: MeshIndex::default(),
+            contact_cache: ContactCache::default(),
         }
     }
 
@@ -207,6 +211,7 @@ impl PhysicsWorld {
         if entry.mesh.is_some() {
             self.meshes.invalidate();
         }
+        self.contact_cache.forget(id);
         // Trailing free slots are released so that a world emptied of its
         // bodies gives their memory back.
         while let Some(None) = self.slots.last() {

@@ -20,6 +20,10 @@
 //!    the body added first and the normal points from A to B; the solver
 //!    runs in that order, and the events keep it.
 //!
+//! Each point is warm-started from the impulses of the matching point of
+//! the last step ([`crate::contact_cache`]), and the new impulses replace
+//! the cache.
+//!
 //! A point is reported as an event when it touches or overlaps
 //! (depth >= 0) or when it took a normal impulse (a speculative point that
 //! the body would have crossed this step); a separated point that applied
@@ -33,6 +37,7 @@ use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CON
 use parapet_solver::{BodyError, BodyKind, RigidBody};
 
 use crate::broad_phase::{overlapping_pairs, BroadBox};
+use crate::contact_cache::{CachedPoint, ContactCache};
 use crate::shape_pose::{shape_bounds, shape_pose};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
@@ -257,6 +262,7 @@ pub(crate) fn run(
     primitive_contacts(world, &colliders, &boxes, &mut found)?;
     mesh_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
     if found.is_empty() {
+        world.contact_cache = ContactCache::default();
         return Ok(Vec::new());
     }
     found.sort_by_key(|f| f.key);
@@ -278,6 +284,9 @@ pub(crate) fn run(
         };
         let body_a = index(f.slot_a);
         let body_b = index(f.slot_b);
+        let (warm_normal_impulse, warm_tangent_impulse) = world
+            .contact_cache
+            .warm_start((f.key.0, f.key.1, f.key.2), f.point);
         inputs.push(ContactPointInput {
             body_a,
             body_b,
@@ -285,6 +294,8 @@ pub(crate) fn run(
             normal: f.normal,
             depth: f.depth,
             material: f.material,
+            warm_normal_impulse,
+            warm_tangent_impulse,
         });
     }
     let impulses = solve_contacts(&mut solver_bodies, &inputs, dt as f64);
@@ -295,6 +306,19 @@ pub(crate) fn run(
                 .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
         }
     }
+    world.contact_cache = ContactCache::new(
+        found
+            .iter()
+            .zip(&impulses)
+            .filter(|(_, i)| i.normal_impulse > 0.0)
+            .map(|(f, i)| CachedPoint {
+                key: (f.key.0, f.key.1, f.key.2),
+                point: f.point,
+                normal_impulse: i.normal_impulse as f32,
+                tangent_impulse: i.tangent_impulse.cast::<f32>(),
+            })
+            .collect(),
+    );
     let events = found
         .iter()
         .zip(&impulses)
