@@ -2,12 +2,14 @@
 //!
 //! Method: the beneath-beyond incremental algorithm (Kallay 1984; Preparata
 //! and Shamos, "Computational Geometry", 3.4.2) made robust by exact
-//! predicates. An initial tetrahedron is chosen from extreme points; every
-//! other point is then tested against each current triangle with the exact
-//! [`orient3d`] (Shewchuk's filtered expansion predicate). A point that is
-//! strictly in front of at least one triangle replaces those triangles by a
-//! fan from the horizon to the point; a point on or behind every plane is
-//! inside or on the hull and changes nothing. Afterwards adjacent triangles
+//! predicates, with the conflict lists of Quickhull (Barber, Dobkin and
+//! Huhdanpaa 1996). An initial tetrahedron is chosen from extreme points;
+//! every other point waits on one triangle that it is strictly in front of by
+//! the exact [`orient3d`] (Shewchuk's filtered expansion predicate). The
+//! farthest waiting point of a triangle then replaces the connected region of
+//! triangles it sees by a fan from the horizon to the point, and the waiting
+//! points of the removed triangles move to the new ones; a point on or behind
+//! every plane is inside or on the hull and is dropped. Afterwards adjacent triangles
 //! that are exactly coplanar are merged into convex polygon faces, and
 //! polygon vertices that lie exactly on a straight edge are dropped, so the
 //! output vertices are exactly the extreme points of the input.
@@ -15,8 +17,8 @@
 //! Precision domain: every finite `f32` point set; all decisions are exact
 //! signs ([`orient3d`], [`collinear`]), and the output vertices are input
 //! points bit for bit. Only the unit face normals are rounded (`f64`, Newell's
-//! method). Cost: O(n h) predicate evaluations for n points and h hull
-//! triangles, which suits collision hulls (tens to thousands of points).
+//! method). Cost: O(n log n) expected predicate evaluations for points in
+//! general position, O(n h) in the worst case for h hull triangles.
 
 use crate::error::ShapeError;
 use parapet_math::{collinear, orient3d, Sign, Vec3, Vec3d};
@@ -127,24 +129,49 @@ pub(crate) fn convex_hull(points: &[Vec3]) -> Result<HullTopology, ShapeError> {
         add_face(&mut faces, &mut edge_face, tri);
     }
 
+    // Conflict lists (Barber, Dobkin and Huhdanpaa 1996, "The Quickhull
+    // algorithm for convex hulls"): each point waits on one triangle it is
+    // strictly in front of; a point in front of none is inside and dropped.
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); faces.len()];
+    for p in (0..n).filter(|p| !simplex.contains(p)) {
+        if let Some(f) = (0..faces.len()).find(|&f| orient(&faces[f].v, p) == Sign::Positive) {
+            conflicts[f].push(p);
+        }
+    }
+    let mut pending: Vec<usize> = (0..faces.len()).rev().collect();
     let mut visible = Vec::new();
-    for p in 0..n {
-        if simplex.contains(&p) {
+    let mut stack = Vec::new();
+    while let Some(start) = pending.pop() {
+        if !faces[start].alive || conflicts[start].is_empty() {
             continue;
         }
+        // The farthest waiting point (f64 estimate; ties to the lower index).
+        let fv = faces[start].v.map(|i| p64(&points[i]));
+        let normal = (fv[1] - fv[0]).cross(&(fv[2] - fv[0]));
+        let p = conflicts[start]
+            .iter()
+            .copied()
+            .max_by(|&a, &b| {
+                let da = normal.dot(&(p64(&points[a]) - fv[0]));
+                let db = normal.dot(&(p64(&points[b]) - fv[0]));
+                da.total_cmp(&db).then(b.cmp(&a))
+            })
+            .unwrap_or(conflicts[start][0]);
+        // The visible triangles form a connected region around `start`.
         visible.clear();
-        visible.extend(
-            faces
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.alive && orient(&f.v, p) == Sign::Positive)
-                .map(|(i, _)| i),
-        );
-        if visible.is_empty() {
-            continue;
-        }
-        for &f in &visible {
-            faces[f].alive = false;
+        stack.clear();
+        faces[start].alive = false;
+        stack.push(start);
+        while let Some(f) = stack.pop() {
+            visible.push(f);
+            let v = faces[f].v;
+            for k in 0..3 {
+                let g = neighbour(&edge_face, v[(k + 1) % 3], v[k], n)?;
+                if faces[g].alive && orient(&faces[g].v, p) == Sign::Positive {
+                    faces[g].alive = false;
+                    stack.push(g);
+                }
+            }
         }
         let mut horizon = Vec::new();
         for &f in &visible {
@@ -166,9 +193,26 @@ pub(crate) fn convex_hull(points: &[Vec3]) -> Result<HullTopology, ShapeError> {
                 }
             }
         }
+        let first_new = faces.len();
         for (a, b) in horizon {
             add_face(&mut faces, &mut edge_face, [a, b, p]);
+            conflicts.push(Vec::new());
         }
+        // Hand the waiting points of the removed triangles to the new ones.
+        let mut orphans: Vec<usize> = visible
+            .iter()
+            .flat_map(|&f| std::mem::take(&mut conflicts[f]))
+            .filter(|&q| q != p)
+            .collect();
+        orphans.sort_unstable();
+        for q in orphans {
+            if let Some(f) =
+                (first_new..faces.len()).find(|&f| orient(&faces[f].v, q) == Sign::Positive)
+            {
+                conflicts[f].push(q);
+            }
+        }
+        pending.extend((first_new..faces.len()).rev());
     }
 
     merge_coplanar(points, &faces, &edge_face, simplex)

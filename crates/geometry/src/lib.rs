@@ -27,12 +27,12 @@ pub mod triangle;
 pub use aabb::{Aabb, Aabbd};
 pub use convex_hull::{ConvexHull, HullFace};
 pub use error::ShapeError;
-pub use mass_properties::MassProperties;
+pub use mass_properties::{inverse_inertia, MassProperties};
 pub use material::{mix_friction, Material, MaterialError};
 pub use mesh::TriangleMesh;
 #[cfg(feature = "serde")]
 pub use shape::ShapeDescription;
-pub use shape::{Capsule, Cuboid, Shape, Sphere};
+pub use shape::{Capsule, Cuboid, Shape, Sphere, WORLD_BOUNDS_RELATIVE_MARGIN};
 pub use triangle::{
     validate_triangles, Triangle, TriangleError, MAX_COORDINATE, THIN_TRIANGLE_RATIO,
 };

@@ -87,7 +87,91 @@ pub(crate) fn demote_inertia(i: &Mat3d) -> Result<Mat3, ShapeError> {
     }
 }
 
+const INVERSE_ENTRY_NAMES: [[&str; 3]; 3] = [
+    [
+        "inverse inertia entry (0, 0)",
+        "inverse inertia entry (0, 1)",
+        "inverse inertia entry (0, 2)",
+    ],
+    [
+        "inverse inertia entry (1, 0)",
+        "inverse inertia entry (1, 1)",
+        "inverse inertia entry (1, 2)",
+    ],
+    [
+        "inverse inertia entry (2, 0)",
+        "inverse inertia entry (2, 1)",
+        "inverse inertia entry (2, 2)",
+    ],
+];
+
+/// The inverse of a symmetric positive definite `f32` inertia tensor
+/// (1 / (kg m^2)), computed in `f64` by the adjugate over the determinant,
+/// rounded once to `f32` and mirrored so it is exactly symmetric.
+///
+/// The input must pass [`is_symmetric_positive_definite`]; the result must
+/// be finite and, after rounding to `f32`, still exactly positive definite
+/// (seed 004: the inverse "must remain finite and positive definite after
+/// conversion to Float32").
+///
+/// # Errors
+/// [`ShapeError::NotPositiveDefinite`] for an input or rounded result that is
+/// not symmetric positive definite; [`ShapeError::NotRepresentable`] for an
+/// inverse entry beyond the `f32` range.
+pub fn inverse_inertia(inertia: &Mat3) -> Result<Mat3, ShapeError> {
+    if !is_symmetric_positive_definite(inertia) {
+        return Err(ShapeError::NotPositiveDefinite {
+            inertia: inertia.transpose().into(),
+        });
+    }
+    let m = inertia.cast::<f64>();
+    let cof = |r0: usize, r1: usize, c0: usize, c1: usize| {
+        m[(r0, c0)] * m[(r1, c1)] - m[(r0, c1)] * m[(r1, c0)]
+    };
+    // Adjugate (transpose of the cofactor matrix); symmetric for symmetric m.
+    let adj = Mat3d::new(
+        cof(1, 2, 1, 2),
+        -cof(0, 2, 1, 2),
+        cof(0, 1, 1, 2),
+        -cof(1, 2, 0, 2),
+        cof(0, 2, 0, 2),
+        -cof(0, 1, 0, 2),
+        cof(1, 2, 0, 1),
+        -cof(0, 2, 0, 1),
+        cof(0, 1, 0, 1),
+    );
+    let det = m[(0, 0)] * adj[(0, 0)] + m[(0, 1)] * adj[(1, 0)] + m[(0, 2)] * adj[(2, 0)];
+    let mut out = Mat3::zeros();
+    for r in 0..3 {
+        for c in r..3 {
+            let value = adj[(r, c)] / det;
+            let v = demote_scalar(value).map_err(|_| ShapeError::NotRepresentable {
+                quantity: INVERSE_ENTRY_NAMES[r][c],
+                value,
+            })?;
+            out[(r, c)] = v;
+            out[(c, r)] = v;
+        }
+    }
+    if is_symmetric_positive_definite(&out) {
+        Ok(out)
+    } else {
+        Err(ShapeError::NotPositiveDefinite {
+            inertia: out.transpose().into(),
+        })
+    }
+}
+
 impl MassProperties {
+    /// The inverse of [`MassProperties::inertia`] (1 / (kg m^2)); see
+    /// [`inverse_inertia`].
+    ///
+    /// # Errors
+    /// As [`inverse_inertia`].
+    pub fn inverse_inertia(&self) -> Result<Mat3, ShapeError> {
+        inverse_inertia(&self.inertia)
+    }
+
     /// Checked mass properties.
     ///
     /// # Errors
@@ -251,4 +335,37 @@ pub(crate) fn capsule_mass_properties(
         center: Vec3::zeros(),
         inertia: demote_inertia(&Mat3d::from_diagonal(&Vec3d::new(ixx, ixx, izz)))?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inverse_of_a_full_tensor_is_its_inverse() {
+        let i = Mat3::new(3.0, 0.5, -0.25, 0.5, 4.0, 0.125, -0.25, 0.125, 5.0);
+        let inv = inverse_inertia(&i).unwrap();
+        assert_eq!(inv, inv.transpose());
+        // One f32 rounding per entry of a well-conditioned inverse: 1e-6.
+        let prod = i.cast::<f64>() * inv.cast::<f64>();
+        assert!((prod - Mat3d::identity()).abs().max() < 1e-6, "{prod}");
+    }
+
+    #[test]
+    fn inverses_that_leave_f32_are_refused() {
+        // 1 / 1e-40 = 1e40 > f32::MAX.
+        let tiny = Mat3::from_diagonal_element(1.0e-40);
+        assert!(matches!(
+            inverse_inertia(&tiny),
+            Err(ShapeError::NotRepresentable {
+                quantity: "inverse inertia entry (0, 0)",
+                ..
+            })
+        ));
+        let singular = Mat3::new(1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0);
+        assert!(matches!(
+            inverse_inertia(&singular),
+            Err(ShapeError::NotPositiveDefinite { .. })
+        ));
+    }
 }

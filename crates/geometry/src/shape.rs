@@ -5,6 +5,7 @@
 //! midpoint, cuboid centre; hull points and mesh vertices are taken as given.
 
 use crate::aabb::Aabb;
+use crate::aabb::Aabbd;
 use crate::convex_hull::ConvexHull;
 use crate::error::ShapeError;
 use crate::mass_properties::{
@@ -14,7 +15,14 @@ use crate::mass_properties::{
 use crate::mesh::TriangleMesh;
 use crate::polyhedron_mass::{inertia_from_moments, polyhedron_moments};
 use parapet_math::rounding::{add_up, sqrt_up, sum_up};
-use parapet_math::{Vec3, Vec3d};
+use parapet_math::{nalgebra, promote_quat, Quat, Vec3, Vec3d};
+
+/// Relative widening (dimensionless, 2^-40) that [`Shape::world_aabb`] adds
+/// for the `f64` rounding of rotating a point: the quaternion-to-matrix
+/// conversion and the product round about 20 times with error 2^-53 relative
+/// to `|v|`, so 2^-40 covers them more than 400 times over while staying far
+/// below `f32` resolution (2^-24).
+pub const WORLD_BOUNDS_RELATIVE_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
 
 fn check_size(quantity: &'static str, value: f32) -> Result<(), ShapeError> {
     if value.is_finite() && value > 0.0 {
@@ -259,6 +267,46 @@ impl Shape {
         }
     }
 
+    /// A conservative `f64` box (m) around the shape placed at `position`
+    /// with orientation `rotation` (body to world; renormalized in `f64`).
+    ///
+    /// Vertices (hull, mesh, cuboid corners, capsule segment ends, sphere
+    /// center) are rotated in `f64`; the box is widened by
+    /// [`WORLD_BOUNDS_RELATIVE_MARGIN`] times `|position| + bounding radius`
+    /// for that rounding, and by the radius (sphere, capsule) rounded outward.
+    /// Returns an empty box when the pose is not finite.
+    pub fn world_aabb(&self, position: &Vec3, rotation: &Quat) -> Aabbd {
+        let q4 = promote_quat(*rotation).into_inner();
+        let p: Vec3d = position.cast();
+        if q4.coords.iter().chain(p.iter()).any(|x| !x.is_finite()) || q4.norm() == 0.0 {
+            return Aabbd::empty();
+        }
+        let q = nalgebra::UnitQuaternion::new_normalize(q4);
+        let place = |v: &Vec3| q * v.cast::<f64>() + p;
+        let (core, radius) = match self {
+            Shape::Sphere(s) => (Aabbd::new(p, p), f64::from(s.radius)),
+            Shape::Capsule(c) => {
+                let [a, b] = c.segment();
+                (
+                    Aabbd::from_points(&[place(&a), place(&b)]),
+                    f64::from(c.radius),
+                )
+            }
+            Shape::Cuboid(c) => (Aabbd::from_points(&c.corners().map(|v| place(&v))), 0.0),
+            Shape::ConvexHull(h) => {
+                let pts: Vec<Vec3d> = h.vertices().iter().map(place).collect();
+                (Aabbd::from_points(&pts), 0.0)
+            }
+            Shape::Mesh(m) => {
+                let pts: Vec<Vec3d> = m.vertices().iter().map(place).collect();
+                (Aabbd::from_points(&pts), 0.0)
+            }
+        };
+        let scale = add_up(p.abs().max(), self.bounding_radius());
+        let margin = add_up(radius, scale * WORLD_BOUNDS_RELATIVE_MARGIN);
+        core.grown(margin)
+    }
+
     /// An upper bound (m, rounded up in `f64`) of the distance from the local
     /// origin to any point of the shape: the radius of a ball about the body
     /// origin that contains it.
@@ -432,6 +480,49 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn world_bounds_contain_the_turned_shape() {
+        // A capsule of radius 0.5 and half height 1 turned to lie along x,
+        // at (10, 0, 0): it spans x in [8.5, 11.5], y and z in [-0.5, 0.5].
+        let q = Quat::from_axis_angle(&Vec3::y_axis(), std::f32::consts::FRAC_PI_2);
+        let b = Shape::capsule(0.5, 1.0)
+            .unwrap()
+            .world_aabb(&Vec3::new(10.0, 0.0, 0.0), &q);
+        // The f32 quarter-turn quaternion is not exact: a few 1e-7 m of tilt.
+        assert!(
+            (b.min.x - 8.5).abs() < 1e-6 && (b.max.x - 11.5).abs() < 1e-6,
+            "{b:?}"
+        );
+        assert!(b.min.z <= -0.5 && b.max.z >= 0.5 && b.max.z < 0.5 + 1e-6);
+        assert!(Shape::sphere(1.0)
+            .unwrap()
+            .world_aabb(&Vec3::new(f32::NAN, 0.0, 0.0), &q)
+            .is_empty());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serialized_descriptions_round_trip_and_are_rechecked() {
+        let shapes = [
+            Shape::sphere(0.5).unwrap(),
+            Shape::capsule(0.2, 1.0).unwrap(),
+            Shape::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap(),
+            Shape::convex_hull(
+                &Cuboid {
+                    half_extents: Vec3::repeat(1.0),
+                }
+                .corners(),
+            )
+            .unwrap(),
+            Shape::mesh(vec![Vec3::zeros(), Vec3::x(), Vec3::y()], vec![[0, 1, 2]]).unwrap(),
+        ];
+        for shape in shapes {
+            let back = Shape::try_from(ShapeDescription::from(shape.clone())).unwrap();
+            assert_eq!(back, shape);
+        }
+        assert!(Shape::try_from(ShapeDescription::Sphere { radius: -1.0 }).is_err());
     }
 
     #[test]

@@ -6,6 +6,14 @@
 //! `f64` bounds, exact signs of determinants, frame conversions and the
 //! physical quantities of seed 004 ("Frames and units").
 //!
+//! - [`rounding`]: directed `f64` bounds (`add_down`, `mul_up`, ...,
+//!   `f32_down`/`f32_up`) and the outward-rounded [`Interval`];
+//! - [`expansion`]: error-free transformations and Shewchuk expansions;
+//! - [`exact_det`]: exact signs of 2x2/3x3 determinants and
+//!   [`is_symmetric_positive_definite`]; [`orient`]: exact [`orient3d`];
+//! - [`frames`]: [`OrthogonalBasis`] (`R c`, `R I R^T`, `det(R) R v`);
+//! - [`quantities`]: torque, energies, momenta, stiffness and SI units.
+//!
 //! Architecture invariant: this crate depends on nalgebra and thiserror only;
 //! every other parapet crate depends on it.
 
