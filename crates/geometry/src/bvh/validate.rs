@@ -147,7 +147,8 @@ impl Walk<'_> {
             ));
         }
         for k in 0..3 {
-            if !(node.lo(k) <= node.hi(k)) {
+            // Stored bounds are finite (no NaN), so `>` is the negation of `<=`.
+            if node.lo(k) > node.hi(k) {
                 return Err(broken(
                     i,
                     format!("axis {k}: min {} is not <= max {}", node.lo(k), node.hi(k)),
