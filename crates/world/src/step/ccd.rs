@@ -7,7 +7,7 @@
 //!
 //! Hooks for the continuous stage: [`CcdOutcome::moved`] tells the integrate
 //! stage which bodies the sweeps already moved, and the contacts stage takes
-//! a predicate that defers a speculative mesh contact to the sweep
+//! a predicate that defers a speculative contact (mesh or pair) to the sweep
 //! (`contacts::run`).
 
 use parapet_solver::BodyKind;
