@@ -414,4 +414,28 @@ mod tests {
         assert_eq!(*seen.borrow(), vec![(id, floor, Some(0), -Vec3::z(), dt)]);
         assert!(w.body(id).unwrap().linear_velocity().z < 0.0);
     }
+
+    #[test]
+    fn disabled_bodies_never_enter_the_broad_phase() {
+        let (mut w, id) = floor_and_ball();
+        let other = w
+            .add_body(
+                RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 1.0)
+                    .unwrap()
+                    .with_position(Vec3::new(0.2, 0.0, 0.6)),
+            )
+            .unwrap();
+        let (colliders, boxes) = colliders(&w).unwrap();
+        assert_eq!(colliders.len(), 2);
+        assert_eq!(boxes.len(), 2);
+        w.body_mut(other).unwrap().set_collides(false);
+        let (colliders, _) = colliders_of(&w);
+        // Only the ball remains; the mesh enters through the index, never here.
+        assert_eq!(colliders, vec![id]);
+    }
+
+    fn colliders_of(w: &PhysicsWorld) -> (Vec<BodyId>, usize) {
+        let (c, b) = colliders(w).unwrap();
+        (c.iter().map(|c| c.id).collect(), b.len())
+    }
 }
