@@ -6,4 +6,5 @@
 //! between parapet's nalgebra types and parry3d's glam types.
 
 pub mod ccd_queries;
+pub mod meshes;
 pub mod parry;
