@@ -490,6 +490,21 @@ mod tests {
     }
 
     #[test]
+    fn only_sweeps_longer_than_the_threshold_take_the_slab_test() {
+        let r = 0.5;
+        let short = SweptBall::new(Vec3d::zeros(), Vec3d::new(2.0, 2.0, 0.0), r).unwrap();
+        let long = SweptBall::new(Vec3d::zeros(), Vec3d::new(2.0 + 1e-9, 2.0, 0.0), r).unwrap();
+        // Travel exactly LONG_SWEEP_RADII radii on an axis is still short.
+        assert_eq!(LONG_SWEEP_RADII * r, 2.0);
+        assert!(!short.takes_slab_test() && long.takes_slab_test());
+        // A box in the corner of both sweeps' boxes, 1.8 m from the path: the
+        // short sweep keeps it (box semantics), the long one rejects it.
+        let corner = Bounds::new(Vec3d::new(2.2, -0.5, 0.0), Vec3d::new(2.5, -0.4, 0.0)).unwrap();
+        assert!(short.touches(&corner));
+        assert!(!long.touches(&corner));
+    }
+
+    #[test]
     fn a_sweep_touches_at_both_endpoints() {
         let sweep = SweptBall::new(Vec3d::zeros(), Vec3d::new(1.0, 0.0, 0.0), 0.25).unwrap();
         let before = Bounds::new(Vec3d::new(-1.0, 0.0, 0.0), Vec3d::new(-0.25, 0.0, 0.0)).unwrap();
