@@ -3,16 +3,20 @@
 //! (CCD candidates, discrete contacts, rays).
 //!
 //! Method: a binary tree of closed axis-aligned boxes built by median splits
-//! ([`build`](self) module docs), stored as one array in depth-first preorder.
-//! A node is 32 bytes (aligned to half a cache line; `Node` gives the
-//! lane layout): its `f32` bounds, its *escape link* (the index after its subtree; an internal node's first
+//! (`build.rs`: longest axis of the box centres, `select_nth_unstable`,
+//! O(T log T)), 2T - 1 nodes stored as one array in depth-first preorder.
+//! A node is 32 bytes, aligned to half a cache line (`Node` gives the lanes):
+//! its `f32` bounds, its *escape link* (the index after its subtree: where a
+//! query goes when it skips or finishes the node; an internal node's first
 //! child is the next index, a leaf's escape is its own index + 1) and, for a
 //! leaf, its triangle's index. A query walks the array from the root: a node
-//! whose box passes the query goes to the next index, one that fails jumps
-//! to its escape; no stack, no visited array, each node visited
-//! at most once, so at most 2T - 1 visits and at most T results. Results
-//! are sorted ascending (triangle insertion order), so equal-time ties keep
-//! insertion order whatever the tree order.
+//! whose box passes goes to the next index, one that fails jumps to its
+//! escape; no stack, no visited array, each node visited at most once, so at
+//! most 2T - 1 visits and at most T results. Results are sorted ascending
+//! (triangle insertion order), so equal-time ties keep insertion order
+//! whatever the tree order. The box test is branch-free and lane-parallel
+//! (two 4-lane vector operations), and an accepted internal node starts the
+//! load of its right child while the left subtree is tested.
 //!
 //! Meshes of at most [`LINEAR_SCAN_MAX`] triangles are not split: their
 //! leaves are stored in insertion order and scanned linearly by the same loop.

@@ -3,8 +3,9 @@
 //! conservative predicate on closed `f64` boxes.
 //!
 //! Method: every query is a conservative box ([`BoundsQuery::bounds`],
-//! every endpoint addition and radius expansion rounded outward with
-//! `next_down` / `next_up`) and, for the ball, swept ball and ray, a tighter
+//! every endpoint addition and radius expansion rounded outward by a few
+//! ulps, so that it contains the exact region) and, for the ball, swept
+//! ball and ray, a tighter
 //! test on a box that already meets that box ([`BoundsQuery::refine`]):
 //! - ball: a lower bound of the squared distance from the centre to the box,
 //!   against an upper bound of the squared radius;
@@ -21,8 +22,8 @@
 //! Precision domain: finite `f64` inputs (a ray's length may be infinite).
 //! Each slab parameter `(bound - origin) * (1 / delta)` carries at most
 //! [`SLAB_ROUNDINGS`] roundings to nearest, so widening it by `2^-49` of its
-//! magnitude (plus the smallest normal) bounds the exact parameter; an axis whose reciprocal
-//! overflows (a zero or subnormal delta) puts no constraint in the slab test,
+//! magnitude (plus the smallest normal) bounds the exact parameter; an axis
+//! whose reciprocal overflows (a zero or subnormal delta) puts no constraint in the slab test,
 //! and the query box alone decides it. Every predicate is monotone: if it
 //! rejects a box it rejects every box inside it, which is what lets the tree
 //! prune a subtree with the same test it applies to a leaf.
