@@ -18,16 +18,29 @@ use super::BvhError;
 
 /// A closed axis-aligned box in `f64`: the points `p` with `min <= p <= max`
 /// on every axis. Named `Bounds` so that it never clashes with the geometry
-/// crate's own AABB type.
+/// crate's own AABB type. Never NaN and never inverted: the corners are
+/// private, and every constructor checks or guarantees that.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// Lower corner (inclusive).
-    pub min: Vec3d,
+    pub(crate) min: Vec3d,
     /// Upper corner (inclusive).
-    pub max: Vec3d,
+    pub(crate) max: Vec3d,
 }
 
 impl Bounds {
+    /// The lower corner (inclusive).
+    #[inline]
+    pub fn min(&self) -> Vec3d {
+        self.min
+    }
+
+    /// The upper corner (inclusive).
+    #[inline]
+    pub fn max(&self) -> Vec3d {
+        self.max
+    }
+
     /// A box from its corners.
     ///
     /// # Errors
