@@ -124,7 +124,13 @@ const WIDEN_ABS: f64 = 5e-324;
 /// stays `+inf` (the exact value then exceeds every finite bound).
 #[inline]
 pub(crate) fn down(x: f64, roundings: u32) -> f64 {
-    (x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).min(x)
+    let lowered = x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from inf - inf (x = +inf); the comparison then keeps x.
+    if lowered < x {
+        lowered
+    } else {
+        x
+    }
 }
 
 /// An upper bound of the exact value that the computed `x` approximates
@@ -132,7 +138,13 @@ pub(crate) fn down(x: f64, roundings: u32) -> f64 {
 /// `+inf`; a `-inf` stays `-inf`.
 #[inline]
 pub(crate) fn up(x: f64, roundings: u32) -> f64 {
-    (x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).max(x)
+    let raised = x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from -inf + inf (x = -inf); the comparison then keeps x.
+    if raised > x {
+        raised
+    } else {
+        x
+    }
 }
 
 /// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).
