@@ -4,7 +4,10 @@
 //! time lies in `[0, 1]` with a unit normal.
 
 use parapet_math::Vec3;
-use parapet_narrow::sweep::{sweep_sphere_triangle, sweep_sphere_triangles, Impact, SweepOutcome};
+use parapet_narrow::sweep::{
+    sweep_capsule_triangle, sweep_capsule_triangles, sweep_sphere_triangle, sweep_sphere_triangles,
+    Impact, SweepOutcome,
+};
 use proptest::prelude::*;
 
 /// Any finite f32, with extra weight on small, unit-scale and limit values.
@@ -85,5 +88,28 @@ proptest! {
         well_formed(&m)?;
         // The mesh helper agrees with the single sweep on its first triangle.
         prop_assert_eq!(m.time(), o.time());
+    }
+
+    #[test]
+    fn capsule_sweeps_are_well_formed(p0 in vec3(), p1 in vec3(), r in radius(), v in vec3(), dt in dt(), tri in triangle()) {
+        let o = sweep_capsule_triangle(p0, p1, r, v, dt, &tri);
+        well_formed(&o)?;
+        let rev = sweep_capsule_triangle(p1, p0, r, v, dt, &tri);
+        prop_assert_eq!(o.time(), rev.time());
+        let m = sweep_capsule_triangles(p0, p1, r, v, dt, &[tri]);
+        well_formed(&m)?;
+        prop_assert_eq!(m.time(), o.time());
+    }
+
+    #[test]
+    fn lying_capsules_near_a_floor_are_well_formed(
+        x in -2.0f32..2.0, y in -2.0f32..2.0, z in 0.0f32..1.0, len in 0.0f32..3.0,
+        ang in 0.0f32..6.3, r in 0.01f32..1.0, v in vec3(), dt in 0.0f32..0.1,
+    ) {
+        let floor = [Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
+        let half = Vec3::new(ang.cos(), ang.sin(), 0.0) * len;
+        let c = Vec3::new(x, y, z);
+        let o = sweep_capsule_triangle(c - half, c + half, r, v, dt, &floor);
+        well_formed(&o)?;
     }
 }

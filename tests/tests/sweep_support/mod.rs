@@ -359,6 +359,214 @@ pub fn first_time_at_most<M: Moving>(m: &M, level2: &Q, bits: u32) -> Option<Q> 
     Some(hi)
 }
 
+/// What a sweep said, reduced to what the oracle judges.
+#[derive(Debug, Clone, Copy)]
+pub enum Said {
+    /// A miss.
+    Miss,
+    /// A hit at this time.
+    Hit(f64),
+    /// An initial contact.
+    Initial,
+}
+
+/// The tolerance scale of one case: contact radius, `delta`, length scale.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    pub r: f64,
+    pub delta: f64,
+    pub l: f64,
+}
+
+/// How much exact work a case gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Checks {
+    /// Also bisect the exact first time and compare.
+    pub time_check: bool,
+    /// Judge exactly even where the f64 prefilter is decisive.
+    pub all_exact: bool,
+}
+
+/// Counts of an oracle run.
+#[derive(Default, Debug)]
+pub struct Tally {
+    pub cases: usize,
+    pub refused: usize,
+    pub refusals: std::collections::BTreeMap<String, usize>,
+    pub behind: usize,
+    pub ambiguous: usize,
+    pub hits: usize,
+    pub misses: usize,
+    pub initial: usize,
+    pub exact_miss_checks: usize,
+    pub exact_hit_checks: usize,
+    pub f64_decided: usize,
+    pub timed: usize,
+    pub max_time_error: f64,
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    /// Records a refusal by its variant name.
+    pub fn refusal(&mut self, e: &dyn std::fmt::Debug) {
+        self.refused += 1;
+        let name = format!("{e:?}");
+        let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+        *self.refusals.entry(name).or_default() += 1;
+    }
+
+    /// Prints the tally and panics on any failure.
+    pub fn report(&self) {
+        eprintln!("{self:#?}");
+        if !self.failures.is_empty() {
+            for f in self.failures.iter().take(20) {
+                eprintln!("FAIL {f}");
+            }
+            panic!("{} oracle disagreements", self.failures.len());
+        }
+    }
+}
+
+/// Judges one admitted case (see the oracle files for the contract):
+/// `f64_at(t)` is an independent f64 estimate of (distance, slope of the
+/// squared distance) and `f64_min()` of the minimum distance over the step.
+pub fn judge_contact<M: Moving>(
+    m: &M,
+    said: Said,
+    bounds: Bounds,
+    f64_at: impl Fn(f64) -> (f64, f64),
+    f64_min: impl Fn() -> f64,
+    tally: &mut Tally,
+    checks: Checks,
+    case: &str,
+) {
+    let Bounds { r, delta, l } = bounds;
+    let Checks {
+        time_check,
+        all_exact,
+    } = checks;
+    let f0 = || m.f_and_slope(&Q::zero()).0;
+    let lo2 = {
+        let x = q(r - delta);
+        &x * &x
+    };
+    let hi2 = {
+        let x = q(r + delta);
+        &x * &x
+    };
+    match said {
+        Said::Initial => {
+            tally.initial += 1;
+            if !all_exact && f64_at(0.0).0 <= r + delta - delta / 4.0 {
+                tally.f64_decided += 1;
+                return;
+            }
+            if f0() > hi2 {
+                tally.failures.push(format!(
+                    "initial contact at exact distance {}: {case}",
+                    to_f64(&f0()).sqrt()
+                ));
+            }
+        }
+        Said::Hit(time) => {
+            tally.hits += 1;
+            if !all_exact && !time_check {
+                // f64 prefilter (error ~1e-15 L, far inside delta / 4): decide
+                // clear cases without exact arithmetic.
+                let (d0, _) = f64_at(0.0);
+                let (dt_, slope) = f64_at(time);
+                let m4 = delta / 4.0;
+                if d0 > r - delta + m4
+                    && dt_ <= r + delta - m4
+                    && dt_ > r - delta + m4
+                    && slope < 0.0
+                {
+                    tally.f64_decided += 1;
+                    return;
+                }
+            }
+            tally.exact_hit_checks += 1;
+            if f0() <= lo2 {
+                tally
+                    .failures
+                    .push(format!("hit reported for an initial overlap: {case}"));
+                return;
+            }
+            let tp = q(time);
+            let (ft, slope) = m.f_and_slope(&tp);
+            if ft > hi2 {
+                tally.failures.push(format!(
+                    "hit at t = {} where the exact distance is {} > r + delta ({} + {delta:e}): {case}",
+                    time,
+                    to_f64(&ft).sqrt(),
+                    r
+                ));
+                return;
+            }
+            let earlier_ok = if !slope.is_positive() {
+                ft > lo2
+            } else {
+                match min_above(m, &Q::zero(), &tp, &lo2, 50) {
+                    Some(above) => above,
+                    None => {
+                        tally.ambiguous += 1;
+                        true
+                    }
+                }
+            };
+            if !earlier_ok {
+                tally
+                    .failures
+                    .push(format!("an earlier deeper contact was skipped: {case}"));
+                return;
+            }
+            if time_check {
+                let r2 = q(r) * q(r);
+                if let Some(t_exact) = first_time_at_most(m, &r2, 40) {
+                    let (_, s) = m.f_and_slope(&t_exact);
+                    // d(dist)/dt = f' / (2 dist) with dist = r at the crossing.
+                    let speed = to_f64(&s).abs() / (2.0 * r);
+                    let err = (time - to_f64(&t_exact)).abs();
+                    let allowed = 2.0 * delta / speed.max(1e-300) + 2f64.powi(-38);
+                    tally.timed += 1;
+                    if speed > 0.0 {
+                        tally.max_time_error = tally.max_time_error.max(err / allowed);
+                    }
+                    if err > allowed {
+                        tally.failures.push(format!(
+                            "time {} vs exact {} (allowed {allowed:e}): {case}",
+                            time,
+                            to_f64(&t_exact)
+                        ));
+                    }
+                }
+            }
+        }
+        Said::Miss => {
+            tally.misses += 1;
+            if f0() <= lo2 {
+                tally
+                    .failures
+                    .push(format!("miss for an initial overlap: {case}"));
+                return;
+            }
+            let est = f64_min();
+            if !all_exact && est > r - delta + 1e-9 * l {
+                tally.f64_decided += 1;
+                return;
+            }
+            tally.exact_miss_checks += 1;
+            match min_above(m, &Q::zero(), &Q::one(), &lo2, 50) {
+                Some(true) => {}
+                Some(false) => tally.failures.push(format!(
+                    "false negative: the exact distance falls below r - delta: {case}"
+                )),
+                None => tally.ambiguous += 1,
+            }
+        }
+    }
+}
+
 /// splitmix64: a small deterministic random source for reproducible cases.
 pub struct Rng(pub u64);
 
@@ -409,4 +617,158 @@ pub fn oracle_cases(default: usize) -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
+}
+
+/// Independent `f64` estimates used only as prefilters (the same algorithms
+/// as the exact functions above, in floating point).
+pub mod fast {
+    pub type V = [f64; 3];
+
+    pub fn sub(a: V, b: V) -> V {
+        [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+    }
+    pub fn dot(a: V, b: V) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+    /// `a + s b`.
+    pub fn mad(a: V, s: f64, b: V) -> V {
+        [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
+    }
+    pub fn cross(a: V, b: V) -> V {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    }
+    pub fn of(v: parapet_math::Vec3) -> V {
+        [v.x as f64, v.y as f64, v.z as f64]
+    }
+
+    /// Ericson 5.1.5.
+    pub fn closest_point_triangle(p: V, a: V, b: V, c: V) -> V {
+        let ab = sub(b, a);
+        let ac = sub(c, a);
+        let ap = sub(p, a);
+        let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+        if d1 <= 0.0 && d2 <= 0.0 {
+            return a;
+        }
+        let bp = sub(p, b);
+        let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+        if d3 >= 0.0 && d4 <= d3 {
+            return b;
+        }
+        let vc = d1 * d4 - d3 * d2;
+        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+            return mad(a, d1 / (d1 - d3), ab);
+        }
+        let cp = sub(p, c);
+        let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+        if d6 >= 0.0 && d5 <= d6 {
+            return c;
+        }
+        let vb = d5 * d2 - d1 * d6;
+        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+            return mad(a, d2 / (d2 - d6), ac);
+        }
+        let va = d3 * d6 - d5 * d4;
+        if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+            return mad(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), sub(c, b));
+        }
+        let den = 1.0 / (va + vb + vc);
+        mad(mad(a, vb * den, ab), vc * den, ac)
+    }
+
+    /// Ericson 5.1.9 (clamped).
+    pub fn closest_segment_segment(p1: V, q1: V, p2: V, q2: V) -> (V, V) {
+        let d1 = sub(q1, p1);
+        let d2 = sub(q2, p2);
+        let r = sub(p1, p2);
+        let a = dot(d1, d1);
+        let e = dot(d2, d2);
+        let f = dot(d2, r);
+        let (s, t);
+        if a <= 0.0 && e <= 0.0 {
+            return (p1, p2);
+        }
+        if a <= 0.0 {
+            s = 0.0;
+            t = (f / e).clamp(0.0, 1.0);
+        } else {
+            let c = dot(d1, r);
+            if e <= 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else {
+                let b = dot(d1, d2);
+                let denom = a * e - b * b;
+                let mut s0 = if denom > 0.0 {
+                    ((b * f - c * e) / denom).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let mut t0 = (b * s0 + f) / e;
+                if t0 < 0.0 {
+                    t0 = 0.0;
+                    s0 = (-c / a).clamp(0.0, 1.0);
+                } else if t0 > 1.0 {
+                    t0 = 1.0;
+                    s0 = ((b - c) / a).clamp(0.0, 1.0);
+                }
+                s = s0;
+                t = t0;
+            }
+        }
+        (mad(p1, s, d1), mad(p2, t, d2))
+    }
+
+    /// Closest pair of segment `p q` and triangle `abc`.
+    pub fn closest_segment_triangle(p: V, q: V, a: V, b: V, c: V) -> (V, V) {
+        let n = cross(sub(b, a), sub(c, a));
+        let (hp, hq) = (dot(n, sub(p, a)), dot(n, sub(q, a)));
+        if (hp <= 0.0 && hq >= 0.0 || hp >= 0.0 && hq <= 0.0) && hp != hq {
+            let x = mad(p, hp / (hp - hq), sub(q, p));
+            let inside = [(a, b), (b, c), (c, a)]
+                .iter()
+                .all(|&(u, v)| dot(cross(sub(v, u), sub(x, u)), n) >= 0.0);
+            if inside {
+                return (x, x);
+            }
+        }
+        let mut best = (f64::INFINITY, p, p);
+        let mut offer = |u: V, v: V| {
+            let g = sub(u, v);
+            let d2 = dot(g, g);
+            if d2 < best.0 {
+                best = (d2, u, v);
+            }
+        };
+        offer(p, closest_point_triangle(p, a, b, c));
+        offer(q, closest_point_triangle(q, a, b, c));
+        for (u, v) in [(a, b), (b, c), (c, a)] {
+            let (x, y) = closest_segment_segment(p, q, u, v);
+            offer(x, y);
+        }
+        (best.1, best.2)
+    }
+
+    /// Minimum over `[0, 1]` of a convex function (golden section).
+    pub fn min_over_step(f: impl Fn(f64) -> f64) -> f64 {
+        let g = 0.5 * (5f64.sqrt() - 1.0);
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        let mut best = f(0.0).min(f(1.0));
+        for _ in 0..80 {
+            let m1 = hi - g * (hi - lo);
+            let m2 = lo + g * (hi - lo);
+            let (f1, f2) = (f(m1), f(m2));
+            best = best.min(f1).min(f2);
+            if f1 <= f2 {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        best
+    }
 }

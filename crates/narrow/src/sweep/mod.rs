@@ -32,8 +32,13 @@
 //! [`segment_pair`], [`polyhedron_triangle`]; the shared precision checks are
 //! in [`domain`].
 
+pub mod capsule_triangle;
 pub mod domain;
 pub mod sphere_triangle;
+
+pub use capsule_triangle::{
+    sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
+};
 
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
