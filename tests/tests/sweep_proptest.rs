@@ -5,8 +5,8 @@
 
 use parapet_math::Vec3;
 use parapet_narrow::sweep::{
-    sweep_capsule_triangle, sweep_capsule_triangles, sweep_sphere_triangle, sweep_sphere_triangles,
-    Impact, SweepOutcome,
+    sweep_capsule_triangle, sweep_capsule_triangles, sweep_segment_pair, sweep_sphere_triangle,
+    sweep_sphere_triangles, Impact, MovingSegment, SweepOutcome,
 };
 use proptest::prelude::*;
 
@@ -111,5 +111,19 @@ proptest! {
         let c = Vec3::new(x, y, z);
         let o = sweep_capsule_triangle(c - half, c + half, r, v, dt, &floor);
         well_formed(&o)?;
+    }
+
+    #[test]
+    fn pair_sweeps_are_well_formed(
+        a0 in vec3(), a1 in vec3(), ra in radius(), va in vec3(),
+        b0 in vec3(), b1 in vec3(), rb in radius(), vb in vec3(), dt in dt(), sphere in any::<bool>(),
+    ) {
+        let a = if sphere { MovingSegment::sphere(a0, ra, va) } else { MovingSegment::capsule(a0, a1, ra, va) };
+        let b = MovingSegment::capsule(b0, b1, rb, vb);
+        let o = sweep_segment_pair(&a, &b, dt);
+        well_formed(&o)?;
+        let s = sweep_segment_pair(&b, &a, dt);
+        well_formed(&s)?;
+        prop_assert_eq!(o.is_refused(), s.is_refused());
     }
 }

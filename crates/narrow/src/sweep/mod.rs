@@ -34,6 +34,7 @@
 
 pub mod capsule_triangle;
 pub mod domain;
+pub mod segment_pair;
 pub mod sphere_triangle;
 
 pub use capsule_triangle::{
@@ -45,6 +46,7 @@ pub use domain::{
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
+pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
 pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};
 
 use parapet_math::Vec3d;
