@@ -34,6 +34,7 @@
 
 pub mod capsule_triangle;
 pub mod domain;
+pub mod polyhedron_triangle;
 pub mod segment_pair;
 pub mod sphere_triangle;
 
@@ -45,6 +46,9 @@ pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
+};
+pub use polyhedron_triangle::{
+    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement,
 };
 pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
 pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};
