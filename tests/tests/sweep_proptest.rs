@@ -126,4 +126,19 @@ proptest! {
         well_formed(&s)?;
         prop_assert_eq!(o.is_refused(), s.is_refused());
     }
+
+    #[test]
+    fn solid_sweeps_are_well_formed(
+        h in vec3(), body in vec3(), offset in vec3(), v in vec3(), dt in dt(), tri in triangle(),
+        (w, i, j, k) in (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0),
+    ) {
+        // Any half extents: invalid ones are a construction error, never a panic.
+        let Ok(solid) = ConvexSolid::from_cuboid(h) else { return Ok(()); };
+        let q = parapet_math::nalgebra::Quaternion::new(w, i, j, k);
+        // Unit or not: a non-unit rotation must be refused, not trusted.
+        let rot = Quat::new_unchecked(q);
+        let place = SolidPlacement { body_position: body, body_rotation: rot, shape_offset: offset, shape_rotation: Quat::identity() };
+        let o = sweep_solid_triangle(&solid, &place, v, dt, &tri);
+        well_formed(&o)?;
+    }
 }
