@@ -3,10 +3,12 @@
 //! triangles), no sweep panics, no result holds a NaN, and every reported
 //! time lies in `[0, 1]` with a unit normal.
 
+use parapet_math::Quat;
 use parapet_math::Vec3;
 use parapet_narrow::sweep::{
-    sweep_capsule_triangle, sweep_capsule_triangles, sweep_segment_pair, sweep_sphere_triangle,
-    sweep_sphere_triangles, Impact, MovingSegment, SweepOutcome,
+    sweep_capsule_triangle, sweep_capsule_triangles, sweep_segment_pair, sweep_solid_triangle,
+    sweep_sphere_triangle, sweep_sphere_triangles, ConvexSolid, Impact, MovingSegment,
+    SolidPlacement, SweepOutcome,
 };
 use proptest::prelude::*;
 
