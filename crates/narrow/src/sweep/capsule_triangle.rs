@@ -46,7 +46,7 @@ use super::domain::{self, Checked};
 use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or, TriangleFrame};
 use super::{
     approaches, earlier_of, entry_root, relative_triangle, unresolved_dot, Impact, OnTriangle,
-    SweepOutcome, TriangleFeature,
+    SweepOutcome, SweptBounds, TriangleFeature,
 };
 
 /// Which part of a capsule is in contact.
@@ -486,8 +486,9 @@ pub fn sweep_capsule_triangle(
 }
 
 /// Sweeps a capsule against every triangle of a slice and returns the
-/// earliest contact, ties in insertion order; every triangle is validated
-/// and any refusal is returned.
+/// earliest contact, ties in insertion order. Triangles whose bounds are
+/// disjoint from the bounds of the capsule's whole path are rejected first;
+/// every other triangle is validated and any refusal is returned.
 pub fn sweep_capsule_triangles(
     p0: Vec3,
     p1: Vec3,
@@ -500,8 +501,12 @@ pub fn sweep_capsule_triangles(
         Ok(c) => c,
         Err(e) => return SweepOutcome::Refused(e),
     };
+    let bounds = SweptBounds::new(&[cap.origin, cap.origin + cap.axis], cap.d, cap.r);
     let mut best = SweepOutcome::Miss;
     for (index, tri) in triangles.iter().enumerate() {
+        if bounds.misses(tri) {
+            continue;
+        }
         best = earlier_of(best, tag(capsule_vs(&cap, tri), index));
         if best.is_refused() {
             break;

@@ -222,3 +222,48 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     let t = c / (-b + disc.sqrt());
     t.is_finite().then_some(t)
 }
+
+/// Relative outward margin of swept bounds (dimensionless, `2^-40`): covers
+/// the `f64` rounding of the bound's additions (a few ulps) many times over,
+/// so that the bounds only ever reject triangles that are truly disjoint.
+pub const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
+
+/// The axis-aligned bounds of a shape's whole path over a step (`f64`,
+/// rounded outward), used by the mesh helpers to reject distant triangles
+/// before they are validated (seed 000: "Bounds reject distant triangles
+/// before this check").
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SweptBounds {
+    lo: Vec3d,
+    hi: Vec3d,
+}
+
+impl SweptBounds {
+    /// Bounds of the points `points` moving by `d`, grown by `grow`.
+    pub(crate) fn new(points: &[Vec3d], d: Vec3d, grow: f64) -> Self {
+        let mut lo = Vec3d::repeat(f64::INFINITY);
+        let mut hi = Vec3d::repeat(f64::NEG_INFINITY);
+        for p in points {
+            for q in [*p, p + d] {
+                lo = lo.inf(&q);
+                hi = hi.sup(&q);
+            }
+        }
+        let scale = lo.amax().max(hi.amax()) + grow;
+        let m = grow + SWEPT_BOUNDS_MARGIN * scale;
+        SweptBounds {
+            lo: lo.add_scalar(-m),
+            hi: hi.add_scalar(m),
+        }
+    }
+
+    /// Whether the triangle's bounds are certainly disjoint from these. A
+    /// triangle with a NaN coordinate is never rejected (so it is refused).
+    pub(crate) fn misses(&self, tri: &[parapet_math::Vec3; 3]) -> bool {
+        (0..3).any(|k| {
+            let (a, b, c) = (tri[0][k] as f64, tri[1][k] as f64, tri[2][k] as f64);
+            (a < self.lo[k] && b < self.lo[k] && c < self.lo[k])
+                || (a > self.hi[k] && b > self.hi[k] && c > self.hi[k])
+        })
+    }
+}
