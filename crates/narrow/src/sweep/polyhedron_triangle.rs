@@ -118,6 +118,34 @@ pub struct ConvexSolid {
     face_normals: Vec<Vec3d>,
     edges: Vec<Vec3d>,
     radius: f64,
+    /// Face normals merged up to sign (the SAT face axes), each with the
+    /// solid's local projection interval `(min, max)` and the index of the
+    /// first face normal it came from.
+    face_axes: Vec<(Vec3d, f64, f64, u16)>,
+    /// The vertices' coordinates by axis (x, y, z), for projection loops
+    /// that the compiler can vectorise.
+    soa: [Vec<f64>; 3],
+}
+
+fn soa(vertices: &[Vec3d]) -> [Vec<f64>; 3] {
+    [0, 1, 2].map(|k| vertices.iter().map(|v| v[k]).collect())
+}
+
+/// The SAT face axes: face normals merged up to sign, with the solid's
+/// projection interval along each.
+fn face_axes(vertices: &[Vec3d], normals: &[Vec3d]) -> Vec<(Vec3d, f64, f64, u16)> {
+    let mut axes: Vec<(Vec3d, f64, f64, u16)> = Vec::new();
+    for (i, n) in normals.iter().enumerate() {
+        if axes
+            .iter()
+            .any(|(a, ..)| a.dot(n).abs() > PARALLEL_DIRECTION_COS)
+        {
+            continue;
+        }
+        let (lo, hi) = interval(vertices, n);
+        axes.push((*n, lo, hi, i as u16));
+    }
+    axes
 }
 
 fn push_direction(list: &mut Vec<Vec3d>, v: Vec3d, either_sign: bool) {
@@ -160,6 +188,8 @@ impl ConvexSolid {
             face_normals.push(-n);
         }
         Ok(ConvexSolid {
+            face_axes: face_axes(&vertices, &face_normals),
+            soa: soa(&vertices),
             vertices,
             face_normals,
             edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
@@ -225,11 +255,43 @@ impl ConvexSolid {
         }
         let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
         Ok(ConvexSolid {
+            face_axes: face_axes(&verts, &face_normals),
+            soa: soa(&verts),
             vertices: verts,
             face_normals,
             edges,
             radius,
         })
+    }
+
+    /// The solid's projection interval on `axis` (shape frame).
+    #[inline]
+    fn interval(&self, axis: &Vec3d) -> (f64, f64) {
+        let [xs, ys, zs] = &self.soa;
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
+            let p = axis.x * x + axis.y * y + axis.z * z;
+            lo = if p < lo { p } else { lo };
+            hi = if p > hi { p } else { hi };
+        }
+        (lo, hi)
+    }
+
+    /// The solid's projection intervals on three axes at once (one pass over
+    /// the vertices with six independent running extremes).
+    #[inline]
+    fn interval3(&self, a: &[Vec3d; 3]) -> [(f64, f64); 3] {
+        let [xs, ys, zs] = &self.soa;
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
+            for k in 0..3 {
+                let p = a[k].x * x + a[k].y * y + a[k].z * z;
+                lo[k] = if p < lo[k] { p } else { lo[k] };
+                hi[k] = if p > hi[k] { p } else { hi[k] };
+            }
+        }
+        [(lo[0], hi[0]), (lo[1], hi[1]), (lo[2], hi[2])]
     }
 
     /// The vertices in the shape frame (metres).
@@ -466,101 +528,175 @@ pub fn sweep_solid_triangle(
     if let Err(e) = domain::triangle(triangle, center, r) {
         return SweepOutcome::Refused(e);
     }
-    let tri = TriangleFrame::new(relative_triangle(triangle, center));
-    let verts: Vec<Vec3d> = solid.vertices.iter().map(|v| rot * v).collect();
+    // Work in the solid's own frame (centred on it): its vertices, face
+    // axes and edges are used as stored; the triangle and the motion turn.
+    let inv = rot.inverse();
+    let world_tri = relative_triangle(triangle, center);
+    let tri = TriangleFrame::new(world_tri.map(|v| inv * v));
+    let d = inv * d;
+    let verts = &solid.vertices;
 
     // One-sided: wholly behind the face plane (every vertex at or below it).
     let plane = tri.n.dot(&tri.v[0]);
-    let (_, top) = interval(&verts, &tri.n);
+    let (bottom, top) = solid.interval(&tri.n);
     if top <= plane {
         return SweepOutcome::Miss;
     }
 
     // Candidate axes in order: triangle normal, solid faces, edge pairs.
-    let mut axes: Vec<(Vec3d, SatAxis)> =
-        Vec::with_capacity(1 + solid.face_normals.len() + 3 * solid.edges.len());
-    axes.push((tri.n, SatAxis::TriangleNormal));
-    for (i, n) in solid.face_normals.iter().enumerate() {
-        axes.push((rot * n, SatAxis::SolidFace(i as u16)));
+    // Entry and exit times do not depend on an axis' length, so the axes are
+    // used unnormalised; only the reported normal is normalised.
+    let mut state = Sat {
+        enter: (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal),
+        exit: f64::INFINITY,
+    };
+    let tri_v = tri.v;
+    let tri_interval = |axis: &Vec3d| interval(&tri_v, axis);
+    if !state.axis(
+        tri.n,
+        (bottom, top),
+        (plane, plane),
+        d,
+        SatAxis::TriangleNormal,
+    ) {
+        return SweepOutcome::Miss;
     }
+    for &(axis, lo, hi, index) in &solid.face_axes {
+        if !state.axis(
+            axis,
+            (lo, hi),
+            tri_interval(&axis),
+            d,
+            SatAxis::SolidFace(index),
+        ) {
+            return SweepOutcome::Miss;
+        }
+    }
+    let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
     for (j, e) in solid.edges.iter().enumerate() {
-        let e = rot * e;
+        let axes = tri_edges.map(|te| e.cross(&te));
+        let spans = solid.interval3(&axes);
         for k in 0..3 {
-            let (_, te) = tri.edge(k);
-            let c = e.cross(&te);
-            let cl = c.norm();
-            if cl > PARALLEL_EDGE_SIN * te.norm() {
-                axes.push((
-                    c / cl,
-                    SatAxis::EdgePair {
-                        solid_edge: j as u16,
-                        triangle_edge: k as u8,
-                    },
-                ));
+            let (c, te) = (axes[k], tri_edges[k]);
+            if !(c.norm_squared() > PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN * te.norm_squared()) {
+                continue;
+            }
+            let label = SatAxis::EdgePair {
+                solid_edge: j as u16,
+                triangle_edge: k as u8,
+            };
+            if !state.axis(c, spans[k], tri_interval(&c), d, label) {
+                return SweepOutcome::Miss;
             }
         }
     }
+    let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
+    if state.enter.0 <= 0.0 {
+        // Touching or overlapping on every axis at the start: the axis of
+        // least overlap (a second pass, normalised).
+        let (normal, label) = least_overlap(solid, &tri);
+        let point = contact_point(verts, &tri.v, &normal, tol);
+        return SweepOutcome::InitiallyTouching(Impact {
+            time: 0.0,
+            point: rot * point + center,
+            normal: rot * normal,
+            feature: label,
+        });
+    }
+    let (t, axis, label) = state.enter;
+    let normal = axis.normalize();
+    let moved: Vec<Vec3d> = verts.iter().map(|p| p + t * d).collect();
+    let point = contact_point(&moved, &tri.v, &normal, tol);
+    SweepOutcome::Hit(Impact {
+        time: t,
+        point: rot * point + center,
+        normal: rot * normal,
+        feature: label,
+    })
+}
 
-    let mut enter = (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal);
-    let mut exit = f64::INFINITY;
-    let mut least = (f64::INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal);
-    for (axis, label) in &axes {
-        let (smin, smax) = interval(&verts, axis);
-        let (tmin, tmax) = interval(&tri.v, axis);
-        // Overlap depth at the start and the side the solid is on.
-        let below = smax - tmin;
-        let above = tmax - smin;
+/// The running latest entry and earliest exit of the SAT over time.
+struct Sat {
+    /// Latest entry time, the entering axis oriented from the triangle
+    /// towards the solid, and its label.
+    enter: (f64, Vec3d, SatAxis),
+    exit: f64,
+}
+
+impl Sat {
+    /// Folds one axis in; `false` when it proves a miss (separated for the
+    /// whole step, or entry no longer before exit within the step).
+    #[inline]
+    fn axis(
+        &mut self,
+        axis: Vec3d,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+        d: Vec3d,
+        label: SatAxis,
+    ) -> bool {
+        if unresolved_dot(axis, d) {
+            // Not moving along this axis: disjoint or only touching
+            // projections separate for the whole step.
+            return smin < tmax && smax > tmin;
+        }
+        let v = axis.dot(&d);
+        let (t_in, t_out, normal) = if v < 0.0 {
+            ((smin - tmax) / -v, (smax - tmin) / -v, axis)
+        } else {
+            ((tmin - smax) / v, (tmax - smin) / v, -axis)
+        };
+        if t_in > self.enter.0 {
+            self.enter = (t_in, normal, label);
+        }
+        self.exit = self.exit.min(t_out);
+        self.enter.0 < self.exit && self.enter.0 <= 1.0 && self.exit > 0.0
+    }
+}
+
+/// The axis of least overlap of an overlapping solid, oriented from the
+/// triangle towards the solid (axes in the same order as the sweep).
+fn least_overlap(solid: &ConvexSolid, tri: &TriangleFrame) -> (Vec3d, SatAxis) {
+    let verts = &solid.vertices;
+    let mut best = (f64::INFINITY, tri.n, SatAxis::TriangleNormal);
+    let mut consider = |axis: Vec3d, label: SatAxis| {
+        let len = axis.norm();
+        if !(len > 0.0) {
+            return;
+        }
+        let u = axis / len;
+        let (smin, smax) = interval(verts, &u);
+        let (tmin, tmax) = interval(&tri.v, &u);
+        let (below, above) = (smax - tmin, tmax - smin);
         let (depth, side) = if below < above {
             (below, -1.0)
         } else {
             (above, 1.0)
         };
-        if depth < least.0 {
-            least = (depth, side * axis, *label);
+        if depth < best.0 {
+            best = (depth, side * u, label);
         }
-        if unresolved_dot(*axis, d) {
-            // Not moving along this axis: disjoint or only touching
-            // projections separate for the whole step.
-            if !(smin < tmax && smax > tmin) {
-                return SweepOutcome::Miss;
+    };
+    consider(tri.n, SatAxis::TriangleNormal);
+    for &(n, _, _, index) in &solid.face_axes {
+        consider(n, SatAxis::SolidFace(index));
+    }
+    for (j, e) in solid.edges.iter().enumerate() {
+        for k in 0..3 {
+            let te = tri.edge(k).1;
+            let c = e.cross(&te);
+            if c.norm() > PARALLEL_EDGE_SIN * te.norm() {
+                consider(
+                    c,
+                    SatAxis::EdgePair {
+                        solid_edge: j as u16,
+                        triangle_edge: k as u8,
+                    },
+                );
             }
-            continue;
-        }
-        let v = axis.dot(&d);
-        let (t_in, t_out, normal) = if v < 0.0 {
-            ((smin - tmax) / -v, (smax - tmin) / -v, *axis)
-        } else {
-            ((tmin - smax) / v, (tmax - smin) / v, -axis)
-        };
-        if t_in > enter.0 {
-            enter = (t_in, normal, *label);
-        }
-        exit = exit.min(t_out);
-        if !(enter.0 < exit) || enter.0 > 1.0 || !(exit > 0.0) {
-            return SweepOutcome::Miss;
         }
     }
-    let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
-    if enter.0 <= 0.0 {
-        // Touching or overlapping on every axis at the start.
-        let (_, normal, label) = least;
-        let point = contact_point(&verts, &tri.v, &normal, tol);
-        return SweepOutcome::InitiallyTouching(Impact {
-            time: 0.0,
-            point: point + center,
-            normal,
-            feature: label,
-        });
-    }
-    let (t, normal, label) = enter;
-    let moved: Vec<Vec3d> = verts.iter().map(|p| p + t * d).collect();
-    let point = contact_point(&moved, &tri.v, &normal, tol);
-    SweepOutcome::Hit(Impact {
-        time: t,
-        point: point + center,
-        normal,
-        feature: label,
-    })
+    (best.1, best.2)
 }
 
 #[cfg(test)]
