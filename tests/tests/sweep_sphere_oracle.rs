@@ -28,9 +28,10 @@
 
 mod sweep_support;
 
-use num_traits::{One, Signed, Zero};
+use num_traits::Signed;
 use parapet_math::Vec3;
 use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome};
+use sweep_support::fast;
 use sweep_support::*;
 
 /// A sphere centre moving by `d` against a fixed triangle, in exact rationals.
@@ -77,81 +78,19 @@ fn f64v(v: Vec3) -> V {
     [v.x as f64, v.y as f64, v.z as f64]
 }
 
-/// Ericson 5.1.5 in f64 (distance only).
-fn dist_point_triangle(p: V, a: V, b: V, c: V) -> f64 {
-    let q = closest_f64(p, a, b, c);
-    vdot(vsub(p, q), vsub(p, q)).sqrt()
-}
-
-/// Ericson 5.1.5 in f64: the closest point.
-fn closest_f64(p: V, a: V, b: V, c: V) -> V {
-    let ab = vsub(b, a);
-    let ac = vsub(c, a);
-    let ap = vsub(p, a);
-    let (d1, d2) = (vdot(ab, ap), vdot(ac, ap));
-    let q = if d1 <= 0.0 && d2 <= 0.0 {
-        a
-    } else {
-        let bp = vsub(p, b);
-        let (d3, d4) = (vdot(ab, bp), vdot(ac, bp));
-        let vc = d1 * d4 - d3 * d2;
-        let cp = vsub(p, c);
-        let (d5, d6) = (vdot(ab, cp), vdot(ac, cp));
-        let vb = d5 * d2 - d1 * d6;
-        let va = d3 * d6 - d5 * d4;
-        if d3 >= 0.0 && d4 <= d3 {
-            b
-        } else if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            vmad(a, d1 / (d1 - d3), ab)
-        } else if d6 >= 0.0 && d5 <= d6 {
-            c
-        } else if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            vmad(a, d2 / (d2 - d6), ac)
-        } else if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-            vmad(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), vsub(c, b))
-        } else {
-            let den = 1.0 / (va + vb + vc);
-            vmad(vmad(a, vb * den, ab), vc * den, ac)
-        }
-    };
-    q
-}
-
 /// f64 estimate of the distance and of the slope of the squared distance at t.
 fn f64_at(case: &Case, t: f64) -> (f64, f64) {
     let c = f64v(case.center);
     let d = vmad([0.0; 3], case.dt as f64, f64v(case.velocity));
     let [a, b, cc] = case.tri.map(f64v);
     let p = vmad(c, t, d);
-    let g = vsub(p, closest_f64(p, a, b, cc));
+    let g = vsub(p, fast::closest_point_triangle(p, a, b, cc));
     (vdot(g, g).sqrt(), 2.0 * vdot(g, d))
 }
 
 /// Minimum over t in [0, 1] of the convex distance (golden section, f64).
 fn f64_min_distance(case: &Case) -> f64 {
-    let c = f64v(case.center);
-    let d = {
-        let v = f64v(case.velocity);
-        let dt = case.dt as f64;
-        [v[0] * dt, v[1] * dt, v[2] * dt]
-    };
-    let [a, b, cc] = case.tri.map(f64v);
-    let f = |t: f64| dist_point_triangle(vmad(c, t, d), a, b, cc);
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut best = f(0.0).min(f(1.0));
-    for _ in 0..80 {
-        let m1 = hi - g * (hi - lo);
-        let m2 = lo + g * (hi - lo);
-        let (f1, f2) = (f(m1), f(m2));
-        best = best.min(f1).min(f2);
-        if f1 <= f2 {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    best
+    fast::min_over_step(|t| f64_at(case, t).0)
 }
 
 // ---------- the judgement ----------
