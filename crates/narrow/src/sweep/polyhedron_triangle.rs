@@ -125,10 +125,62 @@ pub struct ConvexSolid {
     /// The vertices' coordinates by axis (x, y, z), for projection loops
     /// that the compiler can vectorise.
     soa: [Vec<f64>; 3],
+    /// For each edge direction, the coordinates (by axis) of the vertices on
+    /// the silhouette seen along that edge: the only candidates for the
+    /// extremes along any axis perpendicular to the edge (every edge-pair
+    /// axis `edge x triangle_edge` is such an axis).
+    silhouettes: Vec<[Vec<f64>; 3]>,
 }
 
 fn soa(vertices: &[Vec3d]) -> [Vec<f64>; 3] {
     [0, 1, 2].map(|k| vertices.iter().map(|v| v[k]).collect())
+}
+
+/// The vertices on the silhouette of `vertices` seen along the unit
+/// direction `e`: the 2D convex hull of their projection onto the plane
+/// perpendicular to `e` (Andrew's monotone chain). Points within a relative
+/// `1e-9` of the hull boundary are kept, so roundoff can only keep more
+/// points, never drop an extreme one.
+fn silhouette(vertices: &[Vec3d], e: &Vec3d) -> [Vec<f64>; 3] {
+    let u = e
+        .cross(
+            &(if e.x.abs() < 0.9 {
+                Vec3d::x()
+            } else {
+                Vec3d::y()
+            }),
+        )
+        .normalize();
+    let w = e.cross(&u);
+    let mut pts: Vec<(f64, f64, usize)> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.dot(&u), v.dot(&w), i))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let scale = vertices.iter().map(|v| v.norm()).fold(0.0, f64::max);
+    let tol = 1.0e-9 * scale * scale;
+    let turn = |o: (f64, f64, usize), a: (f64, f64, usize), b: (f64, f64, usize)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let chain = |iter: &mut dyn Iterator<Item = (f64, f64, usize)>| {
+        let mut h: Vec<(f64, f64, usize)> = Vec::new();
+        for p in iter {
+            // Drop the last point only when it is strictly inside by more
+            // than the tolerance (a clear right turn).
+            while h.len() >= 2 && turn(h[h.len() - 2], h[h.len() - 1], p) < -tol {
+                h.pop();
+            }
+            h.push(p);
+        }
+        h
+    };
+    let lower = chain(&mut pts.iter().copied());
+    let upper = chain(&mut pts.iter().rev().copied());
+    let mut keep: Vec<usize> = lower.iter().chain(upper.iter()).map(|p| p.2).collect();
+    keep.sort_unstable();
+    keep.dedup();
+    [0, 1, 2].map(|k| keep.iter().map(|&i| vertices[i][k]).collect())
 }
 
 /// The SAT face axes: face normals merged up to sign, with the solid's
@@ -190,6 +242,10 @@ impl ConvexSolid {
         Ok(ConvexSolid {
             face_axes: face_axes(&vertices, &face_normals),
             soa: soa(&vertices),
+            silhouettes: [Vec3d::x(), Vec3d::y(), Vec3d::z()]
+                .iter()
+                .map(|e| silhouette(&vertices, e))
+                .collect(),
             vertices,
             face_normals,
             edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
@@ -257,6 +313,7 @@ impl ConvexSolid {
         Ok(ConvexSolid {
             face_axes: face_axes(&verts, &face_normals),
             soa: soa(&verts),
+            silhouettes: edges.iter().map(|e| silhouette(&verts, e)).collect(),
             vertices: verts,
             face_normals,
             edges,
@@ -277,11 +334,12 @@ impl ConvexSolid {
         (lo, hi)
     }
 
-    /// The solid's projection intervals on three axes at once (one pass over
-    /// the vertices with six independent running extremes).
+    /// The solid's projection intervals on three axes perpendicular to edge
+    /// direction `edge` at once (one pass over that edge's silhouette with
+    /// six independent running extremes).
     #[inline]
-    fn interval3(&self, a: &[Vec3d; 3]) -> [(f64, f64); 3] {
-        let [xs, ys, zs] = &self.soa;
+    fn interval3(&self, edge: usize, a: &[Vec3d; 3]) -> [(f64, f64); 3] {
+        let [xs, ys, zs] = &self.silhouettes[edge];
         let mut lo = [f64::INFINITY; 3];
         let mut hi = [f64::NEG_INFINITY; 3];
         for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
@@ -575,7 +633,7 @@ pub fn sweep_solid_triangle(
     let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
     for (j, e) in solid.edges.iter().enumerate() {
         let axes = tri_edges.map(|te| e.cross(&te));
-        let spans = solid.interval3(&axes);
+        let spans = solid.interval3(j, &axes);
         for k in 0..3 {
             let (c, te) = (axes[k], tri_edges[k]);
             if !(c.norm_squared() > PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN * te.norm_squared()) {
@@ -874,5 +932,41 @@ mod tests {
         );
         // The solid-face axis x does not move and only touches: no hit.
         assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn silhouettes_keep_every_extreme_perpendicular_to_their_edge() {
+        // A skewed octahedron: 6 vertices, 8 faces.
+        let v = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let f: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        for solid in [ConvexSolid::from_points(&v, &f).unwrap(), unit_box()] {
+            for (j, e) in solid.edges().iter().enumerate() {
+                for k in 0..16 {
+                    let a = (k as f64) * 0.4;
+                    let probe = Vec3d::new(a.cos(), a.sin(), 0.3 * a - 1.0);
+                    let axis = e.cross(&probe);
+                    let [got, ..] = solid.interval3(j, &[axis, axis, axis]);
+                    // Same extremes as all the vertices: the silhouette drops
+                    // only interior points, whose projections are not extreme.
+                    assert_eq!(got, solid.interval(&axis), "edge {j} probe {k}");
+                }
+            }
+        }
     }
 }
