@@ -19,6 +19,13 @@
 //! - **Triangles** are `[Vec3; 3]`, one-sided: the front is the side that the
 //!   counter-clockwise normal `(b - a) x (c - a)` points to. Edge `i` runs from
 //!   vertex `i` to vertex `(i + 1) % 3`.
+//! - **One-sided admission**: a shape is judged against a triangle's front by
+//!   its start position only: a sphere whose centre starts behind the face
+//!   plane, a capsule whose two segment ends both start behind it, and a
+//!   solid wholly behind it are not caught (no hit, no initial contact).
+//!   A shape admitted in front is caught by every feature it approaches
+//!   (face, edge or vertex, whichever side of the plane its centre has
+//!   reached by then), so nothing admitted can pass through a triangle.
 //! - **Tangency is not an impact**: a shape that only grazes a feature, or
 //!   whose normal approach is unresolved at the arithmetic scale of its
 //!   operands ([`APPROACH_EPS_FACTOR`]), is not reported.
