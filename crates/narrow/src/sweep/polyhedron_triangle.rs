@@ -57,6 +57,11 @@ pub const PARALLEL_DIRECTION_COS: f64 = 1.0 - 1.0e-12;
 /// face axes).
 pub const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
 
+/// Silhouettes with at least this many vertices are first checked against
+/// the inscribed ball before their projections are computed (a count of
+/// vertices; below it the projections cost less than the check).
+const SLACK_TEST_MIN_SILHOUETTE: usize = 8;
+
 /// Support vertices within this fraction of the length scale of the
 /// extreme projection belong to the contact feature (dimensionless).
 pub const SUPPORT_TOLERANCE: f64 = 1.0e-9;
@@ -130,6 +135,24 @@ pub struct ConvexSolid {
     /// extremes along any axis perpendicular to the edge (every edge-pair
     /// axis `edge x triangle_edge` is such an axis).
     silhouettes: Vec<[Vec<f64>; 3]>,
+    /// Radius of a ball around the shape origin inside the solid (the
+    /// smallest distance from the origin to a face plane, shrunk by a
+    /// relative `1e-9`), or 0 when the origin is not inside.
+    inner_radius: f64,
+}
+
+/// The inscribed-ball radius of [`ConvexSolid::inner_radius`] from the face
+/// axes' projection intervals.
+fn inner_radius(face_axes: &[(Vec3d, f64, f64, u16)]) -> f64 {
+    let r = face_axes
+        .iter()
+        .map(|&(_, lo, hi, _)| (-lo).min(hi))
+        .fold(f64::INFINITY, f64::min);
+    if r.is_finite() && r > 0.0 {
+        r * (1.0 - 1.0e-9)
+    } else {
+        0.0
+    }
 }
 
 fn soa(vertices: &[Vec3d]) -> [Vec<f64>; 3] {
@@ -240,6 +263,7 @@ impl ConvexSolid {
             face_normals.push(-n);
         }
         Ok(ConvexSolid {
+            inner_radius: inner_radius(&face_axes(&vertices, &face_normals)),
             face_axes: face_axes(&vertices, &face_normals),
             soa: soa(&vertices),
             silhouettes: [Vec3d::x(), Vec3d::y(), Vec3d::z()]
@@ -311,6 +335,7 @@ impl ConvexSolid {
         }
         let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
         Ok(ConvexSolid {
+            inner_radius: inner_radius(&face_axes(&verts, &face_normals)),
             face_axes: face_axes(&verts, &face_normals),
             soa: soa(&verts),
             silhouettes: edges.iter().map(|e| silhouette(&verts, e)).collect(),
@@ -633,10 +658,30 @@ pub fn sweep_solid_triangle(
     let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
     for (j, e) in solid.edges.iter().enumerate() {
         let axes = tri_edges.map(|te| e.cross(&te));
+        let usable = [0, 1, 2].map(|k| {
+            axes[k].norm_squared()
+                > PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN * tri_edges[k].norm_squared()
+        });
+        // Skip the projections when the solid's inscribed ball already shows
+        // that none of the three axes can enter later, leave earlier or
+        // separate (see `Sat::slack`); worth its cost only for silhouettes
+        // of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
+        if solid.inner_radius > 0.0
+            && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
+            && (0..3).all(|k| {
+                !usable[k] || {
+                    let c = axes[k];
+                    let half = solid.inner_radius * c.norm();
+                    state.slack(c, (-half, half), tri_interval(&c), d)
+                }
+            })
+        {
+            continue;
+        }
         let spans = solid.interval3(j, &axes);
         for k in 0..3 {
-            let (c, te) = (axes[k], tri_edges[k]);
-            if !(c.norm_squared() > PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN * te.norm_squared()) {
+            let c = axes[k];
+            if !usable[k] {
                 continue;
             }
             let label = SatAxis::EdgePair {
@@ -709,6 +754,32 @@ impl Sat {
         }
         self.exit = self.exit.min(t_out);
         self.enter.0 < self.exit && self.enter.0 <= 1.0 && self.exit > 0.0
+    }
+
+    /// Whether an axis is certainly irrelevant given an interval `inner`
+    /// that the solid's true projection contains: the true entry is no later
+    /// than the inner one and the true exit no earlier, so when the inner
+    /// entry does not pass the current latest entry, the inner exit does not
+    /// undercut the current earliest exit, and (for a still axis) the inner
+    /// interval strictly overlaps, folding the axis in would change nothing.
+    #[inline]
+    fn slack(
+        &self,
+        axis: Vec3d,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+        d: Vec3d,
+    ) -> bool {
+        if unresolved_dot(axis, d) {
+            return smin < tmax && smax > tmin;
+        }
+        let v = axis.dot(&d);
+        let (t_in, t_out) = if v < 0.0 {
+            ((smin - tmax) / -v, (smax - tmin) / -v)
+        } else {
+            ((tmin - smax) / v, (tmax - smin) / v)
+        };
+        t_in <= self.enter.0 && t_out >= self.exit
     }
 }
 

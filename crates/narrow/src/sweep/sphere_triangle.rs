@@ -459,6 +459,27 @@ mod tests {
     }
 
     #[test]
+    fn a_sphere_admitted_in_front_is_caught_by_an_edge_it_reaches_from_below_the_plane() {
+        // Starts in front (z = 0.2) beside edge 0, dives below the plane and
+        // reaches the edge from underneath: admission is by start position,
+        // so the edge still catches it (it would otherwise pass through).
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, -3.0, 0.2),
+            0.25,
+            Vec3::new(0.0, 2.5, -0.5),
+            1.0,
+            &floor(),
+        );
+        let i = hit(o);
+        assert_eq!(i.feature, TriangleFeature::Edge(0));
+        // Hand formula: (2.5 t - 2)^2 + (0.2 - 0.5 t)^2 = 0.25^2, earlier root.
+        let t = (10.2 - (10.2f64 * 10.2 - 4.0 * 6.5 * 3.9775).sqrt()) / 13.0;
+        // f32 inputs (0.2, 0.25 are not exact): about 1e-8 of the step.
+        assert!((i.time - t).abs() < 1e-6, "{} vs {t}", i.time);
+        assert!(i.normal.z < 0.0, "contact from below the plane: {i:?}");
+    }
+
+    #[test]
     fn sliding_at_exactly_one_radius_is_no_hit() {
         // Parallel motion at height r: n . d = 0, exact tangency with the face.
         let o = sweep_sphere_triangle(
