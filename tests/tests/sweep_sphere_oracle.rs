@@ -121,11 +121,10 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
     let l = r + vdot(dv, dv).sqrt() + far;
     let delta = l * 2f64.powi(-40);
 
-    let tri = case.tri.map(qv);
-    let m = MovingPoint {
+    let make = || MovingPoint {
         c: qv(case.center),
         d: scale(&qv(case.velocity), &q(case.dt as f64)),
-        tri: tri.clone(),
+        tri: case.tri.map(qv),
     };
     // Admission: signed height of the start centre; exact unless the f64
     // height (error ~1e-15 L) is clearly beyond delta.
@@ -136,8 +135,9 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
         if hf.abs() > 2.0 * delta && !all_exact {
             hf < 0.0
         } else {
+            let tri = case.tri.map(qv);
             let n = cross(&sub(&tri[1], &tri[0]), &sub(&tri[2], &tri[0]));
-            let h = dot(&n, &sub(&m.c, &tri[0]));
+            let h = dot(&n, &sub(&qv(case.center), &tri[0]));
             let dq = q(delta);
             if &h * &h <= &dq * &dq * dot(&n, &n) {
                 tally.ambiguous += 1;
@@ -161,7 +161,7 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
         _ => Said::Miss,
     };
     judge_contact(
-        &m,
+        make,
         said,
         Bounds { r, delta, l },
         |t| f64_at(case, t),
@@ -171,7 +171,7 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
             time_check,
             all_exact,
         },
-        &format!("{case:?}"),
+        || format!("{case:?}"),
     );
 }
 
