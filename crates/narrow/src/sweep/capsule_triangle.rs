@@ -195,6 +195,13 @@ fn capsule_initial(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleT
     // The segment crossing the closed triangle: distance zero.
     let h0 = tri.raw_height(e0);
     let h1 = tri.raw_height(a);
+    // Both ends farther than r from the face plane on the same side: the
+    // whole segment is, so no feature is within r (clear cases only, see
+    // `CLEAR_SEPARATION_MARGIN`).
+    let far = r * tri.n_len * (1.0 + super::CLEAR_SEPARATION_MARGIN);
+    if (h0 > far && h1 > far) || (h0 < -far && h1 < -far) {
+        return None;
+    }
     if (h0 <= 0.0 && h1 >= 0.0) || (h0 >= 0.0 && h1 <= 0.0) {
         let s = if h0 == h1 { 0.0 } else { h0 / (h0 - h1) };
         let x = e0 + s.clamp(0.0, 1.0) * a;

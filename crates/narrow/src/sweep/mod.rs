@@ -235,6 +235,14 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     t.is_finite().then_some(t)
 }
 
+/// Relative margin of the quick separation tests (dimensionless): a shape
+/// whose distance from a triangle's plane exceeds its radius by more than
+/// this fraction is certainly not touching the triangle, and the detailed
+/// initial-contact tests are skipped. `1e-6` lies far above the roundoff of
+/// the plane distance and of the edge terms (about `1e-10` relative at the
+/// domain limits), so the skip never changes a result.
+pub const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
+
 /// Relative outward margin of swept bounds (dimensionless, `2^-40`): covers
 /// the `f64` rounding of the bound's additions (a few ulps) many times over,
 /// so that the bounds only ever reject triangles that are truly disjoint.

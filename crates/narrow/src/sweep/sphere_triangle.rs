@@ -132,6 +132,11 @@ pub(crate) fn initial_contact(
         }
     };
     let s0 = tri.raw_height(p0) / tri.n_len;
+    // Farther from the face plane than r: farther from every feature too
+    // (clear cases only, see `CLEAR_SEPARATION_MARGIN`).
+    if s0.abs() > r * (1.0 + super::CLEAR_SEPARATION_MARGIN) {
+        return None;
+    }
     if s0.abs() <= r && tri.projects_inside(p0) {
         offer(s0 * s0, p0 - s0 * tri.n, tri.n, TriangleFeature::Face);
     }
