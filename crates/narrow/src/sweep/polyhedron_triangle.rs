@@ -618,7 +618,7 @@ pub fn sweep_solid_triangle(
     // axes and edges are used as stored; the triangle and the motion turn.
     let inv = rot.inverse();
     let world_tri = relative_triangle(triangle, center);
-    let tri = TriangleFrame::new(world_tri.map(|v| inv * v));
+    let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
     let d = inv * d;
     let verts = &solid.vertices;
 
@@ -659,12 +659,23 @@ pub fn sweep_solid_triangle(
         }
     }
     let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
+    let tri_edge_len2 = [
+        tri_edges[0].norm_squared(),
+        tri_edges[1].norm_squared(),
+        tri_edges[2].norm_squared(),
+    ];
     for (j, e) in solid.edges.iter().enumerate() {
-        let axes = tri_edges.map(|te| e.cross(&te));
-        let usable = [0, 1, 2].map(|k| {
-            axes[k].norm_squared()
-                > PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN * tri_edges[k].norm_squared()
-        });
+        let axes = [
+            e.cross(&tri_edges[0]),
+            e.cross(&tri_edges[1]),
+            e.cross(&tri_edges[2]),
+        ];
+        let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
+        let usable = [
+            axes[0].norm_squared() > sin2 * tri_edge_len2[0],
+            axes[1].norm_squared() > sin2 * tri_edge_len2[1],
+            axes[2].norm_squared() > sin2 * tri_edge_len2[2],
+        ];
         // Skip the projections when the solid's inscribed ball already shows
         // that none of the three axes can enter later, leave earlier or
         // separate (see `Sat::slack`); worth its cost only for silhouettes
