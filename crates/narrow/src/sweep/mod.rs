@@ -287,3 +287,32 @@ impl SweptBounds {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_approach_unresolved_at_32_epsilon_is_ignored() {
+        // Terms +1 and -(1 + x): the sum -x is judged against 32 eps * (2 + x).
+        let n = Vec3d::new(1.0, 1.0, 0.0);
+        let bound = APPROACH_EPS_FACTOR * f64::EPSILON * 2.0;
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0 - 0.5 * bound, 0.0)));
+        assert!(approaches(n, Vec3d::new(1.0, -1.0 - 2.0 * bound, 0.0)));
+        // Receding and exactly parallel motions never approach.
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0 + 2.0 * bound, 0.0)));
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0, 0.0)));
+        assert!(unresolved_dot(n, Vec3d::new(1.0, -1.0 - 0.5 * bound, 0.0)));
+    }
+
+    #[test]
+    fn tangent_roots_are_not_entries() {
+        // |m + t d|^2 = r^2 with m = (-2, 1), d = (4, 0), r = 1: the path
+        // touches the unit circle at t = 0.5 only (discriminant zero).
+        let (a, b, c) = (16.0, -8.0, 4.0);
+        assert_eq!(entry_root(a, b, c), None);
+        // Slightly closer: a crossing, entered before the tangent time.
+        let t = entry_root(a, b, 4.0 - 1e-6).unwrap();
+        assert!(t < 0.5 && t > 0.49, "{t}");
+    }
+}
