@@ -6,3 +6,5 @@
 //!
 //! Architecture invariant: narrow depends on math and geometry only; it never
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
+
+pub mod sweep;
