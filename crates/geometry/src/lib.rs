@@ -36,3 +36,4 @@ pub use shape::{Capsule, Cuboid, Shape, Sphere, WORLD_BOUNDS_RELATIVE_MARGIN};
 pub use triangle::{
     validate_triangles, Triangle, TriangleError, MAX_COORDINATE, THIN_TRIANGLE_RATIO,
 };
+pub mod bvh;

@@ -7,4 +7,6 @@
 //! Architecture invariant: narrow depends on math and geometry only; it never
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
 
+pub mod contact;
+pub mod ray;
 pub mod sweep;

@@ -1,0 +1,213 @@
+//! Closed axis-aligned `f64` bounds of the triangle bounds tree, and the
+//! directed roundings its conservative tests use.
+//!
+//! Method: a box is the closed set `min <= p <= max` per axis. Stored node
+//! bounds are `f32`; every `f32` converts exactly to `f64`, so a stored box is
+//! exactly the `f64` box it stands for. Query boxes are `f64`; the traversal
+//! compares them with `f32` node bounds through [`ceil_f32`] / [`floor_f32`],
+//! which turn each `f64` comparison into an exactly equivalent `f32` one.
+//!
+//! Precision domain: any finite `f32` node bound, any non-NaN `f64` query
+//! bound (infinite query bounds are allowed). Rounding helpers step by whole
+//! ulps with `next_up` / `next_down`, which also turn an overflowed `±inf`
+//! into `±f64::MAX`, a bound on the side the caller asked for.
+
+use parapet_math::{Vec3, Vec3d};
+
+use super::BvhError;
+
+/// A closed axis-aligned box in `f64`: the points `p` with `min <= p <= max`
+/// on every axis. Named `Bounds` so that it never clashes with the geometry
+/// crate's own AABB type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// Lower corner (inclusive).
+    pub min: Vec3d,
+    /// Upper corner (inclusive).
+    pub max: Vec3d,
+}
+
+impl Bounds {
+    /// A box from its corners.
+    ///
+    /// # Errors
+    /// [`BvhError::InvalidQuery`] when a coordinate is NaN or `min > max` on an
+    /// axis. Infinite coordinates are allowed (an unbounded box).
+    pub fn new(min: Vec3d, max: Vec3d) -> Result<Self, BvhError> {
+        for k in 0..3 {
+            if min[k].is_nan() {
+                return Err(BvhError::InvalidQuery {
+                    quantity: "bounds minimum",
+                    value: min[k],
+                    requirement: "a number (infinity allowed)",
+                });
+            }
+            if max[k].is_nan() {
+                return Err(BvhError::InvalidQuery {
+                    quantity: "bounds maximum",
+                    value: max[k],
+                    requirement: "a number (infinity allowed)",
+                });
+            }
+            if min[k] > max[k] {
+                return Err(BvhError::InvalidQuery {
+                    quantity: "bounds minimum",
+                    value: min[k],
+                    requirement: "at most the maximum on the same axis",
+                });
+            }
+        }
+        Ok(Self { min, max })
+    }
+
+    /// The exact bounds of an `f32` triangle: componentwise min and max of
+    /// its vertices (exact, no rounding happens).
+    pub fn of_triangle(triangle: &[Vec3; 3]) -> Self {
+        let [a, b, c] = triangle;
+        let min = a.inf(b).inf(c);
+        let max = a.sup(b).sup(c);
+        Self {
+            min: min.cast::<f64>(),
+            max: max.cast::<f64>(),
+        }
+    }
+
+    /// Whether the two closed boxes share at least one point (touching counts).
+    #[inline]
+    pub fn intersects(&self, other: &Bounds) -> bool {
+        (0..3).all(|k| self.min[k] <= other.max[k] && other.min[k] <= self.max[k])
+    }
+
+    /// Whether `other` lies inside this closed box (equal boxes contain each other).
+    #[inline]
+    pub fn contains(&self, other: &Bounds) -> bool {
+        (0..3).all(|k| self.min[k] <= other.min[k] && other.max[k] <= self.max[k])
+    }
+
+    /// The smallest box containing both.
+    #[inline]
+    pub fn union(&self, other: &Bounds) -> Bounds {
+        Bounds {
+            min: self.min.inf(&other.min),
+            max: self.max.sup(&other.max),
+        }
+    }
+}
+
+/// `x` lowered by `steps` ulps: a lower bound of the exact value when `x` is
+/// a computed result within `steps` ulps of it. `-inf` stays `-inf`.
+#[inline]
+pub(crate) fn down(mut x: f64, steps: u32) -> f64 {
+    for _ in 0..steps {
+        x = x.next_down();
+    }
+    x
+}
+
+/// `x` raised by `steps` ulps: an upper bound of the exact value when `x` is
+/// a computed result within `steps` ulps of it. `+inf` stays `+inf`.
+#[inline]
+pub(crate) fn up(mut x: f64, steps: u32) -> f64 {
+    for _ in 0..steps {
+        x = x.next_up();
+    }
+    x
+}
+
+/// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).
+///
+/// For every `f32` value `b`: `b as f64 >= x` exactly when `b >= ceil_f32(x)`.
+/// `x` must not be NaN.
+#[inline]
+pub(crate) fn ceil_f32(x: f64) -> f32 {
+    let r = x as f32;
+    if (r as f64) < x {
+        r.next_up()
+    } else {
+        r
+    }
+}
+
+/// The largest `f32` that is `<= x` (`-inf` when `x` is below `-f32::MAX`).
+///
+/// For every `f32` value `b`: `b as f64 <= x` exactly when `b <= floor_f32(x)`.
+/// `x` must not be NaN.
+#[inline]
+pub(crate) fn floor_f32(x: f64) -> f32 {
+    let r = x as f32;
+    if (r as f64) > x {
+        r.next_down()
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directed_f32_conversions_bracket_the_f64() {
+        let xs = [
+            0.1f64,
+            -0.1,
+            1.0,
+            -1.0,
+            0.0,
+            1.0e-50,
+            -1.0e-50,
+            3.5e38,
+            -3.5e38,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for x in xs {
+            let c = ceil_f32(x);
+            let f = floor_f32(x);
+            assert!(c as f64 >= x, "ceil {c} < {x}");
+            assert!(f as f64 <= x, "floor {f} > {x}");
+            // Tightness: the next f32 inward is on the wrong side.
+            if c.is_finite() && c > f32::MIN {
+                assert!((c.next_down() as f64) < x, "ceil of {x} not tight");
+            }
+            if f.is_finite() && f < f32::MAX {
+                assert!((f.next_up() as f64) > x, "floor of {x} not tight");
+            }
+        }
+    }
+
+    #[test]
+    fn exact_f32_values_convert_to_themselves() {
+        for v in [0.1f32, -7.25, f32::MAX, f32::MIN, 1.0e-45] {
+            assert_eq!(ceil_f32(v as f64), v);
+            assert_eq!(floor_f32(v as f64), v);
+        }
+    }
+
+    #[test]
+    fn rounding_steps_move_by_ulps_and_saturate_overflow() {
+        assert_eq!(down(1.0, 1), 1.0f64.next_down());
+        assert_eq!(up(1.0, 2), 1.0f64.next_up().next_up());
+        assert_eq!(down(f64::INFINITY, 1), f64::MAX);
+        assert_eq!(up(f64::NEG_INFINITY, 1), -f64::MAX);
+    }
+
+    #[test]
+    fn bounds_refuse_nan_and_inverted_corners() {
+        let z = Vec3d::zeros();
+        assert!(Bounds::new(Vec3d::new(f64::NAN, 0.0, 0.0), z).is_err());
+        assert!(Bounds::new(z, Vec3d::new(0.0, f64::NAN, 0.0)).is_err());
+        assert!(Bounds::new(Vec3d::new(1.0, 0.0, 0.0), z).is_err());
+        assert!(Bounds::new(z, Vec3d::repeat(f64::INFINITY)).is_ok());
+    }
+
+    #[test]
+    fn touching_boxes_intersect_and_separated_ones_do_not() {
+        let a = Bounds::new(Vec3d::zeros(), Vec3d::repeat(1.0)).unwrap();
+        let b = Bounds::new(Vec3d::new(1.0, 0.0, 0.0), Vec3d::repeat(2.0)).unwrap();
+        let c = Bounds::new(Vec3d::new(1.0f64.next_up(), 0.0, 0.0), Vec3d::repeat(2.0)).unwrap();
+        assert!(a.intersects(&b) && b.intersects(&a));
+        assert!(!a.intersects(&c) && !c.intersects(&a));
+        assert!(a.union(&b).contains(&a) && a.union(&b).contains(&b));
+    }
+}

@@ -1,0 +1,462 @@
+//! The triangle bounds tree: an exact, stackless bounding-volume hierarchy
+//! over an immutable triangle snapshot, the index behind every mesh query
+//! (CCD candidates, discrete contacts, rays).
+//!
+//! Method: a binary tree of closed axis-aligned boxes built by median splits
+//! ([`build`](self) module docs), stored as one array in depth-first preorder.
+//! A node is 28 bytes: its `f32` bounds and one link word, which for an
+//! internal node is its *escape link* (the index after its subtree; its first
+//! child is the next index) and for a leaf is its triangle's index (a leaf's
+//! escape is implicitly its own index + 1). A query walks the array from the
+//! root: a node whose box passes the query goes to the next index, one that
+//! fails jumps to its escape; no stack, no visited array, each node visited
+//! at most once, so at most 2T - 1 visits and at most T results. Results
+//! are sorted ascending (triangle insertion order), so equal-time ties keep
+//! insertion order whatever the tree order.
+//!
+//! Meshes of at most [`LINEAR_SCAN_MAX`] triangles are not split: their
+//! leaves are stored in insertion order and scanned linearly by the same loop.
+//!
+//! Exactness: every stored bound is an `f32` taken from the snapshot's own
+//! coordinates, so the leaf box is exactly the triangle's bounds and every
+//! node box exactly the union of its children. Query boxes are `f64`; the
+//! traversal compares `f32` node bounds with the query box's `f32` inward
+//! roundings, which is exactly the `f64` comparison (see [`Bounds`]). So the
+//! result is exactly `{ i : query.touches(bounds of triangle i) }` for the
+//! query predicates of [`BoundsQuery`], with no candidate limit.
+//!
+//! Source: seed 000 "Performance and verification"; escape-link (threaded)
+//! traversal after Smits, "Efficiency issues for ray tracing" (1998).
+//!
+//! Precision domain: finite `f32` triangle coordinates (others are refused
+//! with [`BvhError::NonFiniteVertex`]), at most [`MAX_TRIANGLES`] triangles.
+
+mod bounds;
+mod build;
+mod error;
+mod query;
+mod validate;
+
+pub use bounds::Bounds;
+pub use error::BvhError;
+pub use query::{Ball, BoundsQuery, Ray, SweptBall, SLAB_ROUNDINGS};
+
+use bounds::{ceil_f32, floor_f32};
+use parapet_math::Vec3;
+
+/// Meshes with at most this many triangles are scanned linearly instead of
+/// split into a tree (seed 000: "Smaller meshes use the original linear
+/// scans"). Unit: triangles.
+pub const LINEAR_SCAN_MAX: usize = 8;
+
+/// The most triangles one tree indexes: 2T - 1 node indices and the leaf
+/// flag must fit one `u32` link word. Unit: triangles.
+pub const MAX_TRIANGLES: usize = 1 << 30;
+
+/// The high bit of a link word marks a leaf; the low 31 bits hold its triangle.
+pub(crate) const LEAF_FLAG: u32 = 1 << 31;
+
+/// One stored node: exact `f32` bounds and a link word (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub(crate) struct Node {
+    pub(crate) min: [f32; 3],
+    pub(crate) max: [f32; 3],
+    pub(crate) link: u32,
+}
+
+impl Node {
+    #[inline]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.link & LEAF_FLAG != 0
+    }
+
+    #[inline]
+    pub(crate) fn bounds(&self) -> Bounds {
+        Bounds {
+            min: parapet_math::Vec3d::new(
+                self.min[0] as f64,
+                self.min[1] as f64,
+                self.min[2] as f64,
+            ),
+            max: parapet_math::Vec3d::new(
+                self.max[0] as f64,
+                self.max[1] as f64,
+                self.max[2] as f64,
+            ),
+        }
+    }
+}
+
+/// How the tree stores its triangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Layout {
+    /// No triangles: every query returns nothing.
+    Empty,
+    /// At most [`LINEAR_SCAN_MAX`] triangles: T leaves in insertion order, scanned linearly.
+    LinearScan,
+    /// A binary tree of 2T - 1 nodes in depth-first preorder.
+    Tree,
+}
+
+/// What one node of the tree is, as [`TriangleBoundsTree::node`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NodeKind {
+    /// A leaf holding one triangle (its index in the snapshot); its escape is
+    /// its own index + 1.
+    Leaf {
+        /// The triangle's index in the snapshot (insertion order).
+        triangle: u32,
+    },
+    /// An internal node; its first child is the next index.
+    Internal {
+        /// The index after this node's subtree, where a query goes when it
+        /// skips or finishes the subtree.
+        escape: u32,
+    },
+}
+
+/// One node as the public API sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NodeView {
+    /// The node's closed bounds (exact `f32` values widened to `f64`).
+    pub bounds: Bounds,
+    /// Leaf or internal, with its triangle or escape link.
+    pub kind: NodeKind,
+}
+
+/// What a query did: how many nodes it visited and how many triangles it returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueryStats {
+    /// Nodes whose bounds the query tested (at most 2T - 1).
+    pub visited_nodes: usize,
+    /// Triangle indices written (at most T).
+    pub hits: usize,
+}
+
+/// The bounds tree over one immutable triangle snapshot.
+///
+/// ```
+/// use parapet_geometry::bvh::{SweptBall, TriangleBoundsTree};
+/// use parapet_math::{Vec3, Vec3d};
+///
+/// let floor = [
+///     [Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0)],
+///     [Vec3::new(2.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 0.0)],
+/// ];
+/// // Candidates are triangles whose bounds the query touches (exact triangle
+/// // tests are the narrow phase's job).
+/// let tree = TriangleBoundsTree::build(&floor)?;
+/// let fall = SweptBall::new(Vec3d::new(0.2, 0.2, 0.5), Vec3d::new(0.2, 0.2, -0.5), 0.1)?;
+/// let mut hits = Vec::new();
+/// tree.query(&fall, &mut hits);
+/// assert_eq!(hits, [0]);
+/// # Ok::<(), parapet_geometry::bvh::BvhError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriangleBoundsTree {
+    nodes: Vec<Node>,
+    triangle_count: usize,
+    depth: u32,
+    layout: Layout,
+}
+
+impl TriangleBoundsTree {
+    /// Builds the index over `triangles` (insertion order = index order).
+    ///
+    /// Cost O(T log T) time, O(T) temporary storage; the tree keeps
+    /// 2T - 1 nodes of 28 bytes (T for a linear scan).
+    ///
+    /// # Errors
+    /// [`BvhError::NonFiniteVertex`] naming the first triangle with a NaN or
+    /// infinite coordinate; [`BvhError::TooManyTriangles`] beyond [`MAX_TRIANGLES`].
+    pub fn build(triangles: &[[Vec3; 3]]) -> Result<Self, BvhError> {
+        let count = triangles.len();
+        if count > MAX_TRIANGLES {
+            return Err(BvhError::TooManyTriangles {
+                count,
+                limit: MAX_TRIANGLES,
+            });
+        }
+        build::check_finite(triangles)?;
+        let (nodes, layout) = match count {
+            0 => (Vec::new(), Layout::Empty),
+            1..=LINEAR_SCAN_MAX => (
+                triangles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| build::leaf_of(t, i as u32))
+                    .collect(),
+                Layout::LinearScan,
+            ),
+            _ => (build::build_nodes(triangles), Layout::Tree),
+        };
+        let depth = match layout {
+            Layout::Tree => depth_bound(count),
+            _ => 0,
+        };
+        Ok(Self {
+            nodes,
+            triangle_count: count,
+            depth,
+            layout,
+        })
+    }
+
+    /// Number of triangles indexed.
+    pub fn triangle_count(&self) -> usize {
+        self.triangle_count
+    }
+
+    /// Number of stored nodes: 2T - 1 for a tree, T for a linear scan, 0 when empty.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Edges from the root to the deepest leaf (0 for a linear scan or an
+    /// empty tree); at most ceil(log2 T).
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// How the triangles are stored.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The bounds of the whole snapshot, `None` when it is empty.
+    pub fn root_bounds(&self) -> Option<Bounds> {
+        match self.layout {
+            Layout::Empty => None,
+            Layout::Tree => Some(self.nodes[0].bounds()),
+            Layout::LinearScan => self
+                .nodes
+                .iter()
+                .map(Node::bounds)
+                .reduce(|a, b| a.union(&b)),
+        }
+    }
+
+    /// Node `index` of the depth-first preorder array, `None` past the end.
+    pub fn node(&self, index: usize) -> Option<NodeView> {
+        let node = self.nodes.get(index)?;
+        let kind = if node.is_leaf() {
+            NodeKind::Leaf {
+                triangle: node.link & !LEAF_FLAG,
+            }
+        } else {
+            NodeKind::Internal { escape: node.link }
+        };
+        Some(NodeView {
+            bounds: node.bounds(),
+            kind,
+        })
+    }
+
+    /// Bytes the tree retains: the struct and its node array's allocation.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    /// Retained bytes per indexed triangle (0 for an empty tree).
+    pub fn bytes_per_triangle(&self) -> f64 {
+        if self.triangle_count == 0 {
+            0.0
+        } else {
+            self.memory_bytes() as f64 / self.triangle_count as f64
+        }
+    }
+
+    /// Writes into `out` (cleared first) the indices, ascending, of every
+    /// triangle whose bounds `query` touches ([`BoundsQuery::touches`]), and
+    /// returns how many nodes it visited. Allocates only if `out` must grow.
+    pub fn query<Q: BoundsQuery>(&self, query: &Q, out: &mut Vec<u32>) -> QueryStats {
+        out.clear();
+        let qb = query.bounds();
+        // Inward f32 roundings: for an f32 bound b, `b >= q.min` iff
+        // `b >= lo` and `b <= q.max` iff `b <= hi`, exactly.
+        let lo = [0, 1, 2].map(|k| ceil_f32(qb.min[k]));
+        let hi = [0, 1, 2].map(|k| floor_f32(qb.max[k]));
+        let nodes = self.nodes.as_slice();
+        let mut visited = 0usize;
+        let mut i = 0usize;
+        while let Some(node) = nodes.get(i) {
+            visited += 1;
+            let in_box = (node.max[0] >= lo[0])
+                & (node.max[1] >= lo[1])
+                & (node.max[2] >= lo[2])
+                & (node.min[0] <= hi[0])
+                & (node.min[1] <= hi[1])
+                & (node.min[2] <= hi[2]);
+            let hit = in_box && (!Q::REFINES || query.refine(&node.bounds()));
+            if node.link & LEAF_FLAG != 0 {
+                if hit {
+                    out.push(node.link & !LEAF_FLAG);
+                }
+                i += 1;
+            } else if hit {
+                i += 1;
+            } else {
+                i = node.link as usize;
+            }
+        }
+        if self.layout == Layout::Tree {
+            out.sort_unstable();
+        }
+        QueryStats {
+            visited_nodes: visited,
+            hits: out.len(),
+        }
+    }
+
+    /// [`TriangleBoundsTree::query`] into a new vector.
+    pub fn query_vec<Q: BoundsQuery>(&self, query: &Q) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.query(query, &mut out);
+        out
+    }
+
+    /// Checks every invariant against the snapshot the tree was built from:
+    /// node count (2T - 1, or T for a linear scan), each leaf's bounds equal
+    /// to its triangle's exact bounds, each internal node's bounds equal to
+    /// the union of its children's (so containing them), escape links, the
+    /// depth bound ceil(log2 T), each triangle in exactly one leaf.
+    ///
+    /// # Errors
+    /// [`BvhError::SnapshotMismatch`] for a snapshot of another size,
+    /// [`BvhError::NonFiniteVertex`] for a non-finite snapshot, and
+    /// [`BvhError::BrokenInvariant`] naming the node and the broken invariant.
+    pub fn validate(&self, triangles: &[[Vec3; 3]]) -> Result<(), BvhError> {
+        validate::validate(self, triangles)
+    }
+}
+
+/// ceil(log2 count) for count >= 1: the depth of a median-split tree.
+pub(crate) fn depth_bound(count: usize) -> u32 {
+    if count <= 1 {
+        0
+    } else {
+        usize::BITS - (count - 1).leading_zeros()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_math::Vec3d;
+
+    fn grid(n: usize) -> Vec<[Vec3; 3]> {
+        let mut tris = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = (i as f32, j as f32);
+                tris.push([
+                    Vec3::new(x, y, 0.0),
+                    Vec3::new(x + 1.0, y, 0.0),
+                    Vec3::new(x, y + 1.0, 0.0),
+                ]);
+                tris.push([
+                    Vec3::new(x + 1.0, y, 0.0),
+                    Vec3::new(x + 1.0, y + 1.0, 0.0),
+                    Vec3::new(x, y + 1.0, 0.0),
+                ]);
+            }
+        }
+        tris
+    }
+
+    #[test]
+    fn depth_bound_is_ceil_log2() {
+        let expected = [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (1024, 10)];
+        for (count, depth) in expected {
+            assert_eq!(depth_bound(count), depth, "T = {count}");
+        }
+    }
+
+    #[test]
+    fn a_node_is_28_bytes() {
+        // 6 f32 bounds + 1 u32 link: 56 bytes per triangle for 2T - 1 nodes.
+        assert_eq!(std::mem::size_of::<Node>(), 28);
+    }
+
+    #[test]
+    fn tree_shape_matches_the_contract() {
+        for n in [3usize, 5, 10, 17] {
+            let tris = grid(n);
+            let tree = TriangleBoundsTree::build(&tris).unwrap();
+            let t = tris.len();
+            assert_eq!(tree.layout(), Layout::Tree);
+            assert_eq!(tree.node_count(), 2 * t - 1);
+            assert_eq!(tree.depth(), depth_bound(t));
+            tree.validate(&tris).unwrap();
+        }
+    }
+
+    #[test]
+    fn small_meshes_are_scanned_in_insertion_order() {
+        let tris = grid(2); // 8 triangles
+        let tree = TriangleBoundsTree::build(&tris).unwrap();
+        assert_eq!(tree.layout(), Layout::LinearScan);
+        assert_eq!(tree.node_count(), 8);
+        tree.validate(&tris).unwrap();
+        let everything = Bounds::new(Vec3d::repeat(-1.0), Vec3d::repeat(3.0)).unwrap();
+        let mut out = Vec::new();
+        let stats = tree.query(&everything, &mut out);
+        assert_eq!(out, (0..8).collect::<Vec<u32>>());
+        assert_eq!(stats.visited_nodes, 8);
+    }
+
+    #[test]
+    fn an_empty_mesh_gives_an_empty_tree_that_returns_nothing() {
+        let tree = TriangleBoundsTree::build(&[]).unwrap();
+        assert_eq!(tree.layout(), Layout::Empty);
+        assert_eq!(tree.root_bounds(), None);
+        let everything =
+            Bounds::new(Vec3d::repeat(f64::NEG_INFINITY), Vec3d::repeat(f64::INFINITY)).unwrap();
+        let mut out = vec![7];
+        let stats = tree.query(&everything, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(stats, QueryStats::default());
+        tree.validate(&[]).unwrap();
+    }
+
+    #[test]
+    fn a_non_finite_vertex_is_refused_by_name() {
+        let mut tris = grid(3);
+        tris[11][2].y = f32::NAN;
+        let err = TriangleBoundsTree::build(&tris).unwrap_err();
+        assert!(matches!(
+            err,
+            BvhError::NonFiniteVertex {
+                triangle: 11,
+                vertex: 2,
+                axis: 1,
+                ..
+            }
+        ));
+        assert!(err.to_string().contains("triangle 11"));
+    }
+
+    #[test]
+    fn a_query_skips_disjoint_subtrees_by_escape() {
+        let tris = grid(16); // 512 triangles in the unit cells of [0, 16]^2
+        let tree = TriangleBoundsTree::build(&tris).unwrap();
+        let cell = Bounds::new(Vec3d::new(3.25, 5.25, -1.0), Vec3d::new(3.75, 5.75, 1.0)).unwrap();
+        let mut out = Vec::new();
+        let stats = tree.query(&cell, &mut out);
+        // The two triangles of cell (3, 5): indices 2 * (3 * 16 + 5) and + 1.
+        assert_eq!(out, [106, 107]);
+        // Pruning: far fewer than all 1023 nodes are visited.
+        assert!(stats.visited_nodes < 100, "{stats:?}");
+    }
+
+    #[test]
+    fn memory_is_28_bytes_per_node() {
+        let tris = grid(16);
+        let tree = TriangleBoundsTree::build(&tris).unwrap();
+        let expected = std::mem::size_of::<TriangleBoundsTree>() + 28 * (2 * 512 - 1);
+        assert_eq!(tree.memory_bytes(), expected);
+    }
+}

@@ -1,0 +1,430 @@
+//! The query kinds of the triangle bounds tree: a box, a ball, a swept ball
+//! (a sphere or shape bound moving along a segment) and a ray, each a
+//! conservative predicate on closed `f64` boxes.
+//!
+//! Method: every query is a conservative box ([`BoundsQuery::bounds`],
+//! every endpoint addition and radius expansion rounded outward with
+//! `next_down` / `next_up`) and, for the ball, swept ball and ray, a tighter
+//! test on a box that already meets that box ([`BoundsQuery::refine`]):
+//! - ball: a lower bound of the squared distance from the centre to the box,
+//!   against an upper bound of the squared radius;
+//! - swept ball: the slab test (Kay and Kajiya 1986; Williams et al. 2005) of
+//!   the centre segment against the box grown by the radius on every side,
+//!   a superset of the box's Minkowski sum with the ball;
+//! - ray: the same slab test of the ray against the box itself.
+//!
+//! Source: seed 000 "Performance and verification" (query bounds in Float64,
+//! each endpoint addition and radius expansion rounded outward; the query
+//! covers the complete sphere path including its endpoints).
+//!
+//! Precision domain: finite `f64` inputs (a ray's length may be infinite).
+//! Each slab parameter `(bound - origin) * (1 / delta)` carries at most
+//! [`SLAB_ROUNDINGS`] roundings to nearest, so moving it by one more ulp than
+//! that per side bounds the exact parameter; an axis whose reciprocal
+//! overflows (a zero or subnormal delta) puts no constraint in the slab test,
+//! and the query box alone decides it. Every predicate is monotone: if it
+//! rejects a box it rejects every box inside it, which is what lets the tree
+//! prune a subtree with the same test it applies to a leaf.
+
+use parapet_math::Vec3d;
+
+use super::bounds::{down, up};
+use super::{Bounds, BvhError};
+
+/// Roundings to nearest in one slab parameter `(bound - origin) * inv`, where
+/// `bound` is already a directed-rounded value, `inv = 1 / delta` and `delta`
+/// itself was rounded once (swept ball): 4. Each rounding has relative error
+/// at most 2^-53 and one ulp of a result is at least 2^-53 of its magnitude,
+/// so `SLAB_ROUNDINGS + 1` ulps bound the accumulated error (dimensionless).
+pub const SLAB_ROUNDINGS: u32 = 4;
+
+/// A conservative query region tested against closed `f64` boxes.
+///
+/// The tree returns exactly the triangles whose bounds `b` satisfy
+/// [`BoundsQuery::touches`]`(b)`. Implementations must be conservative (never
+/// reject a box that the exact region meets) and monotone (a rejected box's
+/// sub-boxes are rejected too).
+pub trait BoundsQuery {
+    /// Whether [`BoundsQuery::refine`] can reject a box (lets the traversal
+    /// skip the conversion of node bounds when it cannot).
+    const REFINES: bool;
+
+    /// A closed box containing the whole query region, rounded outward.
+    fn bounds(&self) -> Bounds;
+
+    /// The tighter test, applied to a box that meets [`BoundsQuery::bounds`].
+    fn refine(&self, b: &Bounds) -> bool;
+
+    /// The whole predicate: the box test and the tighter test.
+    #[inline]
+    fn touches(&self, b: &Bounds) -> bool {
+        self.bounds().intersects(b) && (!Self::REFINES || self.refine(b))
+    }
+}
+
+impl BoundsQuery for Bounds {
+    const REFINES: bool = false;
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        *self
+    }
+
+    #[inline]
+    fn refine(&self, _b: &Bounds) -> bool {
+        true
+    }
+}
+
+fn finite_vector(v: &Vec3d, quantity: &'static str) -> Result<(), BvhError> {
+    match v.iter().find(|x| !x.is_finite()) {
+        Some(&value) => Err(BvhError::InvalidQuery {
+            quantity,
+            value,
+            requirement: "finite",
+        }),
+        None => Ok(()),
+    }
+}
+
+fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> {
+    if radius.is_finite() && radius >= 0.0 {
+        Ok(radius)
+    } else {
+        Err(BvhError::InvalidQuery {
+            quantity,
+            value: radius,
+            requirement: "finite and at least 0",
+        })
+    }
+}
+
+/// Reciprocals for the slab test: `None` on an axis whose reciprocal is not
+/// finite (zero or subnormal delta), which then puts no constraint on `t`.
+fn reciprocals(delta: &Vec3d) -> [Option<f64>; 3] {
+    let mut inv = [None; 3];
+    for k in 0..3 {
+        let r = 1.0 / delta[k];
+        if r.is_finite() {
+            inv[k] = Some(r);
+        }
+    }
+    inv
+}
+
+/// The slab test of `origin + t * delta`, `t in [t_min, t_max]`, against the
+/// box `[lo, hi]` (already rounded outward by the caller).
+#[inline]
+fn slab(
+    origin: &Vec3d,
+    inv: &[Option<f64>; 3],
+    lo: [f64; 3],
+    hi: [f64; 3],
+    mut t_enter: f64,
+    mut t_exit: f64,
+) -> bool {
+    for k in 0..3 {
+        if let Some(inv) = inv[k] {
+            let t_lo = (lo[k] - origin[k]) * inv;
+            let t_hi = (hi[k] - origin[k]) * inv;
+            let (near, far) = if inv > 0.0 { (t_lo, t_hi) } else { (t_hi, t_lo) };
+            t_enter = t_enter.max(down(near, SLAB_ROUNDINGS + 1));
+            t_exit = t_exit.min(up(far, SLAB_ROUNDINGS + 1));
+        }
+    }
+    t_enter <= t_exit
+}
+
+/// A ball: the points within `radius` of `center`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ball {
+    center: Vec3d,
+    radius: f64,
+    /// `radius^2` rounded up.
+    radius_sq_up: f64,
+}
+
+impl Ball {
+    /// A ball query.
+    ///
+    /// # Errors
+    /// [`BvhError::InvalidQuery`] for a non-finite centre or a radius that is
+    /// not finite and non-negative.
+    pub fn new(center: Vec3d, radius: f64) -> Result<Self, BvhError> {
+        finite_vector(&center, "ball centre")?;
+        let radius = radius_checked(radius, "ball radius")?;
+        Ok(Self {
+            center,
+            radius,
+            radius_sq_up: up(radius * radius, 1),
+        })
+    }
+
+    /// The centre.
+    pub fn center(&self) -> Vec3d {
+        self.center
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl BoundsQuery for Ball {
+    const REFINES: bool = true;
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        Bounds {
+            min: self.center.map(|c| down(c - self.radius, 1)),
+            max: self.center.map(|c| up(c + self.radius, 1)),
+        }
+    }
+
+    #[inline]
+    fn refine(&self, b: &Bounds) -> bool {
+        // A lower bound of the squared distance from the centre to the box.
+        let mut dist_sq = 0.0f64;
+        for k in 0..3 {
+            let c = self.center[k];
+            let gap = if c < b.min[k] {
+                down(b.min[k] - c, 1)
+            } else if c > b.max[k] {
+                down(c - b.max[k], 1)
+            } else {
+                0.0
+            };
+            let gap = gap.max(0.0);
+            dist_sq = down(dist_sq + down(gap * gap, 1), 1);
+        }
+        dist_sq <= self.radius_sq_up
+    }
+}
+
+/// A swept ball: the points within `radius` of the segment from `start` to
+/// `end` (a sphere's path, or a shape's bounding ball moving in a straight line).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SweptBall {
+    start: Vec3d,
+    end: Vec3d,
+    radius: f64,
+    inv_delta: [Option<f64>; 3],
+}
+
+impl SweptBall {
+    /// A swept-ball query.
+    ///
+    /// # Errors
+    /// [`BvhError::InvalidQuery`] for a non-finite endpoint, a displacement
+    /// `end - start` that overflows, or a radius that is not finite and
+    /// non-negative.
+    pub fn new(start: Vec3d, end: Vec3d, radius: f64) -> Result<Self, BvhError> {
+        finite_vector(&start, "swept ball start")?;
+        finite_vector(&end, "swept ball end")?;
+        let delta = end - start;
+        finite_vector(&delta, "swept ball displacement")?;
+        let radius = radius_checked(radius, "swept ball radius")?;
+        Ok(Self {
+            start,
+            end,
+            radius,
+            inv_delta: reciprocals(&delta),
+        })
+    }
+
+    /// The segment's start.
+    pub fn start(&self) -> Vec3d {
+        self.start
+    }
+
+    /// The segment's end.
+    pub fn end(&self) -> Vec3d {
+        self.end
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl BoundsQuery for SweptBall {
+    const REFINES: bool = true;
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        let r = self.radius;
+        Bounds {
+            min: self.start.zip_map(&self.end, |s, e| down(s.min(e) - r, 1)),
+            max: self.start.zip_map(&self.end, |s, e| up(s.max(e) + r, 1)),
+        }
+    }
+
+    #[inline]
+    fn refine(&self, b: &Bounds) -> bool {
+        let r = self.radius;
+        let lo = [0, 1, 2].map(|k| down(b.min[k] - r, 1));
+        let hi = [0, 1, 2].map(|k| up(b.max[k] + r, 1));
+        slab(&self.start, &self.inv_delta, lo, hi, 0.0, 1.0)
+    }
+}
+
+/// A ray: the points `origin + t * direction` for `t` in `[0, max_distance]`
+/// (with a unit direction, `t` is the distance in metres).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ray {
+    origin: Vec3d,
+    direction: Vec3d,
+    max_distance: f64,
+    inv_direction: [Option<f64>; 3],
+}
+
+impl Ray {
+    /// A ray query. A zero direction makes a point query.
+    ///
+    /// # Errors
+    /// [`BvhError::InvalidQuery`] for a non-finite origin or direction, or a
+    /// `max_distance` that is NaN or negative (`+inf` is allowed).
+    pub fn new(origin: Vec3d, direction: Vec3d, max_distance: f64) -> Result<Self, BvhError> {
+        finite_vector(&origin, "ray origin")?;
+        finite_vector(&direction, "ray direction")?;
+        if max_distance.is_nan() || max_distance < 0.0 {
+            return Err(BvhError::InvalidQuery {
+                quantity: "ray max distance",
+                value: max_distance,
+                requirement: "at least 0 (infinity allowed)",
+            });
+        }
+        Ok(Self {
+            origin,
+            direction,
+            max_distance,
+            inv_direction: reciprocals(&direction),
+        })
+    }
+
+    /// The origin.
+    pub fn origin(&self) -> Vec3d {
+        self.origin
+    }
+
+    /// The direction, as given.
+    pub fn direction(&self) -> Vec3d {
+        self.direction
+    }
+
+    /// The largest ray parameter.
+    pub fn max_distance(&self) -> f64 {
+        self.max_distance
+    }
+}
+
+impl BoundsQuery for Ray {
+    const REFINES: bool = true;
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        let mut min = self.origin;
+        let mut max = self.origin;
+        for k in 0..3 {
+            let d = self.direction[k];
+            if d == 0.0 {
+                continue;
+            }
+            // Two roundings (product, sum); inf * d is +-inf, never NaN here.
+            let end = self.origin[k] + self.max_distance * d;
+            if d > 0.0 {
+                max[k] = up(end, 2);
+            } else {
+                min[k] = down(end, 2);
+            }
+        }
+        Bounds { min, max }
+    }
+
+    #[inline]
+    fn refine(&self, b: &Bounds) -> bool {
+        let lo = [b.min.x, b.min.y, b.min.z];
+        let hi = [b.max.x, b.max.y, b.max.z];
+        slab(
+            &self.origin,
+            &self.inv_direction,
+            lo,
+            hi,
+            0.0,
+            self.max_distance,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box_at(x: f64) -> Bounds {
+        Bounds::new(Vec3d::new(x, 0.0, 0.0), Vec3d::new(x + 1.0, 1.0, 1.0)).unwrap()
+    }
+
+    #[test]
+    fn a_ball_touches_a_box_at_its_radius_and_not_beyond() {
+        let ball = Ball::new(Vec3d::new(0.0, 0.5, 0.5), 2.0).unwrap();
+        assert!(ball.touches(&unit_box_at(2.0)));
+        // Beyond the radius by far more than the rounding slack (a few ulps of 4 m^2).
+        assert!(!ball.touches(&unit_box_at(2.0 + 1e-9)));
+    }
+
+    #[test]
+    fn a_ball_misses_the_corner_of_its_own_bounding_box() {
+        // The corner box lies inside the ball's box but sqrt(3) * 0.9 > 1 from the centre.
+        let ball = Ball::new(Vec3d::zeros(), 1.0).unwrap();
+        let corner = Bounds::new(Vec3d::repeat(0.9), Vec3d::repeat(1.0)).unwrap();
+        assert!(ball.bounds().intersects(&corner));
+        assert!(!ball.touches(&corner));
+    }
+
+    #[test]
+    fn a_diagonal_sweep_skips_a_box_its_aabb_covers() {
+        let sweep = SweptBall::new(Vec3d::zeros(), Vec3d::new(10.0, 10.0, 0.0), 0.5).unwrap();
+        let off_path = Bounds::new(Vec3d::new(8.0, 0.0, 0.0), Vec3d::new(9.0, 1.0, 0.0)).unwrap();
+        let on_path = Bounds::new(Vec3d::new(5.0, 5.0, 0.0), Vec3d::new(5.5, 5.5, 0.0)).unwrap();
+        assert!(sweep.bounds().intersects(&off_path));
+        assert!(!sweep.touches(&off_path));
+        assert!(sweep.touches(&on_path));
+    }
+
+    #[test]
+    fn a_sweep_touches_at_both_endpoints() {
+        let sweep = SweptBall::new(Vec3d::zeros(), Vec3d::new(1.0, 0.0, 0.0), 0.25).unwrap();
+        let before = Bounds::new(Vec3d::new(-1.0, 0.0, 0.0), Vec3d::new(-0.25, 0.0, 0.0)).unwrap();
+        let after = Bounds::new(Vec3d::new(1.25, 0.0, 0.0), Vec3d::new(2.0, 0.0, 0.0)).unwrap();
+        assert!(sweep.touches(&before));
+        assert!(sweep.touches(&after));
+    }
+
+    #[test]
+    fn a_ray_hits_within_its_length_only() {
+        let ray = Ray::new(Vec3d::new(0.0, 0.5, 0.5), Vec3d::x(), 2.0).unwrap();
+        assert!(ray.touches(&unit_box_at(2.0)));
+        assert!(!ray.touches(&unit_box_at(2.0 + 1e-9)));
+        let endless = Ray::new(Vec3d::new(0.0, 0.5, 0.5), Vec3d::x(), f64::INFINITY).unwrap();
+        assert!(endless.touches(&unit_box_at(1.0e30)));
+        // Behind the origin.
+        assert!(!endless.touches(&unit_box_at(-3.0)));
+    }
+
+    #[test]
+    fn queries_refuse_non_finite_input() {
+        assert!(Ball::new(Vec3d::new(f64::NAN, 0.0, 0.0), 1.0).is_err());
+        assert!(Ball::new(Vec3d::zeros(), -1.0).is_err());
+        assert!(SweptBall::new(Vec3d::zeros(), Vec3d::repeat(f64::INFINITY), 1.0).is_err());
+        assert!(SweptBall::new(
+            Vec3d::repeat(-1.0e308),
+            Vec3d::repeat(1.0e308),
+            1.0
+        )
+        .is_err());
+        assert!(Ray::new(Vec3d::zeros(), Vec3d::x(), f64::NAN).is_err());
+        assert!(Ray::new(Vec3d::zeros(), Vec3d::x(), -1.0).is_err());
+    }
+}

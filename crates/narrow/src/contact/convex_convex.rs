@@ -1,0 +1,617 @@
+//! Contacts between convex polytopes (cuboids, convex hulls) and between a
+//! polytope and a sphere or a capsule.
+//!
+//! Method:
+//! - Polytope pairs: the separating-axis test over the face normals of both
+//!   and the cross products of their edges, edge pairs pruned by the
+//!   Minkowski-face test on the Gauss map (Gregorius, "The Separating Axis
+//!   Test between Convex Polyhedra", GDC 2013). A face axis yields a
+//!   reference face; the most anti-parallel incident face is clipped against
+//!   its side planes (Sutherland-Hodgman) and reduced to four points. An
+//!   edge axis yields one point between the closest points of the two edges.
+//!   Face axes are preferred unless an edge axis separates more by
+//!   [`AXIS_TOLERANCE_ABS`] plus [`AXIS_TOLERANCE_REL`] of the pair size.
+//! - Separated polytopes within the margin: the axis bound is only a lower
+//!   bound of the gap, so the exact closest features are found (vertex
+//!   against faces, edge against edge); when they do not lie along the best
+//!   axis the contact is the single closest pair.
+//! - Sphere: closest feature of the polytope to the centre (face, edge or
+//!   vertex), or the least-deep face when the centre is inside.
+//! - Capsule: while the core segment stays outside the polytope, the exact
+//!   closest pair of core and polytope; once the core enters, the
+//!   separating-axis test over the polytope's faces and the cross products
+//!   of its edges with the core. A face normal clips the core against the
+//!   face's side planes (two points for a capsule lying on a face).
+//!
+//! Precision (seed 004 "Numerical contact boundaries"): every pair is
+//! computed in `f64` in a working frame whose origin is shape A's position,
+//! so support projections are differences of nearby coordinates and a
+//! maximum-support vertex stays selected after a large world translation.
+
+use parapet_math::{promote, Vec3, Vec3d};
+
+use super::closest::segment_segment;
+use super::polytope::{closest_points, Polytope};
+use super::sphere_sphere::cores_contact;
+use super::{
+    within_margin, working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+};
+
+/// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
+/// The normal runs from A to B; face contacts carry up to four points.
+pub fn contact_cuboid_cuboid(
+    half_a: Vec3,
+    pose_a: &Pose,
+    half_b: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Manifold {
+    let origin = promote(pose_a.translation.vector);
+    let a = Polytope::cuboid(promote(half_a), &working_rotation(pose_a), Vec3d::zeros());
+    let b = Polytope::cuboid(
+        promote(half_b),
+        &working_rotation(pose_b),
+        promote(pose_b.translation.vector) - origin,
+    );
+    polytope_polytope(&a, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
+/// The normal runs from the sphere to the cuboid.
+pub fn contact_sphere_cuboid(
+    center_a: Vec3,
+    radius_a: f32,
+    half_b: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Manifold {
+    let origin = promote(center_a);
+    let b = Polytope::cuboid(
+        promote(half_b),
+        &working_rotation(pose_b),
+        promote(pose_b.translation.vector) - origin,
+    );
+    sphere_polytope(Vec3d::zeros(), radius_a as f64, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
+/// roles swapped (the normal runs from the cuboid to the sphere).
+pub fn contact_cuboid_sphere(
+    half_a: Vec3,
+    pose_a: &Pose,
+    center_b: Vec3,
+    radius_b: f32,
+    margin: f32,
+) -> Manifold {
+    contact_sphere_cuboid(center_b, radius_b, half_a, pose_a, margin).flipped()
+}
+
+/// Contact of capsule A (core `segment_a`, `radius_a`) with cuboid B. The
+/// normal runs from the capsule to the cuboid; a capsule lying on a face
+/// gets two points.
+pub fn contact_capsule_cuboid(
+    segment_a: [Vec3; 2],
+    radius_a: f32,
+    half_b: Vec3,
+    pose_b: &Pose,
+    margin: f32,
+) -> Manifold {
+    let origin = promote(segment_a[0]);
+    let b = Polytope::cuboid(
+        promote(half_b),
+        &working_rotation(pose_b),
+        promote(pose_b.translation.vector) - origin,
+    );
+    let seg = [Vec3d::zeros(), promote(segment_a[1]) - origin];
+    capsule_polytope(seg, radius_a as f64, &b, margin as f64).into_world(origin)
+}
+
+/// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
+/// roles swapped.
+pub fn contact_cuboid_capsule(
+    half_a: Vec3,
+    pose_a: &Pose,
+    segment_b: [Vec3; 2],
+    radius_b: f32,
+    margin: f32,
+) -> Manifold {
+    contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).flipped()
+}
+
+/// Which axis separates (or least overlaps) a polytope pair.
+#[derive(Clone, Copy, Debug)]
+enum Axis {
+    FaceA(usize),
+    FaceB(usize),
+    /// Edge of A, edge of B, unit normal from A to B.
+    Edges(usize, usize, Vec3d),
+}
+
+/// Contact of polytope A with polytope B (B may be a flat one-sided triangle;
+/// A may not), both in the working frame.
+pub(crate) fn polytope_polytope(a: &Polytope, b: &Polytope, margin: f64) -> LocalManifold {
+    let Some((sep_a, face_a)) = face_query(a, b) else {
+        return LocalManifold::empty();
+    };
+    if !within_margin(sep_a, margin) {
+        return LocalManifold::empty();
+    }
+    let Some((sep_b, face_b)) = face_query(b, a) else {
+        return LocalManifold::empty();
+    };
+    if !within_margin(sep_b, margin) {
+        return LocalManifold::empty();
+    }
+    let edges = edge_query(a, b);
+    if let Some((sep_e, ..)) = edges {
+        if !within_margin(sep_e, margin) {
+            return LocalManifold::empty();
+        }
+    }
+    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (a.radius() + b.radius());
+    let (mut best_sep, mut axis) = if sep_b > sep_a + tol {
+        (sep_b, Axis::FaceB(face_b))
+    } else {
+        (sep_a, Axis::FaceA(face_a))
+    };
+    if let Some((sep_e, ea, eb, n)) = edges {
+        if sep_e > best_sep + tol {
+            best_sep = sep_e;
+            axis = Axis::Edges(ea, eb, n);
+        }
+    }
+    if best_sep > 0.0 {
+        let (d, pa, pb) = closest_points(a, b);
+        if !within_margin(d, margin) {
+            return LocalManifold::empty();
+        }
+        if d > best_sep + tol && d > 0.0 {
+            return LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d);
+        }
+    }
+    match axis {
+        Axis::FaceA(f) => face_contact(a, f, b, margin, true),
+        Axis::FaceB(f) => face_contact(b, f, a, margin, false),
+        Axis::Edges(ea, eb, n) => {
+            let (p1, q1) = a.edge_points(ea);
+            let (p2, q2) = b.edge_points(eb);
+            let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
+            LocalManifold::single(n, (c1 + c2) * 0.5, -best_sep)
+        }
+    }
+}
+
+/// The face of `owner` whose outward normal separates `other` most:
+/// (separation, face). `None` for a polytope without faces.
+fn face_query(owner: &Polytope, other: &Polytope) -> Option<(f64, usize)> {
+    let mut best: Option<(f64, usize)> = None;
+    for (f, face) in owner.faces.iter().enumerate() {
+        let sep = other.min_projection(face.normal) - face.offset;
+        if best.is_none_or(|(s, _)| sep > s) {
+            best = Some((sep, f));
+        }
+    }
+    best
+}
+
+/// The edge pair whose cross product separates most: (separation, edge of
+/// A, edge of B, unit normal from A to B). Solid pairs use the Minkowski-face
+/// test and the separation of the edge lines; a flat (one-sided) B uses full
+/// projections and refuses axes that would push A behind B's face.
+fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> {
+    let mut best: Option<(f64, usize, usize, Vec3d)> = None;
+    let mut consider = |sep: f64, ea: usize, eb: usize, n: Vec3d| {
+        if best.is_none_or(|(s, ..)| sep > s) {
+            best = Some((sep, ea, eb, n));
+        }
+    };
+    for (ea, edge_a) in a.edges.iter().enumerate() {
+        let (pa, qa) = a.edge_points(ea);
+        let dir_a = qa - pa;
+        for (eb, edge_b) in b.edges.iter().enumerate() {
+            let (pb, qb) = b.edge_points(eb);
+            let dir_b = qb - pb;
+            let cross = dir_a.cross(&dir_b);
+            let len_sq = cross.norm_squared();
+            if len_sq <= PARALLEL_SIN_SQ * dir_a.norm_squared() * dir_b.norm_squared()
+                || len_sq == 0.0
+            {
+                continue;
+            }
+            let axis = cross / len_sq.sqrt();
+            if !b.flat && !a.flat {
+                let (Some(fa0), Some(fa1), Some(fb0), Some(fb1)) = (
+                    edge_a.faces[0],
+                    edge_a.faces[1],
+                    edge_b.faces[0],
+                    edge_b.faces[1],
+                ) else {
+                    continue;
+                };
+                if !is_minkowski_face(
+                    a.faces[fa0].normal,
+                    a.faces[fa1].normal,
+                    -b.faces[fb0].normal,
+                    -b.faces[fb1].normal,
+                ) {
+                    continue;
+                }
+                let n = if axis.dot(&(pa - a.center)) < 0.0 {
+                    -axis
+                } else {
+                    axis
+                };
+                consider(n.dot(&(pb - pa)), ea, eb, n);
+            } else {
+                let front = b
+                    .faces
+                    .first()
+                    .map(|f| f.normal)
+                    .unwrap_or_else(Vec3d::zeros);
+                let (min_a, max_a) = (a.min_projection(axis), a.max_projection(axis));
+                let (min_b, max_b) = (b.min_projection(axis), b.max_projection(axis));
+                for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
+                    // B is pushed along n; A along -n. A one-sided face may
+                    // only push A towards its front, unless the axis separates.
+                    if sep > 0.0 || n.dot(&front) <= ONE_SIDED_TOLERANCE {
+                        consider(sep, ea, eb, n);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Gregorius's test: the arcs `a -> b` (Gauss map of A's edge) and `c -> d`
+/// (negated Gauss map of B's edge) cross, so the edge pair is a face of the
+/// Minkowski difference.
+fn is_minkowski_face(a: Vec3d, b: Vec3d, c: Vec3d, d: Vec3d) -> bool {
+    let bxa = b.cross(&a);
+    let dxc = d.cross(&c);
+    let cba = c.dot(&bxa);
+    let dba = d.dot(&bxa);
+    let adc = a.dot(&dxc);
+    let bdc = b.dot(&dxc);
+    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+}
+
+/// Face contact: `reference`'s face `f` against the most anti-parallel face
+/// of `incident`, clipped to the reference face's side planes. `ref_is_a`
+/// says whether the reference polytope is shape A (the normal runs from A
+/// to B either way).
+fn face_contact(
+    reference: &Polytope,
+    f: usize,
+    incident: &Polytope,
+    margin: f64,
+    ref_is_a: bool,
+) -> LocalManifold {
+    let n = reference.faces[f].normal;
+    let mut polygon = incident.face_polygon(incident.incident_face(n));
+    let l = reference.face_loop(f);
+    for k in 0..l.len() {
+        let v = reference.vertices[l[k]];
+        let w = reference.vertices[l[(k + 1) % l.len()]];
+        let outward = (w - v).cross(&n);
+        polygon = clip_polygon(&polygon, outward, outward.dot(&v));
+        if polygon.is_empty() {
+            break;
+        }
+    }
+    let mut out = LocalManifold::empty();
+    out.normal = if ref_is_a { n } else { -n };
+    for p in polygon {
+        let s = reference.face_distance(f, p);
+        if s < margin {
+            out.points.push((p - n * (s * 0.5), -s));
+        }
+    }
+    if out.is_empty() {
+        // The clipped patch is empty (a face chosen within the axis
+        // tolerance): the incident polytope's deepest vertex along -n.
+        let v = incident
+            .vertices
+            .iter()
+            .copied()
+            .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
+            .unwrap_or(incident.center);
+        let s = reference.face_distance(f, v);
+        if s < margin {
+            out.points.push((v - n * (s * 0.5), -s));
+        }
+    }
+    out
+}
+
+/// Sutherland-Hodgman: the part of `polygon` where `normal . x <= offset`.
+fn clip_polygon(polygon: &[Vec3d], normal: Vec3d, offset: f64) -> Vec<Vec3d> {
+    let mut out = Vec::with_capacity(polygon.len() + 2);
+    for k in 0..polygon.len() {
+        let p = polygon[k];
+        let q = polygon[(k + 1) % polygon.len()];
+        let dp = normal.dot(&p) - offset;
+        let dq = normal.dot(&q) - offset;
+        if dp <= 0.0 {
+            out.push(p);
+        }
+        if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
+            out.push(p + (q - p) * (dp / (dp - dq)));
+        }
+    }
+    out
+}
+
+/// Contact of a sphere A (centre `c`, radius `r`) with a solid polytope B.
+pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> LocalManifold {
+    let mut best: Option<(f64, usize)> = None;
+    for f in 0..b.faces.len() {
+        let s = b.face_distance(f, c);
+        if best.is_none_or(|(bs, _)| s > bs) {
+            best = Some((s, f));
+        }
+    }
+    let Some((s_max, f)) = best else {
+        return LocalManifold::empty();
+    };
+    if s_max <= 0.0 {
+        let n = b.faces[f].normal;
+        if !within_margin(-(r - s_max), margin) {
+            return LocalManifold::empty();
+        }
+        return cores_contact(c, r, c - n * s_max, 0.0, -n);
+    }
+    if !within_margin(s_max - r, margin) {
+        return LocalManifold::empty();
+    }
+    let q = b.closest_point(c);
+    let d = (q - c).norm();
+    if !within_margin(d - r, margin) || d == 0.0 {
+        return LocalManifold::empty();
+    }
+    cores_contact(c, r, q, 0.0, (q - c) / d)
+}
+
+/// Contact of a capsule A (core `seg`, radius `r`) with a solid polytope B.
+///
+/// When the core segment stays outside B, the contact is the exact closest
+/// pair of the core and B (the rounded surface makes any direction
+/// possible), widened to two points when that direction is a face normal.
+/// When the core enters B, the separating-axis test over B's faces and the
+/// cross products of B's edges with the core gives the least overlap.
+pub(crate) fn capsule_polytope(
+    seg: [Vec3d; 2],
+    r: f64,
+    b: &Polytope,
+    margin: f64,
+) -> LocalManifold {
+    if b.faces.is_empty() {
+        return LocalManifold::empty();
+    }
+    let dir = seg[1] - seg[0];
+    if segment_enters(seg, b).is_none() {
+        let (d, s, q) = segment_polytope_closest(seg, b);
+        if !within_margin(d - r, margin) || d == 0.0 {
+            return LocalManifold::empty();
+        }
+        let n = (q - s) / d;
+        let face = (0..b.faces.len())
+            .max_by(|&i, &j| (-b.faces[i].normal.dot(&n)).total_cmp(&-b.faces[j].normal.dot(&n)))
+            .unwrap_or(0);
+        if -b.faces[face].normal.dot(&n) >= FACE_NORMAL_COS {
+            let out = capsule_face_contact(seg, r, b, face, margin);
+            if !out.is_empty() {
+                return out;
+            }
+        }
+        return cores_contact(s, r, q, 0.0, n);
+    }
+    // The core enters B: least overlap over the axes, all negative here.
+    let mut best_face: (f64, usize) = (f64::NEG_INFINITY, 0);
+    for f in 0..b.faces.len() {
+        let s = b.face_distance(f, seg[0]).min(b.face_distance(f, seg[1])) - r;
+        if s > best_face.0 {
+            best_face = (s, f);
+        }
+    }
+    let mut best_edge: Option<(f64, usize, Vec3d)> = None;
+    for e in 0..b.edges.len() {
+        let (p, q) = b.edge_points(e);
+        let cross = (q - p).cross(&dir);
+        let len_sq = cross.norm_squared();
+        if len_sq <= PARALLEL_SIN_SQ * (q - p).norm_squared() * dir.norm_squared() || len_sq == 0.0
+        {
+            continue;
+        }
+        let axis = cross / len_sq.sqrt();
+        let (min_b, max_b) = (b.min_projection(axis), b.max_projection(axis));
+        let (s0, s1) = (axis.dot(&seg[0]), axis.dot(&seg[1]));
+        let (min_a, max_a) = (s0.min(s1) - r, s0.max(s1) + r);
+        for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
+            if best_edge.is_none_or(|(bs, ..)| sep > bs) {
+                best_edge = Some((sep, e, n));
+            }
+        }
+    }
+    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
+    if let Some((sep, e, n)) = best_edge {
+        if sep > best_face.0 + tol {
+            if !within_margin(sep, margin) {
+                return LocalManifold::empty();
+            }
+            let (p, q) = b.edge_points(e);
+            let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
+            return LocalManifold::single(n, (cs + n * r + cb) * 0.5, -sep);
+        }
+    }
+    if !within_margin(best_face.0, margin) {
+        return LocalManifold::empty();
+    }
+    let out = capsule_face_contact(seg, r, b, best_face.1, margin);
+    if !out.is_empty() {
+        return out;
+    }
+    // The core leaves the face's prism: its deepest end against the face.
+    let f = best_face.1;
+    let n = b.faces[f].normal;
+    let x = if b.face_distance(f, seg[0]) <= b.face_distance(f, seg[1]) {
+        seg[0]
+    } else {
+        seg[1]
+    };
+    let hx = b.face_distance(f, x);
+    LocalManifold::single(-n, (x - n * r + x - n * hx) * 0.5, r - hx)
+}
+
+/// The parameter range of `seg` inside the solid polytope, if any
+/// (Cyrus-Beck clipping against every face plane).
+fn segment_enters(seg: [Vec3d; 2], b: &Polytope) -> Option<(f64, f64)> {
+    let dir = seg[1] - seg[0];
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for f in 0..b.faces.len() {
+        let start = b.face_distance(f, seg[0]);
+        let rate = b.faces[f].normal.dot(&dir);
+        if rate == 0.0 {
+            if start > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -start / rate;
+        if rate < 0.0 {
+            lo = lo.max(t);
+        } else {
+            hi = hi.min(t);
+        }
+        if lo > hi {
+            return None;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// Exact closest pair of a segment outside a solid polytope: (distance,
+/// point on the segment, point on the polytope). The pair involves an
+/// end of the segment or an edge of the polytope.
+fn segment_polytope_closest(seg: [Vec3d; 2], b: &Polytope) -> (f64, Vec3d, Vec3d) {
+    let mut closest = (f64::INFINITY, seg[0], b.center);
+    for &p in &seg {
+        let q = b.closest_point(p);
+        let d = (q - p).norm();
+        if d < closest.0 {
+            closest = (d, p, q);
+        }
+    }
+    for e in 0..b.edges.len() {
+        let (p, q) = b.edge_points(e);
+        let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
+        let d = (cb - cs).norm();
+        if d < closest.0 {
+            closest = (d, cs, cb);
+        }
+    }
+    closest
+}
+
+/// Face contact of a capsule against face `f` of B: the core clipped to
+/// the face's prism, each clipped end a point (empty when the core misses
+/// the prism or every end is beyond the margin).
+fn capsule_face_contact(
+    seg: [Vec3d; 2],
+    r: f64,
+    b: &Polytope,
+    f: usize,
+    margin: f64,
+) -> LocalManifold {
+    let dir = seg[1] - seg[0];
+    let n = b.faces[f].normal;
+    let l = b.face_loop(f);
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for k in 0..l.len() {
+        let v = b.vertices[l[k]];
+        let w = b.vertices[l[(k + 1) % l.len()]];
+        let outward = (w - v).cross(&n);
+        let start = outward.dot(&(seg[0] - v));
+        let rate = outward.dot(&dir);
+        if rate == 0.0 {
+            if start > 0.0 {
+                return LocalManifold::empty();
+            }
+            continue;
+        }
+        let t = -start / rate;
+        if rate < 0.0 {
+            lo = lo.max(t);
+        } else {
+            hi = hi.min(t);
+        }
+    }
+    let mut out = LocalManifold::empty();
+    out.normal = -n;
+    if lo > hi {
+        return out;
+    }
+    let ends: &[f64] = if hi > lo { &[lo, hi] } else { &[lo] };
+    for &t in ends {
+        let x = seg[0] + dir * t;
+        let hx = b.face_distance(f, x);
+        let depth = r - hx;
+        if -depth < margin {
+            out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+    fn pose(t: Vec3, axis_angle: Vec3) -> Pose {
+        Isometry3::from_parts(
+            Translation3::from(t),
+            UnitQuaternion::from_scaled_axis(axis_angle),
+        )
+    }
+
+    #[test]
+    fn box_resting_on_a_box_gets_four_corner_points() {
+        let m = contact_cuboid_cuboid(
+            Vec3::new(5.0, 5.0, 0.5),
+            &pose(Vec3::zeros(), Vec3::zeros()),
+            Vec3::new(0.5, 0.5, 0.5),
+            &pose(Vec3::new(0.0, 0.0, 0.99), Vec3::zeros()),
+            0.0,
+        );
+        assert_eq!(m.len(), 4);
+        assert!((m.normal() - Vec3::z()).norm() < 1e-6);
+        for p in m.points() {
+            assert!((p.depth - 0.01).abs() < 1e-6);
+            assert!((p.point.x.abs() - 0.5).abs() < 1e-6 && (p.point.y.abs() - 0.5).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn crossed_edges_touch_at_one_point_with_the_edge_normal() {
+        // A: unit cube rotated 45 degrees about x, so its top is an edge along
+        // x at z = sqrt(2)/2. B: the same cube rotated about z and y so that its
+        // bottom is an edge along y, just overlapping A's edge by 0.01.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let a = pose(
+            Vec3::zeros(),
+            Vec3::new(std::f32::consts::FRAC_PI_4, 0.0, 0.0),
+        );
+        let b = pose(
+            Vec3::new(0.0, 0.0, 2.0 * h - 0.01),
+            Vec3::new(0.0, std::f32::consts::FRAC_PI_4, 0.0),
+        );
+        let half = Vec3::new(0.5, 0.5, 0.5);
+        let m = contact_cuboid_cuboid(half, &a, half, &b, 0.0);
+        assert_eq!(m.len(), 1);
+        assert!((m.normal() - Vec3::z()).norm() < 1e-5, "{:?}", m.normal());
+        assert!((m.points()[0].depth - 0.01).abs() < 1e-5);
+        assert!((m.points()[0].point - Vec3::new(0.0, 0.0, h - 0.005)).norm() < 1e-5);
+    }
+}

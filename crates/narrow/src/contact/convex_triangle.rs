@@ -1,0 +1,78 @@
+//! Contact between a convex polytope (cuboid, convex hull) and one static,
+//! one-sided triangle.
+//!
+//! Method: the triangle becomes a flat polytope whose only face is its
+//! front, and the pair goes through the separating-axis test of
+//! [`super::convex_convex`] (face axes of both, edge-pair axes by full
+//! projection). One-sided rule (seeds 000 and 004): a polytope whose centre
+//! (the mean of its vertices) is strictly behind the triangle's plane gets
+//! no contact, and no edge axis may push the polytope behind the face
+//! unless it separates. Precision domain: `f64` relative to the polytope's
+//! position.
+
+use parapet_math::{promote, Vec3, Vec3d};
+
+use super::convex_convex::polytope_polytope;
+use super::polytope::Polytope;
+use super::{triangle_normal, working_rotation, LocalManifold, Manifold, Pose};
+
+/// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with triangle
+/// B (world, counter-clockwise from the front). The normal runs from the
+/// cuboid to the triangle (`-face_normal` for a box resting on the front).
+pub fn contact_cuboid_triangle(
+    half_a: Vec3,
+    pose_a: &Pose,
+    triangle_b: &[Vec3; 3],
+    margin: f32,
+) -> Manifold {
+    let origin = promote(pose_a.translation.vector);
+    let a = Polytope::cuboid(promote(half_a), &working_rotation(pose_a), Vec3d::zeros());
+    let tri = triangle_b.map(|v| promote(v) - origin);
+    polytope_triangle(&a, &tri, margin as f64).into_world(origin)
+}
+
+/// Contact of polytope A with triangle B, both in the working frame.
+pub(crate) fn polytope_triangle(a: &Polytope, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
+    let Some(n) = triangle_normal(tri) else {
+        return LocalManifold::empty();
+    };
+    if n.dot(&(a.center - tri[0])) < 0.0 {
+        return LocalManifold::empty();
+    }
+    polytope_polytope(a, &Polytope::triangle(tri, n), margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+    fn floor() -> [Vec3; 3] {
+        [
+            Vec3::new(-10.0, -10.0, 0.0),
+            Vec3::new(10.0, -10.0, 0.0),
+            Vec3::new(0.0, 10.0, 0.0),
+        ]
+    }
+
+    fn at(z: f32) -> Pose {
+        Isometry3::from_parts(Translation3::new(0.0, 0.0, z), UnitQuaternion::identity())
+    }
+
+    #[test]
+    fn box_sinking_into_the_floor_gets_four_face_points() {
+        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(0.48), &floor(), 0.0);
+        assert_eq!(m.len(), 4);
+        assert_eq!(m.normal(), -Vec3::z());
+        for p in m.points() {
+            assert!((p.depth - 0.02).abs() < 1e-6);
+            assert!((p.point.z + 0.01).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn box_centred_behind_the_floor_gets_nothing() {
+        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(-0.1), &floor(), 0.1);
+        assert!(m.is_empty());
+    }
+}

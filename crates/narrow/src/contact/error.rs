@@ -1,0 +1,36 @@
+//! Why a contact query was refused.
+
+use parapet_math::Vec3;
+
+/// Why [`super::shapes`], [`super::shape_triangle`] or [`super::shape_mesh`]
+/// refused a query. Pair functions themselves never fail.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContactError {
+    /// No contact test exists for this pair of shape kinds.
+    #[error("contact between a {shape_a} and a {shape_b} is not supported ({hint})")]
+    Unsupported {
+        /// Kind of shape A ("sphere", "triangle mesh", ...).
+        shape_a: &'static str,
+        /// Kind of shape B.
+        shape_b: &'static str,
+        /// What to use instead, or why there is nothing.
+        hint: &'static str,
+    },
+    /// The speculative margin is negative, NaN or infinite.
+    #[error("contact margin {margin} m is invalid (limit: finite and >= 0)")]
+    InvalidMargin {
+        /// The offending margin (m).
+        margin: f32,
+    },
+    /// A pose has a NaN or infinite translation or rotation component.
+    #[error("pose of shape {which} is not finite: translation {translation:?}, rotation {rotation:?} (limit: finite)")]
+    NonFinitePose {
+        /// "A" or "B".
+        which: &'static str,
+        /// The translation (m).
+        translation: Vec3,
+        /// The rotation quaternion as `[i, j, k, w]`.
+        rotation: [f32; 4],
+    },
+}

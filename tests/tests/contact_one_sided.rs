@@ -1,0 +1,200 @@
+//! One-sided mesh contacts (seeds 000 and 004): a triangle's front is the
+//! side its counter-clockwise normal points to; a shape whose centre is
+//! behind the plane gets no contact from it, and a shape in front that
+//! sinks in is pushed out to the front. Checked for every solid shape kind
+//! through the dispatcher, against a floor mesh of two triangles.
+//!
+//! Tolerance: `TOL = 1e-5 m`, a few `f32` ulps of the 1 m scale plus the
+//! rounding of rotated `f32` vertices.
+
+use parapet_geometry::{Shape, TriangleMesh};
+use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+use parapet_math::Vec3;
+use parapet_narrow::contact::{self, ContactError, Pose};
+
+/// Length tolerance (m), see the header.
+const TOL: f32 = 1.0e-5;
+
+/// A 10 m square floor at z = 0 facing +Z (`up`) or -Z.
+fn floor(up: bool) -> TriangleMesh {
+    let vertices = vec![
+        Vec3::new(-5.0, -5.0, 0.0),
+        Vec3::new(5.0, -5.0, 0.0),
+        Vec3::new(5.0, 5.0, 0.0),
+        Vec3::new(-5.0, 5.0, 0.0),
+    ];
+    let triangles = if up {
+        vec![[0, 1, 2], [0, 2, 3]]
+    } else {
+        vec![[0, 2, 1], [0, 3, 2]]
+    };
+    TriangleMesh::new(vertices, triangles).expect("valid floor")
+}
+
+fn at(z: f32) -> Pose {
+    Isometry3::from_parts(Translation3::new(0.3, -0.2, z), UnitQuaternion::identity())
+}
+
+/// Every solid kind with the height (m) of its lowest point below its centre.
+fn solids() -> Vec<(Shape, f32)> {
+    let octahedron: Vec<Vec3> = [
+        [0.5, 0.0, 0.0],
+        [-0.5, 0.0, 0.0],
+        [0.0, 0.5, 0.0],
+        [0.0, -0.5, 0.0],
+        [0.0, 0.0, 0.5],
+        [0.0, 0.0, -0.5],
+    ]
+    .iter()
+    .map(|p| Vec3::new(p[0], p[1], p[2]))
+    .collect();
+    vec![
+        (Shape::sphere(0.5).unwrap(), 0.5),
+        (Shape::capsule(0.3, 0.4).unwrap(), 0.7),
+        (Shape::cuboid(Vec3::new(0.4, 0.3, 0.5)).unwrap(), 0.5),
+        (Shape::convex_hull(&octahedron).unwrap(), 0.5),
+    ]
+}
+
+#[test]
+fn every_solid_sinking_into_the_front_is_pushed_up() {
+    let mesh = floor(true);
+    for (shape, low) in solids() {
+        let contacts =
+            contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0)
+                .unwrap();
+        assert!(!contacts.is_empty(), "{}", shape.kind_name());
+        for c in &contacts {
+            assert!(
+                (c.manifold.normal() + Vec3::z()).norm() < TOL,
+                "{}: {:?}",
+                shape.kind_name(),
+                c
+            );
+            let depth = c.manifold.max_depth().unwrap();
+            assert!(
+                (depth - 0.02).abs() < TOL,
+                "{}: depth {depth}",
+                shape.kind_name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_solid_centred_behind_the_floor_gets_nothing() {
+    let mesh = floor(true);
+    for (shape, _) in solids() {
+        // The centre 1 cm behind the plane: the shape still overlaps it. A
+        // capsule is behind only when both segment ends are (seed 000), so
+        // this upright one is lowered until its upper end is 1 cm behind.
+        let behind = if let Shape::Capsule(c) = &shape {
+            c.half_height() + 0.01
+        } else {
+            0.01
+        };
+        let contacts =
+            contact::shape_mesh(&shape, &at(-behind), &mesh, &Isometry3::identity(), 0.1).unwrap();
+        assert!(contacts.is_empty(), "{}: {contacts:?}", shape.kind_name());
+    }
+}
+
+#[test]
+fn a_floor_facing_down_ignores_shapes_above_and_catches_shapes_below() {
+    let mesh = floor(false);
+    for (shape, low) in solids() {
+        let above =
+            contact::shape_mesh(&shape, &at(low - 0.02), &mesh, &Isometry3::identity(), 0.0)
+                .unwrap();
+        assert!(above.is_empty(), "{}", shape.kind_name());
+        let below = contact::shape_mesh(
+            &shape,
+            &at(-(low - 0.02)),
+            &mesh,
+            &Isometry3::identity(),
+            0.0,
+        )
+        .unwrap();
+        assert!(!below.is_empty(), "{}", shape.kind_name());
+        for c in &below {
+            assert!((c.manifold.normal() - Vec3::z()).norm() < TOL);
+        }
+    }
+}
+
+#[test]
+fn a_speculative_gap_above_the_floor_gives_negative_depths_within_the_margin() {
+    let mesh = floor(true);
+    for (shape, low) in solids() {
+        let pose = at(low + 0.03);
+        let within =
+            contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.05).unwrap();
+        assert!(!within.is_empty(), "{}", shape.kind_name());
+        for c in &within {
+            let depth = c.manifold.max_depth().unwrap();
+            assert!((depth + 0.03).abs() < TOL, "{}: {depth}", shape.kind_name());
+        }
+        let beyond =
+            contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.02).unwrap();
+        assert!(beyond.is_empty(), "{}", shape.kind_name());
+    }
+}
+
+#[test]
+fn a_capsule_with_one_end_behind_is_pushed_to_the_front() {
+    // Seed 000: a capsule is behind only when both segment ends are. This
+    // one stands through the floor, its lower end 0.1 m behind the plane.
+    let shape = Shape::capsule(0.2, 0.5).unwrap();
+    let pose = at(0.4);
+    let tri = [
+        Vec3::new(-5.0, -5.0, 0.0),
+        Vec3::new(5.0, -5.0, 0.0),
+        Vec3::new(5.0, 5.0, 0.0),
+    ];
+    let m = contact::shape_triangle(&shape, &pose, &tri, 0.0).unwrap();
+    assert!((m.normal() + Vec3::z()).norm() < TOL);
+    // Lower end at z = -0.1: it must rise 0.1 + 0.2 m to clear the floor.
+    assert!((m.max_depth().unwrap() - 0.3).abs() < TOL, "{m:?}");
+    let behind = contact::shape_triangle(&shape, &at(-0.6), &tri, 0.0).unwrap();
+    assert!(behind.is_empty());
+}
+
+#[test]
+fn a_box_resting_on_the_floor_gets_a_face_manifold_per_triangle() {
+    let mesh = floor(true);
+    let shape = Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
+    // Centred on the diagonal shared by the two triangles.
+    let pose = Isometry3::from_parts(
+        Translation3::new(0.0, 0.0, 0.49),
+        UnitQuaternion::identity(),
+    );
+    let contacts = contact::shape_mesh(&shape, &pose, &mesh, &Isometry3::identity(), 0.0).unwrap();
+    assert_eq!(
+        contacts.iter().map(|c| c.triangle).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    for c in &contacts {
+        // Each triangle clips the square to its half: 3 or 4 points, all 1 cm deep.
+        assert!(c.manifold.len() >= 3, "{c:?}");
+        for p in c.manifold.points() {
+            assert!((p.depth - 0.01).abs() < TOL);
+        }
+    }
+}
+
+#[test]
+fn mesh_pairs_are_refused_not_asserted() {
+    let mesh = Shape::mesh(vec![Vec3::zeros(), Vec3::x(), Vec3::y()], vec![[0, 1, 2]]).unwrap();
+    let sphere = Shape::sphere(1.0).unwrap();
+    let id = Isometry3::identity();
+    for (a, b) in [(&mesh, &mesh), (&sphere, &mesh), (&mesh, &sphere)] {
+        let err = contact::shapes(a, &id, b, &id, 0.0).unwrap_err();
+        assert!(matches!(err, ContactError::Unsupported { .. }), "{err}");
+        assert!(err.to_string().contains("triangle mesh"), "{err}");
+    }
+    let Shape::Mesh(m) = &mesh else {
+        unreachable!("built as a mesh")
+    };
+    let err = contact::shape_mesh(&mesh, &id, m, &id, 0.0).unwrap_err();
+    assert!(matches!(err, ContactError::Unsupported { .. }));
+}
