@@ -12,9 +12,12 @@
 //!   world calls around contacts ([`RigidBody::integrate_velocity`],
 //!   [`RigidBody::integrate_pose`]), with the Hamiltonian split rotation of
 //!   seed 004.
+//! - [`contact`]: the sequential-impulse contact solver (speculative
+//!   contacts, restitution, Coulomb friction, split correction).
 //! - [`tolerances`]: the named tolerances of this crate.
 
 pub mod body;
+pub mod contact;
 mod inertia;
 pub mod integrate;
 pub mod tolerances;

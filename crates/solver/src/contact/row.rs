@@ -1,0 +1,154 @@
+//! One contact point as the solver input ([`ContactPointInput`]) and as its
+//! prepared constraint row ([`ContactRow`]): lever arms, effective masses,
+//! tangent basis, the closing velocity before the solve and the speculative gap.
+
+use parapet_geometry::Material;
+use parapet_math::{promote, Vec3, Vec3d};
+
+use super::SolverBody;
+
+/// One contact point between body `body_a` and body `body_b` (indices into
+/// the solver's body slice), as the narrow phase reports it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPointInput {
+    /// Index of body A in the solver's body slice.
+    pub body_a: usize,
+    /// Index of body B in the solver's body slice.
+    pub body_b: usize,
+    /// World point midway between the two surfaces (m).
+    pub point: Vec3,
+    /// Unit normal from A to B (world): the direction in which B must move
+    /// to separate.
+    pub normal: Vec3,
+    /// Penetration along the normal (m): positive for overlap, negative for a
+    /// gap (a speculative point).
+    pub depth: f32,
+    /// The mixed material of the pair ([`Material::mix`]).
+    pub material: Material,
+}
+
+/// A prepared contact row: the input plus everything the iterations reuse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactRow {
+    /// Index of body A.
+    pub body_a: usize,
+    /// Index of body B.
+    pub body_b: usize,
+    /// Lever arm from A's mass centre to the point (m).
+    pub arm_a: Vec3d,
+    /// Lever arm from B's mass centre to the point (m).
+    pub arm_b: Vec3d,
+    /// Unit normal from A to B.
+    pub normal: Vec3d,
+    /// Two unit tangents completing a right-handed basis with the normal.
+    pub tangents: [Vec3d; 2],
+    /// Effective mass along the normal (kg); 0 when neither body can move.
+    pub normal_mass: f64,
+    /// Effective masses along the tangents (kg).
+    pub tangent_mass: [f64; 2],
+    /// Mixed Coulomb friction coefficient.
+    pub friction: f64,
+    /// Mixed restitution.
+    pub restitution: f64,
+    /// Mixed bounce threshold (m/s).
+    pub bounce_threshold: f64,
+    /// Normal relative velocity of B against A before the solve (m/s,
+    /// negative when closing).
+    pub closing_velocity: f64,
+    /// Penetration (m), negative for a gap.
+    pub depth: f64,
+    /// Accumulated normal impulse (N s).
+    pub normal_impulse: f64,
+    /// Largest accumulated normal impulse during the velocity iterations
+    /// (N s): restitution applies only to points that took one.
+    pub max_normal_impulse: f64,
+    /// Accumulated tangent impulses (N s) along [`ContactRow::tangents`].
+    pub tangent_impulse: [f64; 2],
+    /// Accumulated split (pose-only) normal impulse (N s).
+    pub split_impulse: f64,
+}
+
+/// A unit tangent basis perpendicular to the unit normal `n` (Erin Catto's
+/// "Computing a basis" choice: the larger of two candidate crosses), a pure
+/// function of `n` so that the solve is deterministic.
+pub fn tangent_basis(n: &Vec3d) -> [Vec3d; 2] {
+    let t1 = if n.x.abs() >= 0.57735 {
+        Vec3d::new(n.y, -n.x, 0.0)
+    } else {
+        Vec3d::new(0.0, n.z, -n.y)
+    };
+    let t1 = t1 / t1.norm();
+    [t1, n.cross(&t1)]
+}
+
+/// The effective mass `1 / (mA⁻¹ + mB⁻¹ + (IA⁻¹ (rA × d)) · (rA × d) + ...)`
+/// along direction `d`, 0 when the denominator is not positive and finite
+/// (two immovable bodies, or a custom tensor with no resistance there).
+fn effective_mass(a: &SolverBody, b: &SolverBody, arm_a: &Vec3d, arm_b: &Vec3d, d: &Vec3d) -> f64 {
+    let ra = arm_a.cross(d);
+    let rb = arm_b.cross(d);
+    let k = a.inverse_mass
+        + b.inverse_mass
+        + (a.world_inverse_inertia * ra).dot(&ra)
+        + (b.world_inverse_inertia * rb).dot(&rb);
+    if k > 0.0 && k.is_finite() {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+impl ContactRow {
+    /// Prepares the row of `input` against the bodies' state before the solve.
+    pub fn prepare(input: &ContactPointInput, bodies: &[SolverBody]) -> ContactRow {
+        let a = &bodies[input.body_a];
+        let b = &bodies[input.body_b];
+        let point = promote(input.point);
+        let normal = promote(input.normal);
+        let normal = normal / normal.norm();
+        let arm_a = point - a.center;
+        let arm_b = point - b.center;
+        let tangents = tangent_basis(&normal);
+        let relative = b.velocity_at(&arm_b) - a.velocity_at(&arm_a);
+        ContactRow {
+            body_a: input.body_a,
+            body_b: input.body_b,
+            arm_a,
+            arm_b,
+            normal,
+            tangents,
+            normal_mass: effective_mass(a, b, &arm_a, &arm_b, &normal),
+            tangent_mass: tangents.map(|t| effective_mass(a, b, &arm_a, &arm_b, &t)),
+            friction: input.material.friction as f64,
+            restitution: input.material.restitution as f64,
+            bounce_threshold: input.material.bounce_threshold as f64,
+            closing_velocity: relative.dot(&normal),
+            depth: input.depth as f64,
+            normal_impulse: 0.0,
+            max_normal_impulse: 0.0,
+            tangent_impulse: [0.0; 2],
+            split_impulse: 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tangent_basis_is_orthonormal_and_right_handed() {
+        for n in [
+            Vec3d::z(),
+            Vec3d::x(),
+            -Vec3d::y(),
+            Vec3d::new(1.0, 2.0, -3.0).normalize(),
+        ] {
+            let [t1, t2] = tangent_basis(&n);
+            // Unit vectors built from one division: within a few ulps of 1.
+            assert!((t1.norm() - 1.0).abs() < 1e-15 && (t2.norm() - 1.0).abs() < 1e-15);
+            assert!(t1.dot(&n).abs() < 1e-15 && t2.dot(&n).abs() < 1e-15);
+            assert!((t1.cross(&t2) - n).norm() < 1e-15);
+        }
+    }
+}

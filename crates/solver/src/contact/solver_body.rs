@@ -1,0 +1,132 @@
+//! [`SolverBody`]: the `f64` working copy of one body's velocities and mass
+//! properties that the contact solver changes, and its write-back.
+
+use parapet_math::{demote, promote, Mat3d, Vec3d};
+
+use crate::body::forces::not_representable;
+use crate::body::{BodyError, BodyKind, RigidBody};
+
+/// One body as the contact solver sees it: velocities (world, about the
+/// world mass centre), split (pose-only) velocities, inverse mass and world
+/// inverse tensor, all in `f64`. A kinematic body keeps its velocity with
+/// zero inverse mass; a static body has zero velocity and zero inverse mass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolverBody {
+    /// Velocity of the mass centre (m/s, world).
+    pub linear_velocity: Vec3d,
+    /// Angular velocity about the mass centre (rad/s, world).
+    pub angular_velocity: Vec3d,
+    /// Split (pose-only) linear velocity (m/s, world).
+    pub split_linear_velocity: Vec3d,
+    /// Split (pose-only) angular velocity (rad/s, world).
+    pub split_angular_velocity: Vec3d,
+    /// Inverse mass (1/kg); 0 for kinematic and static bodies.
+    pub inverse_mass: f64,
+    /// World inverse tensor `R A Rᵀ` (1/(kg m²)); zero unless dynamic.
+    pub world_inverse_inertia: Mat3d,
+    /// World mass centre (m).
+    pub center: Vec3d,
+}
+
+impl SolverBody {
+    /// The working copy of `body`.
+    pub fn of(body: &RigidBody) -> SolverBody {
+        let zero = Vec3d::zeros();
+        let (linear, angular) = match body.kind() {
+            BodyKind::Static => (zero, zero),
+            _ => (
+                promote(body.linear_velocity()),
+                promote(body.angular_velocity()),
+            ),
+        };
+        let dynamic = body.kind() == BodyKind::Dynamic;
+        SolverBody {
+            linear_velocity: linear,
+            angular_velocity: angular,
+            split_linear_velocity: promote(body.split_linear_velocity()),
+            split_angular_velocity: promote(body.split_angular_velocity()),
+            inverse_mass: if dynamic {
+                body.inverse_mass() as f64
+            } else {
+                0.0
+            },
+            world_inverse_inertia: if dynamic {
+                body.world_inverse_inertia_f64()
+            } else {
+                Mat3d::zeros()
+            },
+            center: body.world_center_of_mass_f64(),
+        }
+    }
+
+    /// A static, immovable body at `center` (used for mesh triangles).
+    pub fn immovable(center: Vec3d) -> SolverBody {
+        SolverBody {
+            linear_velocity: Vec3d::zeros(),
+            angular_velocity: Vec3d::zeros(),
+            split_linear_velocity: Vec3d::zeros(),
+            split_angular_velocity: Vec3d::zeros(),
+            inverse_mass: 0.0,
+            world_inverse_inertia: Mat3d::zeros(),
+            center,
+        }
+    }
+
+    /// Whether impulses move this body (a positive inverse mass or a
+    /// non-zero inverse tensor).
+    pub fn is_movable(&self) -> bool {
+        self.inverse_mass > 0.0 || self.world_inverse_inertia != Mat3d::zeros()
+    }
+
+    /// Velocity (m/s) of the body point at lever arm `arm` from the mass centre.
+    #[inline]
+    pub fn velocity_at(&self, arm: &Vec3d) -> Vec3d {
+        self.linear_velocity + self.angular_velocity.cross(arm)
+    }
+
+    /// Split velocity (m/s) of the body point at lever arm `arm`.
+    #[inline]
+    pub fn split_velocity_at(&self, arm: &Vec3d) -> Vec3d {
+        self.split_linear_velocity + self.split_angular_velocity.cross(arm)
+    }
+
+    /// Applies the impulse `impulse` (N s) at lever arm `arm`.
+    #[inline]
+    pub fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+        self.linear_velocity += impulse * self.inverse_mass;
+        self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
+    }
+
+    /// Applies the split (pose-only) impulse `impulse` at lever arm `arm`.
+    #[inline]
+    pub fn apply_split_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+        self.split_linear_velocity += impulse * self.inverse_mass;
+        self.split_angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
+    }
+
+    /// Rounds the velocities and split velocities to `f32` and stores them in
+    /// `body` (a dynamic body; others are left as they are, since impulses
+    /// do not move them).
+    ///
+    /// # Errors
+    /// [`BodyError::NotRepresentable`] naming the first quantity beyond
+    /// `f32`; the body is then unchanged.
+    pub fn write_back(&self, body: &mut RigidBody) -> Result<(), BodyError> {
+        if body.kind() != BodyKind::Dynamic {
+            return Ok(());
+        }
+        let linear = demote(self.linear_velocity)
+            .map_err(|e| not_representable("linear velocity", e))?;
+        let angular = demote(self.angular_velocity)
+            .map_err(|e| not_representable("angular velocity", e))?;
+        let split_linear = demote(self.split_linear_velocity)
+            .map_err(|e| not_representable("split linear velocity", e))?;
+        let split_angular = demote(self.split_angular_velocity)
+            .map_err(|e| not_representable("split angular velocity", e))?;
+        body.set_linear_velocity(linear);
+        body.set_angular_velocity(angular);
+        body.set_split_linear_velocity(split_linear);
+        body.set_split_angular_velocity(split_angular);
+        Ok(())
+    }
+}
