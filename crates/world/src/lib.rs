@@ -4,3 +4,5 @@
 //!
 //! Architecture invariant: the world is the only crate that owns more than one
 //! body; a failed step leaves it bit for bit as it was before the call.
+
+pub mod ccd;
