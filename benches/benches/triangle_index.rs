@@ -18,8 +18,10 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use parapet_geometry::bvh::{BoundsQuery, SweptBall, TriangleBoundsTree};
 use parapet_math::Vec3;
-use parapet_tests::meshes::{soup, sweeps_near, terrain_with, IndexedMesh, Sweep, WORKLOAD_TRIANGLES};
-use parapet_tests::parry::parry3d::bounding_volume::Aabb;
+use parapet_tests::meshes::{
+    soup, sweeps_near, terrain_with, IndexedMesh, Sweep, WORKLOAD_TRIANGLES,
+};
+use parapet_tests::parry::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use parapet_tests::parry::parry3d::shape::TriMesh;
 use parapet_tests::parry::{to_parry, ParryVec};
 
@@ -47,7 +49,10 @@ fn swept(s: &Sweep) -> SweptBall {
 
 fn parry_box(s: &Sweep) -> Aabb {
     let r = Vec3::repeat(s.radius);
-    Aabb::new(to_parry(s.start.inf(&s.end) - r), to_parry(s.start.sup(&s.end) + r))
+    Aabb::new(
+        to_parry(s.start.inf(&s.end) - r),
+        to_parry(s.start.sup(&s.end) + r),
+    )
 }
 
 fn report_memory(workloads: &[(String, IndexedMesh)]) {
@@ -62,21 +67,30 @@ fn report_memory(workloads: &[(String, IndexedMesh)]) {
         let sweeps = sweeps_near(mesh, QUERIES, 0x0BA1);
         let mut out = Vec::new();
         let (mut hits, mut box_hits, mut visited, mut parry_hits) = (0, 0, 0, 0);
+        let parry_visited = std::cell::Cell::new(0usize);
         for s in &sweeps {
             let stats = tree.query(&swept(s), &mut out);
             hits += stats.hits;
             visited += stats.visited_nodes;
             box_hits += tree.query(&swept(s).bounds(), &mut out).hits;
-            parry_hits += parry.bvh().intersect_aabb(&parry_box(s)).count();
+            let query = parry_box(s);
+            parry_hits += parry
+                .bvh()
+                .leaves(|node| {
+                    parry_visited.set(parry_visited.get() + 1);
+                    node.aabb().intersects(&query)
+                })
+                .count();
         }
         println!(
             "triangle_index memory {name}: parapet {ours:.1} B/triangle, parry {theirs:.1} B/triangle, \
-             ratio {:.3}; per query: {:.2} swept-ball hits, {:.2} box hits, {:.2} parry hits, {:.1} nodes visited",
+             ratio {:.3}; per query: {:.2} swept-ball hits, {:.2} box hits, {:.2} parry hits, {:.1} nodes visited (parry {:.1})",
             ours / theirs,
             hits as f64 / QUERIES as f64,
             box_hits as f64 / QUERIES as f64,
             parry_hits as f64 / QUERIES as f64,
             visited as f64 / QUERIES as f64,
+            parry_visited.get() as f64 / QUERIES as f64,
         );
     }
 }

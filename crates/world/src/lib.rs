@@ -4,5 +4,38 @@
 //!
 //! Architecture invariant: the world is the only crate that owns more than one
 //! body; a failed step leaves it bit for bit as it was before the call.
+//!
+//! - [`PhysicsWorld`]: bodies in generational slots ([`BodyId`]), the
+//!   configuration fields of spec/API.md "The world", [`PhysicsWorld::step`]
+//!   and [`PhysicsWorld::cast_ray`].
+//! - `step/`: one file per stage of ARCHITECTURE.md "One step, as data
+//!   flows" (`validate`, `snapshot`, `forces`, `contacts`, `ccd`,
+//!   `integrate`, `report`).
+//! - [`ccd`]: the collision-detection mode ([`CollisionDetection`]); the
+//!   continuous policy of the next issues lives there too.
+//! - The broad phase (sort and sweep over primitive bounds) and the mesh
+//!   index (one triangle bounds tree over every static mesh snapshot).
 
+mod body_id;
+mod broad_phase;
 pub mod ccd;
+mod error;
+mod event;
+mod mesh_index;
+mod ray;
+mod shape_pose;
+mod step;
+mod world;
+
+pub use body_id::BodyId;
+pub use ccd::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+pub use error::{StepError, WorldError};
+pub use event::{ContactEvent, ContactKind, RayHit};
+pub use world::{
+    PhysicsWorld, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, DEFAULT_CCD_MAX_IMPACTS,
+    DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,
+};
+
+/// The speculative contact margin (m) of the discrete contact stage; see
+/// [`parapet_solver::contact::CONTACT_MARGIN`] for its value and reason.
+pub use parapet_solver::contact::CONTACT_MARGIN;

@@ -8,9 +8,9 @@
 //! which turn each `f64` comparison into an exactly equivalent `f32` one.
 //!
 //! Precision domain: any finite `f32` node bound, any non-NaN `f64` query
-//! bound (infinite query bounds are allowed). Rounding helpers step by whole
-//! ulps with `next_up` / `next_down`, which also turn an overflowed `±inf`
-//! into `±f64::MAX`, a bound on the side the caller asked for.
+//! bound (infinite query bounds are allowed). The rounding helpers
+//! [`down`] / [`up`] widen a computed value by a few units of its last place,
+//! without branches, so that it bounds the exact value it approximates.
 
 use parapet_math::{Vec3, Vec3d};
 
@@ -94,35 +94,45 @@ impl Bounds {
     }
 }
 
-/// `x` lowered by `steps` ulps: a lower bound of the exact value when `x` is
-/// a computed result within `steps` ulps of it. `-inf` stays `-inf`.
+/// Relative widening per rounding to nearest: `2^-51`, four times the unit
+/// roundoff `2^-53` (dimensionless). One unit covers the error the rounding
+/// made, one more the rounding of the widening subtraction itself, and the
+/// rest the second-order terms, so [`down`] and [`up`] stay bounds.
+const WIDEN_PER_ROUNDING: f64 = 1.0 / (1u64 << 51) as f64;
+
+/// Absolute widening: the smallest subnormal `f64`, a bound on the error of
+/// a rounding that underflows (2^-1075) and what keeps a zero result moving.
+const WIDEN_ABS: f64 = 5e-324;
+
+/// A lower bound of the exact value that the computed `x` approximates
+/// within `roundings` roundings to nearest (each of relative error at most
+/// 2^-53, or absolute error 2^-1075 when it underflows). Branchless:
+/// `x - (|x| * roundings * 2^-51 + 2^-1074)`. `-inf` stays `-inf`; a `+inf`
+/// stays `+inf` (the exact value then exceeds every finite bound).
 #[inline]
-pub(crate) fn down(mut x: f64, steps: u32) -> f64 {
-    for _ in 0..steps {
-        x = x.next_down();
-    }
-    x
+pub(crate) fn down(x: f64, roundings: u32) -> f64 {
+    (x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).min(x)
 }
 
-/// `x` raised by `steps` ulps: an upper bound of the exact value when `x` is
-/// a computed result within `steps` ulps of it. `+inf` stays `+inf`.
+/// An upper bound of the exact value that the computed `x` approximates
+/// within `roundings` roundings to nearest (see [`down`]). `+inf` stays
+/// `+inf`; a `-inf` stays `-inf`.
 #[inline]
-pub(crate) fn up(mut x: f64, steps: u32) -> f64 {
-    for _ in 0..steps {
-        x = x.next_up();
-    }
-    x
+pub(crate) fn up(x: f64, roundings: u32) -> f64 {
+    (x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).max(x)
 }
 
 /// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).
 ///
 /// For every `f32` value `b`: `b as f64 >= x` exactly when `b >= ceil_f32(x)`.
-/// `x` must not be NaN.
+/// `x` must not be NaN. Both candidates are computed and one is selected,
+/// so that a coin-flip rounding direction costs no mispredicted branch.
 #[inline]
 pub(crate) fn ceil_f32(x: f64) -> f32 {
     let r = x as f32;
+    let above = r.next_up();
     if (r as f64) < x {
-        r.next_up()
+        above
     } else {
         r
     }
@@ -135,8 +145,9 @@ pub(crate) fn ceil_f32(x: f64) -> f32 {
 #[inline]
 pub(crate) fn floor_f32(x: f64) -> f32 {
     let r = x as f32;
+    let below = r.next_down();
     if (r as f64) > x {
-        r.next_down()
+        below
     } else {
         r
     }
@@ -185,11 +196,22 @@ mod tests {
     }
 
     #[test]
-    fn rounding_steps_move_by_ulps_and_saturate_overflow() {
-        assert_eq!(down(1.0, 1), 1.0f64.next_down());
-        assert_eq!(up(1.0, 2), 1.0f64.next_up().next_up());
-        assert_eq!(down(f64::INFINITY, 1), f64::MAX);
-        assert_eq!(up(f64::NEG_INFINITY, 1), -f64::MAX);
+    fn widening_moves_by_a_few_ulps_per_rounding() {
+        // One rounding: at least one ulp (the exact value may be half an ulp
+        // away and the widening subtraction rounds too), at most four.
+        for x in [1.0f64, 1.5, -3.0, 1.0e-300, 123456.789] {
+            let d = down(x, 1);
+            let u = up(x, 1);
+            let ulp = x.abs().next_up() - x.abs();
+            assert!(d <= x.next_down() && x - d <= 4.0 * ulp, "{x}: {d}");
+            assert!(u >= x.next_up() && u - x <= 4.0 * ulp, "{x}: {u}");
+        }
+        // Zero moves off zero; infinities stay.
+        assert!(down(0.0, 1) < 0.0 && up(0.0, 1) > 0.0);
+        assert_eq!(down(f64::NEG_INFINITY, 1), f64::NEG_INFINITY);
+        assert_eq!(up(f64::INFINITY, 1), f64::INFINITY);
+        // Subnormals: still a bound.
+        assert!(down(5e-324, 1) <= 0.0);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! median (`ceil(n / 2)` left, `floor(n / 2)` right) along the longest axis of
 //! its triangles' box centres, found with `select_nth_unstable_by`
 //! (expected O(n)); the left subtree follows its parent in the array and the
-//! right subtree follows the left one, so each internal node's escape link
-//! is the index after its subtree and a leaf's escape is its own index + 1.
+//! right subtree follows the left one, and each node's escape link is the
+//! index after its subtree (a leaf's own index + 1).
 //! Node bounds are the union of the children's (exact: a min or max of `f32`
 //! values is one of them).
 //!
@@ -22,7 +22,7 @@
 
 use parapet_math::Vec3;
 
-use super::{BvhError, Node, LEAF_FLAG};
+use super::{BvhError, Node, NO_TRIANGLE};
 
 /// One triangle during the build: its split key and its index.
 #[derive(Clone, Copy)]
@@ -31,9 +31,9 @@ struct Item {
     triangle: u32,
 }
 
-/// The exact `f32` bounds of one triangle as a leaf node.
+/// The exact `f32` bounds of triangle `index` as a leaf node with `escape`.
 #[inline]
-pub(crate) fn leaf_of(triangle: &[Vec3; 3], index: u32) -> Node {
+pub(crate) fn leaf_of(triangle: &[Vec3; 3], index: u32, escape: u32) -> Node {
     let [a, b, c] = triangle;
     let mut min = [0.0f32; 3];
     let mut max = [0.0f32; 3];
@@ -43,8 +43,9 @@ pub(crate) fn leaf_of(triangle: &[Vec3; 3], index: u32) -> Node {
     }
     Node {
         min,
+        escape,
         max,
-        link: LEAF_FLAG | index,
+        triangle: index,
     }
 }
 
@@ -75,7 +76,7 @@ pub(crate) fn build_nodes(triangles: &[[Vec3; 3]]) -> Vec<Node> {
     let mut leaves = Vec::with_capacity(count);
     let mut items = Vec::with_capacity(count);
     for (i, tri) in triangles.iter().enumerate() {
-        let leaf = leaf_of(tri, i as u32);
+        let leaf = leaf_of(tri, i as u32, 0);
         let centre = [0, 1, 2].map(|k| 0.5 * leaf.min[k] + 0.5 * leaf.max[k]);
         leaves.push(leaf);
         items.push(Item {
@@ -93,7 +94,9 @@ pub(crate) fn build_nodes(triangles: &[[Vec3; 3]]) -> Vec<Node> {
 /// Recursion depth is the tree depth, at most ceil(log2 T) <= 30.
 fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
     if let [item] = items {
-        nodes.push(leaves[item.triangle as usize]);
+        let mut leaf = leaves[item.triangle as usize];
+        leaf.escape = nodes.len() as u32 + 1;
+        nodes.push(leaf);
         return;
     }
     let axis = split_axis(items);
@@ -104,8 +107,9 @@ fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
     let parent = nodes.len();
     nodes.push(Node {
         min: [0.0; 3],
+        escape: 0,
         max: [0.0; 3],
-        link: 0,
+        triangle: NO_TRIANGLE,
     });
     build_subtree(left, leaves, nodes);
     let right_child = nodes.len();
@@ -117,7 +121,7 @@ fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
         node.min[k] = l.min[k].min(r.min[k]);
         node.max[k] = l.max[k].max(r.max[k]);
     }
-    node.link = escape;
+    node.escape = escape;
 }
 
 /// The axis along which the items' box centres spread the most (x on ties).

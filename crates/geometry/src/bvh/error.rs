@@ -40,7 +40,9 @@ pub enum BvhError {
         requirement: &'static str,
     },
     /// `validate()` was given a snapshot whose triangle count differs from the tree's.
-    #[error("the tree indexes {tree} triangles but the snapshot given to validate() holds {snapshot}")]
+    #[error(
+        "the tree indexes {tree} triangles but the snapshot given to validate() holds {snapshot}"
+    )]
     SnapshotMismatch {
         /// Triangles the tree was built from.
         tree: usize,

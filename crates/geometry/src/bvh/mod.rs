@@ -4,12 +4,12 @@
 //!
 //! Method: a binary tree of closed axis-aligned boxes built by median splits
 //! ([`build`](self) module docs), stored as one array in depth-first preorder.
-//! A node is 28 bytes: its `f32` bounds and one link word, which for an
-//! internal node is its *escape link* (the index after its subtree; its first
-//! child is the next index) and for a leaf is its triangle's index (a leaf's
-//! escape is implicitly its own index + 1). A query walks the array from the
-//! root: a node whose box passes the query goes to the next index, one that
-//! fails jumps to its escape; no stack, no visited array, each node visited
+//! A node is 32 bytes (aligned to half a cache line): its `f32` bounds, its
+//! *escape link* (the index after its subtree; an internal node's first
+//! child is the next index, a leaf's escape is its own index + 1) and, for a
+//! leaf, its triangle's index. A query walks the array from the root: a node
+//! whose box passes the query goes to the next index, one that fails jumps
+//! to its escape; no stack, no visited array, each node visited
 //! at most once, so at most 2T - 1 visits and at most T results. Results
 //! are sorted ascending (triangle insertion order), so equal-time ties keep
 //! insertion order whatever the tree order.
@@ -53,22 +53,26 @@ pub const LINEAR_SCAN_MAX: usize = 8;
 /// flag must fit one `u32` link word. Unit: triangles.
 pub const MAX_TRIANGLES: usize = 1 << 30;
 
-/// The high bit of a link word marks a leaf; the low 31 bits hold its triangle.
-pub(crate) const LEAF_FLAG: u32 = 1 << 31;
+/// The triangle word of an internal node.
+pub(crate) const NO_TRIANGLE: u32 = u32::MAX;
 
-/// One stored node: exact `f32` bounds and a link word (see the module docs).
+/// One stored node, 32 bytes aligned to 32 (one half cache line): exact
+/// `f32` bounds, the escape link and the triangle (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C)]
+#[repr(C, align(32))]
 pub(crate) struct Node {
     pub(crate) min: [f32; 3],
+    /// The index after this node's subtree (a leaf's own index + 1).
+    pub(crate) escape: u32,
     pub(crate) max: [f32; 3],
-    pub(crate) link: u32,
+    /// The leaf's triangle, [`NO_TRIANGLE`] for an internal node.
+    pub(crate) triangle: u32,
 }
 
 impl Node {
     #[inline]
     pub(crate) fn is_leaf(&self) -> bool {
-        self.link & LEAF_FLAG != 0
+        self.triangle != NO_TRIANGLE
     }
 
     #[inline]
@@ -100,31 +104,17 @@ pub enum Layout {
     Tree,
 }
 
-/// What one node of the tree is, as [`TriangleBoundsTree::node`] reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NodeKind {
-    /// A leaf holding one triangle (its index in the snapshot); its escape is
-    /// its own index + 1.
-    Leaf {
-        /// The triangle's index in the snapshot (insertion order).
-        triangle: u32,
-    },
-    /// An internal node; its first child is the next index.
-    Internal {
-        /// The index after this node's subtree, where a query goes when it
-        /// skips or finishes the subtree.
-        escape: u32,
-    },
-}
-
 /// One node as the public API sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NodeView {
     /// The node's closed bounds (exact `f32` values widened to `f64`).
     pub bounds: Bounds,
-    /// Leaf or internal, with its triangle or escape link.
-    pub kind: NodeKind,
+    /// The index after this node's subtree, where a query goes when it skips
+    /// or finishes it (a leaf's own index + 1). An internal node's first
+    /// child is the next index.
+    pub escape: u32,
+    /// The leaf's triangle (its index in the snapshot), `None` for an internal node.
+    pub triangle: Option<u32>,
 }
 
 /// What a query did: how many nodes it visited and how many triangles it returned.
@@ -167,7 +157,7 @@ impl TriangleBoundsTree {
     /// Builds the index over `triangles` (insertion order = index order).
     ///
     /// Cost O(T log T) time, O(T) temporary storage; the tree keeps
-    /// 2T - 1 nodes of 28 bytes (T for a linear scan).
+    /// 2T - 1 nodes of 32 bytes (T for a linear scan).
     ///
     /// # Errors
     /// [`BvhError::NonFiniteVertex`] naming the first triangle with a NaN or
@@ -187,7 +177,7 @@ impl TriangleBoundsTree {
                 triangles
                     .iter()
                     .enumerate()
-                    .map(|(i, t)| build::leaf_of(t, i as u32))
+                    .map(|(i, t)| build::leaf_of(t, i as u32, i as u32 + 1))
                     .collect(),
                 Layout::LinearScan,
             ),
@@ -242,16 +232,10 @@ impl TriangleBoundsTree {
     /// Node `index` of the depth-first preorder array, `None` past the end.
     pub fn node(&self, index: usize) -> Option<NodeView> {
         let node = self.nodes.get(index)?;
-        let kind = if node.is_leaf() {
-            NodeKind::Leaf {
-                triangle: node.link & !LEAF_FLAG,
-            }
-        } else {
-            NodeKind::Internal { escape: node.link }
-        };
         Some(NodeView {
             bounds: node.bounds(),
-            kind,
+            escape: node.escape,
+            triangle: node.is_leaf().then_some(node.triangle),
         })
     }
 
@@ -279,6 +263,8 @@ impl TriangleBoundsTree {
         // `b >= lo` and `b <= q.max` iff `b <= hi`, exactly.
         let lo = [0, 1, 2].map(|k| ceil_f32(qb.min[k]));
         let hi = [0, 1, 2].map(|k| floor_f32(qb.max[k]));
+        let refine_leaf = Q::REFINES;
+        let refine_internal = Q::REFINES && query.refine_internal();
         let nodes = self.nodes.as_slice();
         let mut visited = 0usize;
         let mut i = 0usize;
@@ -290,16 +276,19 @@ impl TriangleBoundsTree {
                 & (node.min[0] <= hi[0])
                 & (node.min[1] <= hi[1])
                 & (node.min[2] <= hi[2]);
-            let hit = in_box && (!Q::REFINES || query.refine(&node.bounds()));
-            if node.link & LEAF_FLAG != 0 {
-                if hit {
-                    out.push(node.link & !LEAF_FLAG);
+            let leaf = node.is_leaf();
+            if in_box
+                && (!Q::REFINES
+                    || !(if leaf { refine_leaf } else { refine_internal })
+                    || query.refine(&node.bounds()))
+            {
+                if leaf {
+                    out.push(node.triangle);
                 }
-                i += 1;
-            } else if hit {
+                // An accepted internal node's first child, or a leaf's escape.
                 i += 1;
             } else {
-                i = node.link as usize;
+                i = node.escape as usize;
             }
         }
         if self.layout == Layout::Tree {
@@ -369,16 +358,25 @@ mod tests {
 
     #[test]
     fn depth_bound_is_ceil_log2() {
-        let expected = [(1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (1024, 10)];
+        let expected = [
+            (1, 0),
+            (2, 1),
+            (3, 2),
+            (4, 2),
+            (5, 3),
+            (8, 3),
+            (9, 4),
+            (1024, 10),
+        ];
         for (count, depth) in expected {
             assert_eq!(depth_bound(count), depth, "T = {count}");
         }
     }
 
     #[test]
-    fn a_node_is_28_bytes() {
-        // 6 f32 bounds + 1 u32 link: 56 bytes per triangle for 2T - 1 nodes.
-        assert_eq!(std::mem::size_of::<Node>(), 28);
+    fn a_node_is_32_bytes() {
+        // 6 f32 bounds + escape + triangle: 64 bytes per triangle for 2T - 1 nodes.
+        assert_eq!(std::mem::size_of::<Node>(), 32);
     }
 
     #[test]
@@ -413,8 +411,11 @@ mod tests {
         let tree = TriangleBoundsTree::build(&[]).unwrap();
         assert_eq!(tree.layout(), Layout::Empty);
         assert_eq!(tree.root_bounds(), None);
-        let everything =
-            Bounds::new(Vec3d::repeat(f64::NEG_INFINITY), Vec3d::repeat(f64::INFINITY)).unwrap();
+        let everything = Bounds::new(
+            Vec3d::repeat(f64::NEG_INFINITY),
+            Vec3d::repeat(f64::INFINITY),
+        )
+        .unwrap();
         let mut out = vec![7];
         let stats = tree.query(&everything, &mut out);
         assert!(out.is_empty());
@@ -453,10 +454,10 @@ mod tests {
     }
 
     #[test]
-    fn memory_is_28_bytes_per_node() {
+    fn memory_is_32_bytes_per_node() {
         let tris = grid(16);
         let tree = TriangleBoundsTree::build(&tris).unwrap();
-        let expected = std::mem::size_of::<TriangleBoundsTree>() + 28 * (2 * 512 - 1);
+        let expected = std::mem::size_of::<TriangleBoundsTree>() + 32 * (2 * 512 - 1);
         assert_eq!(tree.memory_bytes(), expected);
     }
 }

@@ -19,8 +19,8 @@
 //!
 //! Precision domain: finite `f64` inputs (a ray's length may be infinite).
 //! Each slab parameter `(bound - origin) * (1 / delta)` carries at most
-//! [`SLAB_ROUNDINGS`] roundings to nearest, so moving it by one more ulp than
-//! that per side bounds the exact parameter; an axis whose reciprocal
+//! [`SLAB_ROUNDINGS`] roundings to nearest, so widening it by `2^-49` of its
+//! magnitude (plus the smallest normal) bounds the exact parameter; an axis whose reciprocal
 //! overflows (a zero or subnormal delta) puts no constraint in the slab test,
 //! and the query box alone decides it. Every predicate is monotone: if it
 //! rejects a box it rejects every box inside it, which is what lets the tree
@@ -32,11 +32,34 @@ use super::bounds::{down, up};
 use super::{Bounds, BvhError};
 
 /// Roundings to nearest in one slab parameter `(bound - origin) * inv`, where
-/// `bound` is already a directed-rounded value, `inv = 1 / delta` and `delta`
-/// itself was rounded once (swept ball): 4. Each rounding has relative error
-/// at most 2^-53 and one ulp of a result is at least 2^-53 of its magnitude,
-/// so `SLAB_ROUNDINGS + 1` ulps bound the accumulated error (dimensionless).
+/// `origin` may be a directed-rounded value (a bound, not an error),
+/// `inv = 1 / delta` and `delta` itself was rounded once (swept ball): 4
+/// (difference, delta, reciprocal, product), so the computed parameter is
+/// within `4.0001 * 2^-53` of the exact one, relatively (dimensionless).
 pub const SLAB_ROUNDINGS: u32 = 4;
+
+/// Relative widening of a computed slab parameter: `2^-49 = 16 * 2^-53`,
+/// more than the [`SLAB_ROUNDINGS`] relative errors plus the rounding of the
+/// widening itself (dimensionless). Costs about 1e-15 of the parameter.
+const SLAB_WIDEN: f64 = 1.0 / (1u64 << 49) as f64;
+
+/// Absolute widening of a slab parameter, covering underflow in the product
+/// (at most `2^-1075` per rounding): the smallest normal `f64`.
+const SLAB_WIDEN_ABS: f64 = f64::MIN_POSITIVE;
+
+/// A lower bound of the exact parameter that `t` approximates within
+/// [`SLAB_ROUNDINGS`] roundings. An infinite `t` gives NaN, which the slab
+/// test's `max` / `min` ignore: that axis then constrains nothing (conservative).
+#[inline]
+fn widen_down(t: f64) -> f64 {
+    t - (t.abs() * SLAB_WIDEN + SLAB_WIDEN_ABS)
+}
+
+/// An upper bound of the exact parameter that `t` approximates (see [`widen_down`]).
+#[inline]
+fn widen_up(t: f64) -> f64 {
+    t + (t.abs() * SLAB_WIDEN + SLAB_WIDEN_ABS)
+}
 
 /// A conservative query region tested against closed `f64` boxes.
 ///
@@ -54,6 +77,14 @@ pub trait BoundsQuery {
 
     /// The tighter test, applied to a box that meets [`BoundsQuery::bounds`].
     fn refine(&self, b: &Bounds) -> bool;
+
+    /// Whether the traversal should also apply [`BoundsQuery::refine`] to
+    /// internal nodes (it always applies it to leaves). A pure speed choice:
+    /// the predicate is monotone, so the result is the same either way.
+    #[inline]
+    fn refine_internal(&self) -> bool {
+        Self::REFINES
+    }
 
     /// The whole predicate: the box test and the tighter test.
     #[inline]
@@ -99,38 +130,38 @@ fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> 
     }
 }
 
-/// Reciprocals for the slab test: `None` on an axis whose reciprocal is not
-/// finite (zero or subnormal delta), which then puts no constraint on `t`.
-fn reciprocals(delta: &Vec3d) -> [Option<f64>; 3] {
-    let mut inv = [None; 3];
-    for k in 0..3 {
+/// Reciprocals for the slab test. An axis whose reciprocal is not finite
+/// (zero or subnormal delta) gets NaN: every parameter computed from it is
+/// NaN, which `f64::max` / `f64::min` ignore, so that axis puts no constraint
+/// on `t` (the query box alone decides it) and the test needs no branch.
+fn reciprocals(delta: &Vec3d) -> [f64; 3] {
+    [0, 1, 2].map(|k| {
         let r = 1.0 / delta[k];
         if r.is_finite() {
-            inv[k] = Some(r);
+            r
+        } else {
+            f64::NAN
         }
-    }
-    inv
+    })
 }
 
-/// The slab test of `origin + t * delta`, `t in [t_min, t_max]`, against the
-/// box `[lo, hi]` (already rounded outward by the caller).
+/// The slab test of `origin + t * delta`, `t in [t_enter, t_exit]`, against
+/// a box, given per axis `(lo - origin)` and `(hi - origin)` as the caller
+/// computed them (each a bound on the conservative side, or within one
+/// rounding) and the reciprocals of [`reciprocals`].
 #[inline]
 fn slab(
-    origin: &Vec3d,
-    inv: &[Option<f64>; 3],
-    lo: [f64; 3],
-    hi: [f64; 3],
+    lo_rel: [f64; 3],
+    hi_rel: [f64; 3],
+    inv: &[f64; 3],
     mut t_enter: f64,
     mut t_exit: f64,
 ) -> bool {
     for k in 0..3 {
-        if let Some(inv) = inv[k] {
-            let t_lo = (lo[k] - origin[k]) * inv;
-            let t_hi = (hi[k] - origin[k]) * inv;
-            let (near, far) = if inv > 0.0 { (t_lo, t_hi) } else { (t_hi, t_lo) };
-            t_enter = t_enter.max(down(near, SLAB_ROUNDINGS + 1));
-            t_exit = t_exit.min(up(far, SLAB_ROUNDINGS + 1));
-        }
+        let t_lo = lo_rel[k] * inv[k];
+        let t_hi = hi_rel[k] * inv[k];
+        t_enter = t_enter.max(widen_down(t_lo.min(t_hi)));
+        t_exit = t_exit.min(widen_up(t_lo.max(t_hi)));
     }
     t_enter <= t_exit
 }
@@ -140,6 +171,7 @@ fn slab(
 pub struct Ball {
     center: Vec3d,
     radius: f64,
+    bounds: Bounds,
     /// `radius^2` rounded up.
     radius_sq_up: f64,
 }
@@ -156,6 +188,10 @@ impl Ball {
         Ok(Self {
             center,
             radius,
+            bounds: Bounds {
+                min: center.map(|c| down(c - radius, 1)),
+                max: center.map(|c| up(c + radius, 1)),
+            },
             radius_sq_up: up(radius * radius, 1),
         })
     }
@@ -176,15 +212,13 @@ impl BoundsQuery for Ball {
 
     #[inline]
     fn bounds(&self) -> Bounds {
-        Bounds {
-            min: self.center.map(|c| down(c - self.radius, 1)),
-            max: self.center.map(|c| up(c + self.radius, 1)),
-        }
+        self.bounds
     }
 
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
-        // A lower bound of the squared distance from the centre to the box.
+        // A lower bound of the squared distance from the centre to the box:
+        // each gap, square and sum rounded down by one ulp.
         let mut dist_sq = 0.0f64;
         for k in 0..3 {
             let c = self.center[k];
@@ -209,7 +243,14 @@ pub struct SweptBall {
     start: Vec3d,
     end: Vec3d,
     radius: f64,
-    inv_delta: [Option<f64>; 3],
+    bounds: Bounds,
+    inv_delta: [f64; 3],
+    /// `start + radius` rounded up: `b.min - it` bounds `(b.min - radius) - start` from below.
+    start_plus_radius: [f64; 3],
+    /// `start - radius` rounded down: `b.max - it` bounds `(b.max + radius) - start` from above.
+    start_minus_radius: [f64; 3],
+    /// Whether the travel exceeds the radius on some axis.
+    long: bool,
 }
 
 impl SweptBall {
@@ -229,7 +270,14 @@ impl SweptBall {
             start,
             end,
             radius,
+            bounds: Bounds {
+                min: start.zip_map(&end, |s, e| down(s.min(e) - radius, 1)),
+                max: start.zip_map(&end, |s, e| up(s.max(e) + radius, 1)),
+            },
             inv_delta: reciprocals(&delta),
+            start_plus_radius: [0, 1, 2].map(|k| up(start[k] + radius, 1)),
+            start_minus_radius: [0, 1, 2].map(|k| down(start[k] - radius, 1)),
+            long: delta.amax() > radius,
         })
     }
 
@@ -254,19 +302,24 @@ impl BoundsQuery for SweptBall {
 
     #[inline]
     fn bounds(&self) -> Bounds {
-        let r = self.radius;
-        Bounds {
-            min: self.start.zip_map(&self.end, |s, e| down(s.min(e) - r, 1)),
-            max: self.start.zip_map(&self.end, |s, e| up(s.max(e) + r, 1)),
-        }
+        self.bounds
+    }
+
+    /// Only for sweeps longer than their radius on some axis: a shorter
+    /// sweep's box is nearly its capsule, and the slab test would rarely
+    /// prune a subtree that the box test keeps.
+    #[inline]
+    fn refine_internal(&self) -> bool {
+        self.long
     }
 
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
-        let r = self.radius;
-        let lo = [0, 1, 2].map(|k| down(b.min[k] - r, 1));
-        let hi = [0, 1, 2].map(|k| up(b.max[k] + r, 1));
-        slab(&self.start, &self.inv_delta, lo, hi, 0.0, 1.0)
+        // The box grown by the radius, relative to the start: one rounding
+        // of a bound that is already on the conservative side.
+        let lo_rel = [0, 1, 2].map(|k| b.min[k] - self.start_plus_radius[k]);
+        let hi_rel = [0, 1, 2].map(|k| b.max[k] - self.start_minus_radius[k]);
+        slab(lo_rel, hi_rel, &self.inv_delta, 0.0, 1.0)
     }
 }
 
@@ -277,7 +330,8 @@ pub struct Ray {
     origin: Vec3d,
     direction: Vec3d,
     max_distance: f64,
-    inv_direction: [Option<f64>; 3],
+    bounds: Bounds,
+    inv_direction: [f64; 3],
 }
 
 impl Ray {
@@ -296,10 +350,26 @@ impl Ray {
                 requirement: "at least 0 (infinity allowed)",
             });
         }
+        let mut min = origin;
+        let mut max = origin;
+        for k in 0..3 {
+            let d = direction[k];
+            if d == 0.0 {
+                continue;
+            }
+            // Two roundings (product, sum); inf * d is +-inf, never NaN here.
+            let end = origin[k] + max_distance * d;
+            if d > 0.0 {
+                max[k] = up(end, 2);
+            } else {
+                min[k] = down(end, 2);
+            }
+        }
         Ok(Self {
             origin,
             direction,
             max_distance,
+            bounds: Bounds { min, max },
             inv_direction: reciprocals(&direction),
         })
     }
@@ -325,36 +395,14 @@ impl BoundsQuery for Ray {
 
     #[inline]
     fn bounds(&self) -> Bounds {
-        let mut min = self.origin;
-        let mut max = self.origin;
-        for k in 0..3 {
-            let d = self.direction[k];
-            if d == 0.0 {
-                continue;
-            }
-            // Two roundings (product, sum); inf * d is +-inf, never NaN here.
-            let end = self.origin[k] + self.max_distance * d;
-            if d > 0.0 {
-                max[k] = up(end, 2);
-            } else {
-                min[k] = down(end, 2);
-            }
-        }
-        Bounds { min, max }
+        self.bounds
     }
 
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
-        let lo = [b.min.x, b.min.y, b.min.z];
-        let hi = [b.max.x, b.max.y, b.max.z];
-        slab(
-            &self.origin,
-            &self.inv_direction,
-            lo,
-            hi,
-            0.0,
-            self.max_distance,
-        )
+        let lo_rel = [0, 1, 2].map(|k| b.min[k] - self.origin[k]);
+        let hi_rel = [0, 1, 2].map(|k| b.max[k] - self.origin[k]);
+        slab(lo_rel, hi_rel, &self.inv_direction, 0.0, self.max_distance)
     }
 }
 
@@ -418,12 +466,7 @@ mod tests {
         assert!(Ball::new(Vec3d::new(f64::NAN, 0.0, 0.0), 1.0).is_err());
         assert!(Ball::new(Vec3d::zeros(), -1.0).is_err());
         assert!(SweptBall::new(Vec3d::zeros(), Vec3d::repeat(f64::INFINITY), 1.0).is_err());
-        assert!(SweptBall::new(
-            Vec3d::repeat(-1.0e308),
-            Vec3d::repeat(1.0e308),
-            1.0
-        )
-        .is_err());
+        assert!(SweptBall::new(Vec3d::repeat(-1.0e308), Vec3d::repeat(1.0e308), 1.0).is_err());
         assert!(Ray::new(Vec3d::zeros(), Vec3d::x(), f64::NAN).is_err());
         assert!(Ray::new(Vec3d::zeros(), Vec3d::x(), -1.0).is_err());
     }

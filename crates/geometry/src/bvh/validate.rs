@@ -14,7 +14,7 @@
 use parapet_math::Vec3;
 
 use super::build::{check_finite, leaf_of};
-use super::{depth_bound, BvhError, Layout, Node, TriangleBoundsTree, LEAF_FLAG, LINEAR_SCAN_MAX};
+use super::{depth_bound, BvhError, Layout, Node, TriangleBoundsTree, LINEAR_SCAN_MAX};
 
 fn broken(node: usize, detail: String) -> BvhError {
     BvhError::BrokenInvariant { node, detail }
@@ -59,10 +59,13 @@ pub(crate) fn validate(tree: &TriangleBoundsTree, triangles: &[[Vec3; 3]]) -> Re
     }
     if expected_layout != Layout::Tree {
         if tree.depth != 0 {
-            return Err(broken(0, format!("depth {} of a linear scan is not 0", tree.depth)));
+            return Err(broken(
+                0,
+                format!("depth {} of a linear scan is not 0", tree.depth),
+            ));
         }
         for (i, (node, tri)) in nodes.iter().zip(triangles).enumerate() {
-            let expected = leaf_of(tri, i as u32);
+            let expected = leaf_of(tri, i as u32, i as u32 + 1);
             if *node != expected {
                 return Err(broken(
                     i,
@@ -77,7 +80,10 @@ pub(crate) fn validate(tree: &TriangleBoundsTree, triangles: &[[Vec3; 3]]) -> Re
     if tree.depth > bound {
         return Err(broken(
             0,
-            format!("stored depth {} exceeds ceil(log2 {count}) = {bound}", tree.depth),
+            format!(
+                "stored depth {} exceeds ceil(log2 {count}) = {bound}",
+                tree.depth
+            ),
         ));
     }
     let mut walk = Walk {
@@ -91,13 +97,19 @@ pub(crate) fn validate(tree: &TriangleBoundsTree, triangles: &[[Vec3; 3]]) -> Re
     if end != nodes.len() {
         return Err(broken(
             end,
-            format!("the root's subtree ends at {end}, not at the array end {}", nodes.len()),
+            format!(
+                "the root's subtree ends at {end}, not at the array end {}",
+                nodes.len()
+            ),
         ));
     }
     if walk.deepest != tree.depth {
         return Err(broken(
             0,
-            format!("deepest leaf at depth {} but the tree records {}", walk.deepest, tree.depth),
+            format!(
+                "deepest leaf at depth {} but the tree records {}",
+                walk.deepest, tree.depth
+            ),
         ));
     }
     // Every triangle seen: 2T - 1 nodes with T leaves each holding a distinct
@@ -120,31 +132,53 @@ impl Walk<'_> {
     /// Checks the subtree rooted at `i` (at `depth`) and returns the index after it.
     fn subtree(&mut self, i: usize, depth: u32) -> Result<usize, BvhError> {
         let Some(&node) = self.nodes.get(i) else {
-            return Err(broken(i, format!("a child link points past the {} nodes", self.nodes.len())));
+            return Err(broken(
+                i,
+                format!("a child link points past the {} nodes", self.nodes.len()),
+            ));
         };
         if depth > self.max_depth {
             return Err(broken(
                 i,
-                format!("node at depth {depth} exceeds the tree depth {}", self.max_depth),
+                format!(
+                    "node at depth {depth} exceeds the tree depth {}",
+                    self.max_depth
+                ),
             ));
         }
         for k in 0..3 {
             if !(node.min[k] <= node.max[k]) {
                 return Err(broken(
                     i,
-                    format!("axis {k}: min {} is not <= max {}", node.min[k], node.max[k]),
+                    format!(
+                        "axis {k}: min {} is not <= max {}",
+                        node.min[k], node.max[k]
+                    ),
                 ));
             }
         }
         if node.is_leaf() {
-            let t = (node.link & !LEAF_FLAG) as usize;
+            let t = node.triangle as usize;
+            if node.escape as usize != i + 1 {
+                return Err(broken(
+                    i,
+                    format!(
+                        "leaf escape link {} is not its index + 1 = {}",
+                        node.escape,
+                        i + 1
+                    ),
+                ));
+            }
             let Some(tri) = self.triangles.get(t) else {
-                return Err(broken(i, format!("leaf names triangle {t} of {}", self.triangles.len())));
+                return Err(broken(
+                    i,
+                    format!("leaf names triangle {t} of {}", self.triangles.len()),
+                ));
             };
             if std::mem::replace(&mut self.seen[t], true) {
                 return Err(broken(i, format!("triangle {t} is in more than one leaf")));
             }
-            let exact = leaf_of(tri, t as u32);
+            let exact = leaf_of(tri, t as u32, i as u32 + 1);
             if (exact.min, exact.max) != (node.min, node.max) {
                 return Err(broken(
                     i,
@@ -160,10 +194,10 @@ impl Walk<'_> {
         let left = i + 1;
         let right = self.subtree(left, depth + 1)?;
         let end = self.subtree(right, depth + 1)?;
-        if node.link as usize != end {
+        if node.escape as usize != end {
             return Err(broken(
                 i,
-                format!("escape link {} but the subtree ends at {end}", node.link),
+                format!("escape link {} but the subtree ends at {end}", node.escape),
             ));
         }
         let (l, r) = (self.nodes[left], self.nodes[right]);
@@ -220,7 +254,10 @@ mod tests {
     fn a_fresh_tree_validates() {
         for n in [0, 1, 8, 9, 100, 257] {
             let tris = strip(n);
-            TriangleBoundsTree::build(&tris).unwrap().validate(&tris).unwrap();
+            TriangleBoundsTree::build(&tris)
+                .unwrap()
+                .validate(&tris)
+                .unwrap();
         }
     }
 
@@ -228,7 +265,7 @@ mod tests {
     fn validate_finds_a_wrong_escape_link() {
         let tris = strip(20);
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
-        tree.nodes[0].link -= 1;
+        tree.nodes[0].escape -= 1;
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("escape link"));
     }
 
@@ -253,7 +290,9 @@ mod tests {
     fn validate_finds_a_duplicated_triangle() {
         let tris = strip(20);
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
-        let leaves: Vec<usize> = (0..tree.nodes.len()).filter(|&i| tree.nodes[i].is_leaf()).collect();
+        let leaves: Vec<usize> = (0..tree.nodes.len())
+            .filter(|&i| tree.nodes[i].is_leaf())
+            .collect();
         let first = tree.nodes[leaves[0]];
         tree.nodes[leaves[1]] = first;
         assert!(tree.validate(&tris).is_err());
@@ -265,7 +304,10 @@ mod tests {
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
         assert!(matches!(
             tree.validate(&tris[..19]),
-            Err(BvhError::SnapshotMismatch { tree: 20, snapshot: 19 })
+            Err(BvhError::SnapshotMismatch {
+                tree: 20,
+                snapshot: 19
+            })
         ));
         tree.nodes.pop();
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("nodes stored"));

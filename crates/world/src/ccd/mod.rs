@@ -1,13 +1,14 @@
-//! The SPHERE_MESH_CCD policy (seed 000 "Continuous collision"): which
-//! bodies the mode supports ([`support`]), how far each can reach
+//! Continuous collision detection: the mode ([`CollisionDetection`]) and the
+//! SPHERE_MESH_CCD policy of seed 000 "Continuous collision", apart from the
+//! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry):
+//! which bodies the mode supports ([`support`]), how far each can reach
 //! ([`reach`]), the validated mesh snapshot ([`mesh_cache`]), the sweep and
 //! impact loop of a body alone ([`solo`]) and its impact response
-//! ([`response`]). The geometry (sweeps, bounds tree) lives in
-//! parapet-narrow and parapet-geometry; this module decides order, limits
-//! and refusals.
+//! ([`response`]). The step stage that runs them is `step/ccd.rs`.
 
 pub mod error;
 pub mod mesh_cache;
+mod mode;
 pub mod reach;
 pub mod response;
 pub mod solo;
@@ -15,6 +16,7 @@ pub mod support;
 
 pub use error::{CcdError, UnsupportedReason};
 pub use mesh_cache::MeshSnapshotCache;
+pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 pub use reach::Reach;
 pub use solo::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptImpact, SweptMotion};
 pub use support::{classify, Role, SweptShape};

@@ -1,0 +1,146 @@
+//! The world's errors: [`StepError`] for a refused or failed step (the world
+//! is then exactly as before the call) and [`WorldError`] for refused
+//! insertions and removals (the world is then unchanged).
+
+use parapet_geometry::bvh::BvhError;
+use parapet_geometry::TriangleError;
+use parapet_narrow::contact::ContactError;
+use parapet_solver::{BodyError, BodyKind};
+
+use crate::BodyId;
+
+/// Why [`crate::PhysicsWorld::step`] refused or failed. On every variant the
+/// world (bodies, pending forces, events, contact count, index state) is bit
+/// for bit as it was before the call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StepError {
+    /// A configuration value (a world field or the step's `dt`) is invalid.
+    #[error("world configuration {quantity} = {value} is invalid (limit: {limit})")]
+    InvalidConfig {
+        /// The field ("dt", "gravity", "ccd_max_impacts", "ccd_max_substeps",
+        /// "collision_detection").
+        quantity: &'static str,
+        /// The refused value (the first non-finite component for a vector).
+        value: f64,
+        /// The accepted range.
+        limit: &'static str,
+    },
+    /// A body fails [`parapet_solver::RigidBody::validate`].
+    #[error("{body} is invalid: {source}")]
+    InvalidBody {
+        /// The first invalid body in insertion order.
+        body: BodyId,
+        /// What its validation refused (quantity, value and limit).
+        source: BodyError,
+    },
+    /// A computed state of a body (velocity, pose) has no finite `f32` value.
+    #[error("{body}: the step's new state is not representable: {source}")]
+    NotRepresentable {
+        /// The body.
+        body: BodyId,
+        /// The refused quantity and value.
+        source: BodyError,
+    },
+    /// The narrow phase refused a contact query between two bodies.
+    #[error("contact between {body} and {other} was refused: {source}")]
+    Contact {
+        /// The moving body of the pair.
+        body: BodyId,
+        /// The other body.
+        other: BodyId,
+        /// Why the query was refused.
+        source: ContactError,
+    },
+    /// The static mesh snapshot could not be indexed.
+    #[error("the static mesh index could not be built: {source}")]
+    MeshIndex {
+        /// The refusal of the triangle bounds tree (quantity, value, limit).
+        source: BvhError,
+    },
+    /// The collision-detection mode refuses a body it cannot handle
+    /// (seed 000 "Supported worlds").
+    #[error("{body} ({kind:?} {shape}) is not supported by collision detection {mode}: {reason} (limit: {limit})")]
+    Unsupported {
+        /// The first refused body in insertion order.
+        body: BodyId,
+        /// Its motion mode.
+        kind: BodyKind,
+        /// Its shape kind ("sphere", "capsule", ...).
+        shape: &'static str,
+        /// The mode ("SPHERE_MESH_CCD").
+        mode: &'static str,
+        /// Why.
+        reason: &'static str,
+        /// What the mode supports.
+        limit: &'static str,
+    },
+    /// A body exhausted `ccd_max_impacts` during the step.
+    #[error("{body} needs more than {limit} impacts in one step (impacts so far: {impacts}; limit: ccd_max_impacts = {limit})")]
+    ImpactLimit {
+        /// The body.
+        body: BodyId,
+        /// Impacts charged to it when the limit was reached.
+        impacts: u32,
+        /// The world's `ccd_max_impacts`.
+        limit: u32,
+    },
+    /// A turning body exhausted `ccd_max_substeps` during the step.
+    #[error("{body} needs more than {limit} sub-steps in one step (sub-steps so far: {substeps}; limit: ccd_max_substeps = {limit})")]
+    SubstepLimit {
+        /// The body.
+        body: BodyId,
+        /// Sub-steps taken when the limit was reached.
+        substeps: u32,
+        /// The world's `ccd_max_substeps`.
+        limit: u32,
+    },
+    /// A set of simultaneous contacts that no impulse can open (a cascade or
+    /// a kinematic drive into a static mesh), or one too large to settle.
+    #[error("{body}: {contacts} simultaneous contacts cannot be resolved: {reason} (limit: {limit} contacts, openable by impulses)")]
+    Unresolvable {
+        /// The first body of the contact set in insertion order.
+        body: BodyId,
+        /// How many contacts the set holds.
+        contacts: usize,
+        /// Why it cannot be resolved.
+        reason: &'static str,
+        /// The largest set the settling accepts.
+        limit: usize,
+    },
+}
+
+/// Why [`crate::PhysicsWorld::add_body`] or
+/// [`crate::PhysicsWorld::remove_body`] refused; the world is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// The body fails [`parapet_solver::RigidBody::validate`] (a mesh body
+    /// that is not static is refused here, as [`BodyError::MeshNotStatic`]).
+    #[error("the body cannot be added: {source}")]
+    InvalidBody {
+        /// What its validation refused.
+        source: BodyError,
+    },
+    /// A mesh body's world-space triangle snapshot is not representable.
+    #[error("the mesh body's world triangles cannot be captured: {source}")]
+    MeshSnapshot {
+        /// The triangle, vertex and value that overflowed `f32`.
+        source: TriangleError,
+    },
+    /// The id names no body of this world: it was removed (stale), or it
+    /// belongs to another world.
+    #[error("{body} is not in this world (removed or never added; limit: a live id)")]
+    UnknownBody {
+        /// The refused id.
+        body: BodyId,
+    },
+    /// The world holds as many bodies as its slot index can address.
+    #[error("the world holds {count} bodies (limit: {limit})")]
+    TooManyBodies {
+        /// Bodies held.
+        count: usize,
+        /// The most a world holds.
+        limit: usize,
+    },
+}

@@ -1,0 +1,311 @@
+//! Stage 4: discrete contacts. Broad phase for primitives, the mesh index
+//! for static triangles, narrow contact tests within [`CONTACT_MARGIN`], and
+//! the sequential-impulse solve with split correction
+//! ([`parapet_solver::contact::solve_contacts`]).
+//!
+//! Order, so that the same inputs give the same bits:
+//! 1. The mesh index is rebuilt if a mesh was added or removed.
+//! 2. Colliders: every body with `collides == true` and a solid shape, in
+//!    insertion order, with its shape pose and its world bounds grown by the
+//!    margin. Bodies with `collides == false` are skipped entirely (no
+//!    transforms, no pair scans; seed 004 "Disabled collisions").
+//! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
+//!    dynamic), tested by `parapet_narrow::contact::shapes`.
+//! 4. Each dynamic collider queries the mesh index with its grown bounds;
+//!    candidates come in triangle insertion order, triangles of owners with
+//!    `collides == false` are skipped, and each candidate is tested by
+//!    `parapet_narrow::contact::shape_triangle` (one-sided). A deferral
+//!    predicate may hand a mesh contact point to the continuous stage.
+//! 5. Points are sorted by (body_a, body_b, feature, point), where body_a is
+//!    the body added first and the normal points from A to B; the solver
+//!    runs in that order, and the events keep it.
+//!
+//! A point is reported as an event when it touches or overlaps
+//! (depth >= 0) or when it took a normal impulse (a speculative point that
+//! the body would have crossed this step); a separated point that applied
+//! nothing is not a contact.
+
+use parapet_geometry::bvh::Bounds;
+use parapet_geometry::Material;
+use parapet_math::{promote, Vec3};
+use parapet_narrow::contact::{self, Pose};
+use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CONTACT_MARGIN};
+use parapet_solver::{BodyError, BodyKind, RigidBody};
+
+use crate::broad_phase::{overlapping_pairs, BroadBox};
+use crate::shape_pose::{shape_bounds, shape_pose};
+use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
+
+/// A speculative or touching mesh contact point, as the deferral predicate
+/// sees it (the hook of the continuous stage: seed 000 defers a negative-depth
+/// contact whose closing travel exceeds the margin to the sweep).
+// The discrete predicate reads none of the fields; the continuous stage's
+// predicate (seed 000: closing travel against the margin) reads them all.
+#[allow(dead_code)]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MeshContactQuery<'a> {
+    /// The moving body.
+    pub body: BodyId,
+    /// Its state after the force stage.
+    pub rigid: &'a RigidBody,
+    /// The triangle's global index in the mesh index.
+    pub triangle: usize,
+    /// Unit normal from the body to the triangle.
+    pub normal: Vec3,
+    /// Penetration (m), negative for a gap.
+    pub depth: f32,
+    /// The step (s).
+    pub dt: f32,
+}
+
+/// The deferral predicate of the discrete mode: every contact stays.
+pub(crate) fn keep_every_contact(_: &MeshContactQuery<'_>) -> bool {
+    false
+}
+
+/// A body taking part in contacts this step.
+struct Collider {
+    slot: u32,
+    id: BodyId,
+    kind: BodyKind,
+    pose: Pose,
+}
+
+/// One contact point before the solve.
+struct Found {
+    key: (BodyId, BodyId, u32, usize),
+    slot_a: u32,
+    slot_b: u32,
+    point: Vec3,
+    normal: Vec3,
+    depth: f32,
+    material: Material,
+}
+
+fn body(world: &PhysicsWorld, slot: u32) -> &crate::world::Entry {
+    world.slots[slot as usize]
+        .as_ref()
+        .expect("collider slots are live during the step")
+}
+
+fn rebuild_mesh_index(world: &mut PhysicsWorld) -> Result<(), StepError> {
+    if !world.meshes.is_dirty() {
+        return Ok(());
+    }
+    let meshes: Vec<_> = world
+        .entries()
+        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index(), m)))
+        .collect();
+    world
+        .meshes
+        .rebuild(meshes.iter().map(|(s, m)| (*s, m)))
+        .map_err(|source| StepError::MeshIndex { source })
+}
+
+fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), StepError> {
+    let mut colliders = Vec::new();
+    let mut boxes = Vec::new();
+    for e in world.entries() {
+        if !e.body.collides() || !e.body.shape().is_solid() {
+            continue;
+        }
+        let not_representable = || StepError::NotRepresentable {
+            body: e.id,
+            source: BodyError::NotRepresentable {
+                quantity: "shape position",
+                value: f64::INFINITY,
+            },
+        };
+        let pose = shape_pose(&e.body).ok_or_else(not_representable)?;
+        let bounds = shape_bounds(e.body.shape(), &pose, CONTACT_MARGIN as f64)
+            .ok_or_else(not_representable)?;
+        colliders.push(Collider {
+            slot: e.id.index(),
+            id: e.id,
+            kind: e.body.kind(),
+            pose,
+        });
+        boxes.push(BroadBox {
+            bounds,
+            movable: e.body.kind() == BodyKind::Dynamic,
+        });
+    }
+    Ok((colliders, boxes))
+}
+
+fn primitive_contacts(
+    world: &PhysicsWorld,
+    colliders: &[Collider],
+    boxes: &[BroadBox],
+    found: &mut Vec<Found>,
+) -> Result<(), StepError> {
+    for (i, j) in overlapping_pairs(boxes) {
+        // i < j: A was added first.
+        let (ca, cb) = (&colliders[i], &colliders[j]);
+        let (ba, bb) = (&body(world, ca.slot).body, &body(world, cb.slot).body);
+        let manifold = contact::shapes(ba.shape(), &ca.pose, bb.shape(), &cb.pose, CONTACT_MARGIN)
+            .map_err(|source| StepError::Contact {
+                body: ca.id,
+                other: cb.id,
+                source,
+            })?;
+        let material = ba.material().mix(&bb.material());
+        for (k, p) in manifold.points().iter().enumerate() {
+            found.push(Found {
+                key: (ca.id, cb.id, 0, k),
+                slot_a: ca.slot,
+                slot_b: cb.slot,
+                point: p.point,
+                normal: manifold.normal(),
+                depth: p.depth,
+                material,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn mesh_contacts(
+    world: &PhysicsWorld,
+    colliders: &[Collider],
+    boxes: &[BroadBox],
+    dt: f32,
+    defer: &dyn Fn(&MeshContactQuery<'_>) -> bool,
+    found: &mut Vec<Found>,
+) -> Result<(), StepError> {
+    let Some(tree) = world.meshes.tree() else {
+        return Ok(());
+    };
+    let mut candidates = Vec::new();
+    for (c, b) in colliders.iter().zip(boxes) {
+        if c.kind != BodyKind::Dynamic {
+            continue;
+        }
+        let Ok(query) = Bounds::new(b.bounds.min, b.bounds.max) else {
+            continue;
+        };
+        tree.query(&query, &mut candidates);
+        let solid = &body(world, c.slot).body;
+        for &t in &candidates {
+            let t = t as usize;
+            let owner = body(world, world.meshes.owner(t));
+            if !owner.body.collides() {
+                continue;
+            }
+            let triangle = &world.meshes.triangles()[t];
+            let manifold = contact::shape_triangle(solid.shape(), &c.pose, triangle, CONTACT_MARGIN)
+                .map_err(|source| StepError::Contact {
+                    body: c.id,
+                    other: owner.id,
+                    source,
+                })?;
+            let material = solid.material().mix(&owner.body.material());
+            let feature = world.meshes.local_index(t);
+            for (k, p) in manifold.points().iter().enumerate() {
+                let query = MeshContactQuery {
+                    body: c.id,
+                    rigid: solid,
+                    triangle: t,
+                    normal: manifold.normal(),
+                    depth: p.depth,
+                    dt,
+                };
+                if defer(&query) {
+                    continue;
+                }
+                let (a, b, normal) = if owner.id < c.id {
+                    (owner.id, c.id, -manifold.normal())
+                } else {
+                    (c.id, owner.id, manifold.normal())
+                };
+                found.push(Found {
+                    key: (a, b, feature, k),
+                    slot_a: a.index(),
+                    slot_b: b.index(),
+                    point: p.point,
+                    normal,
+                    depth: p.depth,
+                    material,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the contact stage: finds the contact points, solves them, writes the
+/// new velocities and split velocities back, and returns the initial
+/// contact events in (body_a, body_b, feature, point) order.
+///
+/// `defer` decides, for each mesh contact point, whether the continuous
+/// stage takes it instead ([`keep_every_contact`] in DISCRETE).
+///
+/// # Errors
+/// [`StepError::MeshIndex`], [`StepError::Contact`], or
+/// [`StepError::NotRepresentable`] when a new velocity overflows `f32`. The
+/// caller restores the snapshot.
+pub(crate) fn run(
+    world: &mut PhysicsWorld,
+    dt: f32,
+    defer: &dyn Fn(&MeshContactQuery<'_>) -> bool,
+) -> Result<Vec<ContactEvent>, StepError> {
+    rebuild_mesh_index(world)?;
+    let (colliders, boxes) = colliders(world)?;
+    let mut found = Vec::new();
+    primitive_contacts(world, &colliders, &boxes, &mut found)?;
+    mesh_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    found.sort_by(|a, b| a.key.cmp(&b.key));
+
+    // Solver bodies in order of first appearance (deterministic).
+    let mut index_of = vec![usize::MAX; world.slots.len()];
+    let mut solver_slots: Vec<u32> = Vec::new();
+    let mut solver_bodies: Vec<SolverBody> = Vec::new();
+    let mut inputs = Vec::with_capacity(found.len());
+    for f in &found {
+        let mut index = |slot: u32| {
+            let i = &mut index_of[slot as usize];
+            if *i == usize::MAX {
+                *i = solver_bodies.len();
+                solver_bodies.push(SolverBody::of(&body(world, slot).body));
+                solver_slots.push(slot);
+            }
+            *i
+        };
+        let body_a = index(f.slot_a);
+        let body_b = index(f.slot_b);
+        inputs.push(ContactPointInput {
+            body_a,
+            body_b,
+            point: f.point,
+            normal: f.normal,
+            depth: f.depth,
+            material: f.material,
+        });
+    }
+    let impulses = solve_contacts(&mut solver_bodies, &inputs, dt as f64);
+    for (slot, solved) in solver_slots.iter().zip(&solver_bodies) {
+        if let Some(e) = world.slots[*slot as usize].as_mut() {
+            solved
+                .write_back(&mut e.body)
+                .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
+        }
+    }
+    let events = found
+        .iter()
+        .zip(&impulses)
+        .filter(|(f, i)| f.depth >= 0.0 || i.normal_impulse > 0.0)
+        .map(|(f, i)| ContactEvent {
+            body_a: f.key.0,
+            body_b: f.key.1,
+            point: f.point,
+            normal: f.normal,
+            normal_impulse: (promote(f.normal) * i.normal_impulse).cast::<f32>(),
+            time: 0.0,
+            kind: ContactKind::Initial,
+        })
+        .collect();
+    Ok(events)
+}

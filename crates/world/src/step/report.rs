@@ -1,0 +1,29 @@
+//! Stage 7: report. Initial contact events (already in (body_a, body_b,
+//! feature) order) come first, then swept impacts stably sorted by time
+//! (seed 000 "Ordering, limits and rollback": initial discrete-solver reports
+//! precede swept reports); events and contact count replace the previous
+//! ones only when the step succeeds.
+
+use crate::{ContactEvent, PhysicsWorld};
+
+/// The events of a step that has not been committed yet.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StepReport {
+    events: Vec<ContactEvent>,
+}
+
+impl StepReport {
+    /// The report of `initial` contacts and `swept` impacts.
+    pub fn new(initial: Vec<ContactEvent>, mut swept: Vec<ContactEvent>) -> StepReport {
+        swept.sort_by(|a, b| a.time.total_cmp(&b.time));
+        let mut events = initial;
+        events.extend(swept);
+        StepReport { events }
+    }
+
+    /// Replaces the world's events and contact count.
+    pub fn commit(self, world: &mut PhysicsWorld) {
+        world.contact_count = self.events.len();
+        world.events = self.events;
+    }
+}

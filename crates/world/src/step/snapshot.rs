@@ -1,0 +1,53 @@
+//! Stage 2: the snapshot of everything a step may change, restored bit for
+//! bit when a later stage fails (seed 000 "Ordering, limits and rollback":
+//! positions, rotations, velocities, forces, torques, split state, previous
+//! contact count, previous events, primitive order and mesh dirty state).
+//!
+//! Bodies are cloned whole (shapes share their data, so a clone copies the
+//! body's scalars and bumps a reference count): what the step could change
+//! is then restored without a list of fields to keep in sync.
+
+use parapet_solver::RigidBody;
+
+use crate::{ContactEvent, PhysicsWorld};
+
+/// The restorable state of a world.
+#[derive(Debug)]
+pub(crate) struct Snapshot {
+    bodies: Vec<(u32, RigidBody)>,
+    events: Vec<ContactEvent>,
+    contact_count: usize,
+    order: Vec<u32>,
+    mesh_dirty: bool,
+}
+
+impl Snapshot {
+    /// Captures `world`'s mutable state.
+    pub fn take(world: &PhysicsWorld) -> Snapshot {
+        Snapshot {
+            bodies: world
+                .entries()
+                .map(|e| (e.id.index(), e.body.clone()))
+                .collect(),
+            events: world.events.clone(),
+            contact_count: world.contact_count,
+            order: world.order.clone(),
+            mesh_dirty: world.meshes.is_dirty(),
+        }
+    }
+
+    /// Puts the captured state back. A mesh index rebuilt during the failed
+    /// step stays allocated but is marked dirty again when it was dirty, so
+    /// queries behave as before (seed 000).
+    pub fn restore(self, world: &mut PhysicsWorld) {
+        for (slot, body) in self.bodies {
+            if let Some(entry) = world.slots[slot as usize].as_mut() {
+                entry.body = body;
+            }
+        }
+        world.events = self.events;
+        world.contact_count = self.contact_count;
+        world.order = self.order;
+        world.meshes.set_dirty(self.mesh_dirty);
+    }
+}

@@ -1,0 +1,61 @@
+//! Stage 1: validate the configuration and every body before anything
+//! changes (seed 004: "A step checks all bodies before it changes any body or
+//! consumes forces"; seed 000: the CCD limits are checked at every step entry
+//! whatever the mode).
+
+use crate::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};
+use crate::ccd::CollisionDetection;
+use crate::{PhysicsWorld, StepError};
+
+/// Checks `dt`, gravity, the collision-detection mode and the CCD limits.
+///
+/// # Errors
+/// [`StepError::InvalidConfig`] naming the first invalid field.
+pub(crate) fn config(world: &PhysicsWorld, dt: f32) -> Result<(), StepError> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(StepError::InvalidConfig {
+            quantity: "dt",
+            value: dt as f64,
+            limit: "finite and > 0 s",
+        });
+    }
+    if let Some(&g) = world.gravity.iter().find(|g| !g.is_finite()) {
+        return Err(StepError::InvalidConfig {
+            quantity: "gravity",
+            value: g as f64,
+            limit: "finite components (m/s^2)",
+        });
+    }
+    match world.collision_detection {
+        CollisionDetection::Discrete | CollisionDetection::SphereMeshCcd => {}
+    }
+    if !CCD_MAX_IMPACTS_LIMIT.contains(&world.ccd_max_impacts) {
+        return Err(StepError::InvalidConfig {
+            quantity: "ccd_max_impacts",
+            value: world.ccd_max_impacts as f64,
+            limit: "1..=1024 impacts per body per step",
+        });
+    }
+    if !CCD_MAX_SUBSTEPS_LIMIT.contains(&world.ccd_max_substeps) {
+        return Err(StepError::InvalidConfig {
+            quantity: "ccd_max_substeps",
+            value: world.ccd_max_substeps as f64,
+            limit: "1..=65536 sub-steps per body per step",
+        });
+    }
+    Ok(())
+}
+
+/// Validates every body in insertion order ([`parapet_solver::RigidBody::validate`]:
+/// mode, mass, tensors, finite pose, velocities, forces, material).
+///
+/// # Errors
+/// [`StepError::InvalidBody`] naming the first body that fails.
+pub(crate) fn bodies(world: &PhysicsWorld) -> Result<(), StepError> {
+    for e in world.entries() {
+        e.body
+            .validate()
+            .map_err(|source| StepError::InvalidBody { body: e.id, source })?;
+    }
+    Ok(())
+}
