@@ -72,6 +72,13 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
     let id = id_of(world, e.body());
     match e {
         CcdError::Unsupported { body, reason } => {
+            let text = match reason {
+                crate::ccd::UnsupportedReason::Interacting { other, reach } => format!(
+                    "its reachable region (radius {reach} m) overlaps that of moving body {}",
+                    id_of(world, other)
+                ),
+                _ => reason.to_string(),
+            };
             let (kind, shape) = world
                 .slots
                 .get(body)
@@ -83,7 +90,7 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
                 kind,
                 shape,
                 mode: MODE,
-                reason: reason.to_string(),
+                reason: text,
                 limit: reason.limit(),
             }
         }
