@@ -16,7 +16,7 @@
 
 mod ccd_support;
 
-use ccd_support::{mat, plate, plane_height, point_triangle_distance, world_triangles};
+use ccd_support::{mat, plane_height, plate, point_triangle_distance, world_triangles};
 use parapet_geometry::Shape;
 use parapet_math::{promote, Vec3};
 use parapet_solver::RigidBody;
@@ -37,7 +37,11 @@ fn surfaces() -> [(&'static str, Vec3); 3] {
 
 /// A unit tangent of `n`.
 fn tangent(n: Vec3) -> Vec3 {
-    let h = if n.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+    let h = if n.x.abs() < 0.9 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     n.cross(&h).normalize()
 }
 
@@ -104,7 +108,10 @@ fn run_case(name: &str, n: Vec3, r: f32, speed: f32, dt: f32, e: f32, friction: 
         let tol = storage_tolerance(p);
         for tri in &tris {
             let d = point_triangle_distance(p, tri);
-            assert!(d >= r as f64 - tol, "{label}: step {step}: distance {d} < r {r}");
+            assert!(
+                d >= r as f64 - tol,
+                "{label}: step {step}: distance {d} < r {r}"
+            );
             assert!(plane_height(p, tri) > 0.0, "{label}: behind the face");
         }
         let e1 = energy(b);
@@ -134,17 +141,35 @@ fn run_case(name: &str, n: Vec3, r: f32, speed: f32, dt: f32, e: f32, friction: 
             );
             let vt1 = u - promote(n) * vn1;
             if friction == 0.0 {
-                assert!((vt1 - vt0).norm() <= 1e-6 * speed as f64, "{label}: slip changed");
+                assert!(
+                    (vt1 - vt0).norm() <= 1e-6 * speed as f64,
+                    "{label}: slip changed"
+                );
             } else {
-                assert!(vt1.norm() <= vt0.norm() * (1.0 + 1e-6), "{label}: slip grew");
+                assert!(
+                    vt1.norm() <= vt0.norm() * (1.0 + 1e-6),
+                    "{label}: slip grew"
+                );
             }
             // The impact is reported once, either swept (fast) or by the
             // discrete solver (slow closing within the contact margin).
-            let swept = w.events().iter().filter(|ev| ev.kind == ContactKind::Swept).count();
+            let swept = w
+                .events()
+                .iter()
+                .filter(|ev| ev.kind == ContactKind::Swept)
+                .count();
             if fast {
                 assert_eq!(swept, 1, "{label}: swept impacts");
-                let ev = w.events().iter().find(|ev| ev.kind == ContactKind::Swept).unwrap();
-                assert!((ev.time - 0.5).abs() < 1e-4, "{label}: impact time {}", ev.time);
+                let ev = w
+                    .events()
+                    .iter()
+                    .find(|ev| ev.kind == ContactKind::Swept)
+                    .unwrap();
+                assert!(
+                    (ev.time - 0.5).abs() < 1e-4,
+                    "{label}: impact time {}",
+                    ev.time
+                );
             }
         }
     }

@@ -222,7 +222,8 @@ impl Mover<'_> {
 /// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
 pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
     let (_, shape_rotation) = body.shape_offset();
-    let q = parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
+    let q =
+        parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
     let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
     (q * Vec3d::new(0.0, 0.0, half_height as f64)).map(|x| x as f32)
 }
@@ -324,7 +325,10 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
                     Found {
                         triangle: t,
                         initial: true,
-                        impact: Impact { time: 0.0, ..impact },
+                        impact: Impact {
+                            time: 0.0,
+                            ..impact
+                        },
                     }
                 }
             };

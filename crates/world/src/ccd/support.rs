@@ -139,9 +139,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                         value: off,
                     }));
                 }
-                Ok(Role::KinematicSphere {
-                    radius: s.radius(),
-                })
+                Ok(Role::KinematicSphere { radius: s.radius() })
             }
             other => Err(refuse(UnsupportedReason::KinematicShape {
                 shape: other.kind_name(),
@@ -164,9 +162,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                     if InverseInertiaSplit::factor(&body.inverse_inertia()).is_none() {
                         return Err(refuse(UnsupportedReason::SphereTensorNotSpd));
                     }
-                    Ok(Role::Swept(SweptShape::Sphere {
-                        radius: s.radius(),
-                    }))
+                    Ok(Role::Swept(SweptShape::Sphere { radius: s.radius() }))
                 }
                 Shape::Capsule(c) => {
                     let h = c.half_height() as f64;
@@ -225,9 +221,8 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                     } else {
                         return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
                     };
-                    let solid = solid.map_err(|_| {
-                        refuse(UnsupportedReason::TurningSolid { shape: name })
-                    })?;
+                    let solid = solid
+                        .map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))?;
                     Ok(Role::Swept(SweptShape::Solid {
                         solid: Box::new(solid),
                         name,
