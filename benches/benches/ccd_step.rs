@@ -64,13 +64,16 @@ fn bench(c: &mut Criterion) {
                 let w = scene(mode, triangles, bodies);
                 // Outside the timing: the step succeeds.
                 w.clone().step(DT).unwrap();
-                group.bench_function(format!("{name}/{triangles}_triangles/{bodies}_spheres"), |b| {
-                    b.iter_batched(
-                        || w.clone(),
-                        |mut w| black_box(w.step(DT)),
-                        BatchSize::SmallInput,
-                    )
-                });
+                group.bench_function(
+                    format!("{name}/{triangles}_triangles/{bodies}_spheres"),
+                    |b| {
+                        b.iter_batched(
+                            || w.clone(),
+                            |mut w| black_box(w.step(DT)),
+                            BatchSize::SmallInput,
+                        )
+                    },
+                );
             }
         }
     }

@@ -222,7 +222,11 @@ fn a_spinning_anisotropic_sphere_never_gains_energy_at_an_impact() {
         let id = w.add_body(b).unwrap();
         w.step(0.01).unwrap();
         let b = w.body(id).unwrap();
-        let swept = w.events().iter().filter(|e| e.kind == ContactKind::Swept).count();
+        let swept = w
+            .events()
+            .iter()
+            .filter(|e| e.kind == ContactKind::Swept)
+            .count();
         assert_eq!(swept, 1, "case {k}");
         let e1 = energy(b);
         // f32 storage of the new velocities: relative 1e-6.
