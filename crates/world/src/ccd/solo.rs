@@ -375,7 +375,16 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
             .map(|(_, m)| *m)
             .unwrap_or_default();
         let arm = mover.arm(p, &contact);
-        if let Some(r) = respond(index, &response_body, v, w, arm, contact.normal, &material)? {
+        let mut response = respond(index, &response_body, v, w, arm, contact.normal, &material)?;
+        if response.is_none() && contact != hit.impact {
+            // The looked-up contact does not close: the sweep's own normal,
+            // which approaches by construction, takes the impact, so the
+            // loop always makes progress.
+            contact = hit.impact;
+            let arm = mover.arm(p, &contact);
+            response = respond(index, &response_body, v, w, arm, contact.normal, &material)?;
+        }
+        if let Some(r) = response {
             v = r.linear_velocity;
             w = r.angular_velocity;
             impacts.push(SweptImpact {
