@@ -15,6 +15,7 @@ use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
 use crate::ccd::{CollisionDetection, MeshSnapshotCache, DISCRETE};
+use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
@@ -86,6 +87,8 @@ pub struct PhysicsWorld {
     /// The continuous mode's retained geometry check of the mesh snapshot,
     /// invalidated together with the index when a mesh is added or removed.
     pub(crate) ccd_mesh: MeshSnapshotCache,
+    /// Last step's contact impulses, for warm starting (sorted by key).
+    pub(crate) contact_cache: ContactCache,
 }
 
 impl Default for PhysicsWorld {
@@ -147,6 +150,7 @@ impl PhysicsWorld {
             contact_count: 0,
             meshes: MeshIndex::default(),
             ccd_mesh: MeshSnapshotCache::new(),
+            contact_cache: ContactCache::default(),
         }
     }
 
@@ -213,6 +217,7 @@ impl PhysicsWorld {
             self.meshes.invalidate();
             self.ccd_mesh.invalidate();
         }
+        self.contact_cache.forget(id);
         // Trailing free slots are released so that a world emptied of its
         // bodies gives their memory back.
         while let Some(None) = self.slots.last() {

@@ -126,11 +126,16 @@ pub(crate) fn up(x: f64, roundings: u32) -> f64 {
 ///
 /// For every `f32` value `b`: `b as f64 >= x` exactly when `b >= ceil_f32(x)`.
 /// `x` must not be NaN. Both candidates are computed and one is selected,
-/// so that a coin-flip rounding direction costs no mispredicted branch.
+/// so that a coin-flip rounding direction need cost no mispredicted branch.
 #[inline]
 pub(crate) fn ceil_f32(x: f64) -> f32 {
-    let r = x as f32;
-    let above = r.next_up();
+    // Zero as +0, so that its successor is the smallest positive subnormal.
+    let r = (x as f32) + 0.0;
+    let b = r.to_bits();
+    // The next f32 up: one more bit pattern above zero, one less below
+    // (branchless; +inf's successor is garbage but never selected, since
+    // +inf >= x always).
+    let above = f32::from_bits(b.wrapping_add(1).wrapping_sub((b >> 31) << 1));
     if (r as f64) < x {
         above
     } else {
@@ -145,7 +150,11 @@ pub(crate) fn ceil_f32(x: f64) -> f32 {
 #[inline]
 pub(crate) fn floor_f32(x: f64) -> f32 {
     let r = x as f32;
-    let below = r.next_down();
+    // Zero as -0, so that its predecessor is the largest negative subnormal.
+    let r = if r == 0.0 { -0.0 } else { r };
+    let b = r.to_bits();
+    // The next f32 down (branchless; -inf's predecessor is never selected).
+    let below = f32::from_bits(b.wrapping_sub(1).wrapping_add((b >> 31) << 1));
     if (r as f64) > x {
         below
     } else {

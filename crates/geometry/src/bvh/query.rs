@@ -277,7 +277,7 @@ impl SweptBall {
             inv_delta: reciprocals(&delta),
             start_plus_radius: [0, 1, 2].map(|k| up(start[k] + radius, 1)),
             start_minus_radius: [0, 1, 2].map(|k| down(start[k] - radius, 1)),
-            long: delta.amax() > radius,
+            long: delta.amax() > 4.0 * radius,
         })
     }
 

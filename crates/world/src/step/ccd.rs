@@ -33,7 +33,7 @@ use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
 use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::{BodyError, RigidBody};
 
-use super::contacts::MeshContactQuery;
+use super::contacts::ContactQuery;
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
@@ -236,15 +236,17 @@ impl CcdPlan {
         self
     }
 
-    /// Whether the contact stage hands this mesh contact to the sweep: a
-    /// swept body's separated point (negative depth) whose closing travel
-    /// `(v . n) dt` exceeds [`CONTACT_MARGIN`].
-    pub(crate) fn defers(&self, q: &MeshContactQuery<'_>) -> bool {
+    /// Whether the contact stage hands this contact to the sweep: a mesh
+    /// contact of a swept body, separated (negative depth), whose closing
+    /// travel `(v . n) dt` exceeds [`CONTACT_MARGIN`]. Primitive pairs are
+    /// never deferred here: bodies that could meet are refused as
+    /// interacting (groups are a later issue).
+    pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
         let swept = matches!(
             self.roles.get(q.body.index() as usize),
             Some(Some(Role::Swept(_)))
         );
-        if !swept || !(q.depth < 0.0) {
+        if !swept || q.triangle.is_none() || !(q.depth < 0.0) {
             return false;
         }
         let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
