@@ -210,14 +210,17 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::SphereMeshCcd => {}
     }
     let roles = classify_all(world).map_err(|e| step_error(world, e))?;
-    let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
-        .entries()
-        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
-        .collect();
-    let checked = world
-        .ccd_mesh
-        .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
-    checked.map_err(|e| step_error(world, e))?;
+    if !world.ccd_mesh.is_validated() {
+        // Once per snapshot: every mesh body's triangles, in insertion order.
+        let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
+            .entries()
+            .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
+            .collect();
+        let checked = world
+            .ccd_mesh
+            .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
+        checked.map_err(|e| step_error(world, e))?;
+    }
     Ok(Some(CcdPlan {
         energy: vec![0.0; roles.len()],
         roles,
