@@ -33,6 +33,7 @@
 //! in [`domain`].
 
 pub mod capsule_triangle;
+pub mod certified_advance;
 pub mod domain;
 pub mod polyhedron_triangle;
 pub mod segment_pair;
@@ -42,6 +43,10 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
+pub use certified_advance::{
+    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
+    touching_span, turning_tolerance, Clearance, TurningSegment, TURNING_TOLERANCE_FRACTION,
+};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
