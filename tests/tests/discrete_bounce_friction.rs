@@ -50,7 +50,11 @@ fn rebound_apex(h: f32, e: f32, dt: f32) -> (f32, f32) {
 
 #[test]
 fn a_sphere_rebounds_to_the_height_restitution_predicts() {
-    for (h, e, dt) in [(1.0f32, 0.8f32, 1.0 / 120.0), (2.0, 0.5, 1.0 / 60.0), (0.5, 1.0, 1.0 / 240.0)] {
+    for (h, e, dt) in [
+        (1.0f32, 0.8f32, 1.0 / 120.0),
+        (2.0, 0.5, 1.0 / 60.0),
+        (0.5, 1.0, 1.0 / 240.0),
+    ] {
         let (apex, v) = rebound_apex(h, e, dt);
         let predicted = e * e * h;
         // Error budget: the discrete impact happens anywhere from a margin
@@ -109,20 +113,30 @@ fn slide(v0: f32, mu: f32, dt: f32) -> f32 {
         w.step(dt).unwrap();
     }
     let b = w.body(id).unwrap();
-    assert!(b.linear_velocity().norm() < 1e-3, "still sliding at {}", b.linear_velocity());
+    assert!(
+        b.linear_velocity().norm() < 1e-3,
+        "still sliding at {}",
+        b.linear_velocity()
+    );
     b.position().x - start.x
 }
 
 #[test]
 fn friction_stops_a_sliding_box_at_the_coulomb_distance() {
-    for (v0, mu, dt) in [(5.0f32, 0.5f32, 1.0 / 120.0), (3.0, 0.25, 1.0 / 60.0), (2.0, 1.0, 1.0 / 240.0)] {
+    for (v0, mu, dt) in [
+        (5.0f32, 0.5f32, 1.0 / 120.0),
+        (3.0, 0.25, 1.0 / 60.0),
+        (2.0, 1.0, 1.0 / 240.0),
+    ] {
         let d = slide(v0, mu, dt);
         let predicted = v0 * v0 / (2.0 * mu * G);
         // Semi-implicit Euler moves with the post-friction speed each step,
         // so the discrete distance is v0^2/(2 mu g) - v0 dt/2 to within one
         // step's travel: tolerance v0 dt.
         let tolerance = v0 * dt;
-        println!("v0 {v0} mu {mu} dt {dt}: distance {d}, predicted {predicted}, tolerance {tolerance}");
+        println!(
+            "v0 {v0} mu {mu} dt {dt}: distance {d}, predicted {predicted}, tolerance {tolerance}"
+        );
         assert!(
             (d - predicted).abs() <= tolerance,
             "distance {d} m, predicted {predicted} m, tolerance {tolerance} m"

@@ -26,7 +26,9 @@ const EPS: f32 = 1e-6;
 fn the_nearest_surface_is_hit_with_its_normal() {
     let mut w = PhysicsWorld::new();
     let ground = w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
-    let ball = w.add_body(sphere_at(Vec3::new(1.0, 0.0, 2.0), 0.5)).unwrap();
+    let ball = w
+        .add_body(sphere_at(Vec3::new(1.0, 0.0, 2.0), 0.5))
+        .unwrap();
     let crate_ = w
         .add_body(
             RigidBody::new_static(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap())
@@ -60,10 +62,16 @@ fn the_nearest_surface_is_hit_with_its_normal() {
 
     // Too short, and from below the one-sided floor: nothing.
     assert!(w.cast_ray(Vec3::new(4.0, 3.0, 5.0), DOWN, 4.9).is_none());
-    assert!(w.cast_ray(Vec3::new(4.0, 3.0, -1.0), -DOWN, 100.0).is_none());
+    assert!(w
+        .cast_ray(Vec3::new(4.0, 3.0, -1.0), -DOWN, 100.0)
+        .is_none());
     // Rays without meaning hit nothing.
-    assert!(w.cast_ray(Vec3::new(4.0, 3.0, 5.0), Vec3::zeros(), 100.0).is_none());
-    assert!(w.cast_ray(Vec3::new(f32::NAN, 3.0, 5.0), DOWN, 100.0).is_none());
+    assert!(w
+        .cast_ray(Vec3::new(4.0, 3.0, 5.0), Vec3::zeros(), 100.0)
+        .is_none());
+    assert!(w
+        .cast_ray(Vec3::new(f32::NAN, 3.0, 5.0), DOWN, 100.0)
+        .is_none());
 }
 
 #[test]
@@ -89,7 +97,10 @@ fn equal_distances_go_to_the_body_added_first() {
             }
             let hit = w.cast_ray(Vec3::new(0.2, 0.3, 5.0), DOWN, 100.0).unwrap();
             assert_eq!(hit.distance, 5.0);
-            assert_eq!(hit.body, a, "floor first: {floor_first}, stepped: {stepped}");
+            assert_eq!(
+                hit.body, a,
+                "floor first: {floor_first}, stepped: {stepped}"
+            );
             assert_ne!(hit.body, b);
         }
     }
@@ -97,18 +108,35 @@ fn equal_distances_go_to_the_body_added_first() {
     let mut w = PhysicsWorld::new();
     let first = w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
     w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
-    assert_eq!(w.cast_ray(Vec3::new(1.0, -2.0, 3.0), DOWN, 10.0).unwrap().body, first);
+    assert_eq!(
+        w.cast_ray(Vec3::new(1.0, -2.0, 3.0), DOWN, 10.0)
+            .unwrap()
+            .body,
+        first
+    );
     w.step(0.01).unwrap();
-    assert_eq!(w.cast_ray(Vec3::new(1.0, -2.0, 3.0), DOWN, 10.0).unwrap().body, first);
+    assert_eq!(
+        w.cast_ray(Vec3::new(1.0, -2.0, 3.0), DOWN, 10.0)
+            .unwrap()
+            .body,
+        first
+    );
 }
 
 #[test]
 fn disabled_bodies_are_not_hit() {
     let mut w = PhysicsWorld::new();
     let ground = w.add_body(floor(10.0, 0.0, material(0.5, 0.0))).unwrap();
-    let ball = w.add_body(sphere_at(Vec3::new(0.0, 0.0, 2.0), 0.5)).unwrap();
+    let ball = w
+        .add_body(sphere_at(Vec3::new(0.0, 0.0, 2.0), 0.5))
+        .unwrap();
     w.body_mut(ball).unwrap().set_collides(false);
-    assert_eq!(w.cast_ray(Vec3::new(0.0, 0.0, 5.0), DOWN, 100.0).unwrap().body, ground);
+    assert_eq!(
+        w.cast_ray(Vec3::new(0.0, 0.0, 5.0), DOWN, 100.0)
+            .unwrap()
+            .body,
+        ground
+    );
     w.body_mut(ground).unwrap().set_collides(false);
     assert!(w.cast_ray(Vec3::new(0.0, 0.0, 5.0), DOWN, 100.0).is_none());
     w.step(0.01).unwrap();
@@ -121,7 +149,9 @@ fn the_mesh_snapshot_ignores_later_edits_of_the_body() {
     let ground = w
         .add_body(floor(10.0, 0.0, material(0.5, 0.0)).with_position(Vec3::new(0.0, 0.0, 1.0)))
         .unwrap();
-    w.body_mut(ground).unwrap().set_position(Vec3::new(0.0, 0.0, 3.0));
+    w.body_mut(ground)
+        .unwrap()
+        .set_position(Vec3::new(0.0, 0.0, 3.0));
     w.step(0.01).unwrap();
     let hit = w.cast_ray(Vec3::new(0.5, 0.5, 5.0), DOWN, 100.0).unwrap();
     // The floor was captured at z = 1, where it stays.
@@ -133,9 +163,12 @@ fn the_mesh_snapshot_ignores_later_edits_of_the_body() {
 fn the_index_and_the_scan_give_the_same_hits_on_a_terrain() {
     let t = terrain(16, 16, 11);
     let mut w = PhysicsWorld::new();
-    w.add_body(RigidBody::new_static(Shape::mesh(t.vertices.clone(), t.indices.clone()).unwrap()))
+    w.add_body(RigidBody::new_static(
+        Shape::mesh(t.vertices.clone(), t.indices.clone()).unwrap(),
+    ))
+    .unwrap();
+    w.add_body(sphere_at(Vec3::new(8.0, 8.0, 4.0), 1.0))
         .unwrap();
-    w.add_body(sphere_at(Vec3::new(8.0, 8.0, 4.0), 1.0)).unwrap();
     let rays: Vec<(Vec3, Vec3)> = (0..400)
         .map(|k| {
             let (i, j) = ((k % 20) as f32, (k / 20) as f32);
@@ -145,7 +178,9 @@ fn the_index_and_the_scan_give_the_same_hits_on_a_terrain() {
             )
         })
         .collect();
-    let cast = |w: &PhysicsWorld| -> Vec<_> { rays.iter().map(|(o, d)| w.cast_ray(*o, *d, 50.0)).collect() };
+    let cast = |w: &PhysicsWorld| -> Vec<_> {
+        rays.iter().map(|(o, d)| w.cast_ray(*o, *d, 50.0)).collect()
+    };
     let scanned = cast(&w);
     w.step(0.01).unwrap();
     let indexed = cast(&w);

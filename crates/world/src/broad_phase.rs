@@ -25,7 +25,10 @@ pub(crate) struct BroadBox {
 pub(crate) fn overlapping_pairs(boxes: &[BroadBox]) -> Vec<(usize, usize)> {
     let mut sorted: Vec<usize> = (0..boxes.len()).collect();
     sorted.sort_by(|&i, &j| {
-        boxes[i].bounds.min.x
+        boxes[i]
+            .bounds
+            .min
+            .x
             .total_cmp(&boxes[j].bounds.min.x)
             .then(i.cmp(&j))
     });
@@ -36,7 +39,8 @@ pub(crate) fn overlapping_pairs(boxes: &[BroadBox]) -> Vec<(usize, usize)> {
         open.retain(|&j| boxes[j].bounds.max.x >= b.bounds.min.x);
         for &j in &open {
             let o = &boxes[j];
-            let overlap = (1..3).all(|k| o.bounds.min[k] <= b.bounds.max[k] && b.bounds.min[k] <= o.bounds.max[k]);
+            let overlap = (1..3)
+                .all(|k| o.bounds.min[k] <= b.bounds.max[k] && b.bounds.min[k] <= o.bounds.max[k]);
             if overlap && (b.movable || o.movable) {
                 pairs.push((i.min(j), i.max(j)));
             }
@@ -65,7 +69,9 @@ mod tests {
         let mut boxes = Vec::new();
         let mut s = 12345u64;
         for i in 0..60 {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let x = ((s >> 33) % 1000) as f64 / 100.0;
             let y = ((s >> 13) % 1000) as f64 / 100.0;
             boxes.push(cube(x, y, i % 3 != 0));
@@ -85,7 +91,11 @@ mod tests {
 
     #[test]
     fn touching_boxes_pair_and_immovable_pairs_do_not() {
-        let boxes = [cube(0.0, 0.0, true), cube(1.0, 0.0, false), cube(2.0, 0.0, false)];
+        let boxes = [
+            cube(0.0, 0.0, true),
+            cube(1.0, 0.0, false),
+            cube(2.0, 0.0, false),
+        ];
         assert_eq!(overlapping_pairs(&boxes), vec![(0, 1)]);
     }
 }

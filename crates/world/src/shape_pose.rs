@@ -13,9 +13,7 @@ use parapet_solver::RigidBody;
 pub(crate) fn shape_pose(body: &RigidBody) -> Option<Pose> {
     let (offset, offset_rotation) = body.shape_offset();
     let rotation = body.rotation();
-    let r = UnitQuaternion::new_normalize(
-        parapet_math::promote_quat(rotation).into_inner(),
-    );
+    let r = UnitQuaternion::new_normalize(parapet_math::promote_quat(rotation).into_inner());
     let t = promote(body.position()) + r.transform_vector(&promote(offset));
     let t = t.cast::<f32>();
     if !t.iter().all(|x| x.is_finite()) {

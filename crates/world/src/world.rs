@@ -14,7 +14,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
-use crate::ccd::{CollisionDetection, DISCRETE};
+use crate::ccd::{CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
@@ -83,6 +83,9 @@ pub struct PhysicsWorld {
     pub(crate) events: Vec<ContactEvent>,
     pub(crate) contact_count: usize,
     pub(crate) meshes: MeshIndex,
+    /// The continuous mode's retained geometry check of the mesh snapshot,
+    /// invalidated together with the index when a mesh is added or removed.
+    pub(crate) ccd_mesh: MeshSnapshotCache,
 }
 
 impl Default for PhysicsWorld {
@@ -143,6 +146,7 @@ impl PhysicsWorld {
             events: Vec::new(),
             contact_count: 0,
             meshes: MeshIndex::default(),
+            ccd_mesh: MeshSnapshotCache::new(),
         }
     }
 
@@ -177,6 +181,7 @@ impl PhysicsWorld {
         self.next_generation += 1;
         if mesh.is_some() {
             self.meshes.mark_dirty();
+            self.ccd_mesh.invalidate();
         }
         let entry = Entry { id, body, mesh };
         if self.free.last() == Some(&index) {
@@ -206,6 +211,7 @@ impl PhysicsWorld {
         self.free.push(id.index());
         if entry.mesh.is_some() {
             self.meshes.invalidate();
+            self.ccd_mesh.invalidate();
         }
         // Trailing free slots are released so that a world emptied of its
         // bodies gives their memory back.
@@ -266,6 +272,13 @@ impl PhysicsWorld {
     /// sorted by (body_a, body_b, feature), then swept impacts by time.
     pub fn events(&self) -> &[ContactEvent] {
         &self.events
+    }
+
+    /// How many times the continuous mode has run its full geometry check of
+    /// the mesh snapshot (diagnostics: once per snapshot, after a mesh is
+    /// added or removed, not once per step).
+    pub fn ccd_mesh_checks(&self) -> u64 {
+        self.ccd_mesh.full_checks()
     }
 
     /// Initial contact points plus swept impacts of the last successful step.

@@ -66,6 +66,9 @@ pub fn body_bits(b: &RigidBody) -> Vec<u64> {
     out
 }
 
+/// One body as captured: id, field bits, shape, mesh snapshot.
+pub type BodyState = (BodyId, Vec<u64>, Shape, Option<Vec<[Vec3; 3]>>);
+
 /// The complete observable state of a world, as bits: configuration, every
 /// body (id, fields, shape, mesh snapshot) in insertion order, events and
 /// contact count, and the answers of a fan of rays (which read the mesh
@@ -73,7 +76,7 @@ pub fn body_bits(b: &RigidBody) -> Vec<u64> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldState {
     pub config: Vec<u64>,
-    pub bodies: Vec<(BodyId, Vec<u64>, Shape, Option<Vec<[Vec3; 3]>>)>,
+    pub bodies: Vec<BodyState>,
     pub events: Vec<Vec<u64>>,
     pub contact_count: usize,
     pub rays: Vec<Option<(BodyId, Vec<u64>)>>,
@@ -118,12 +121,14 @@ pub fn capture(w: &PhysicsWorld) -> WorldState {
     for i in -3..=3 {
         for j in -3..=3 {
             let origin = Vec3::new(i as f32 * 0.7, j as f32 * 0.7, 5.0);
-            let hit = w.cast_ray(origin, Vec3::new(0.0, 0.0, -1.0), 100.0).map(|h| {
-                let mut out = vec![h.distance.to_bits() as u64];
-                v(&mut out, h.point);
-                v(&mut out, h.normal);
-                (h.body, out)
-            });
+            let hit = w
+                .cast_ray(origin, Vec3::new(0.0, 0.0, -1.0), 100.0)
+                .map(|h| {
+                    let mut out = vec![h.distance.to_bits() as u64];
+                    v(&mut out, h.point);
+                    v(&mut out, h.normal);
+                    (h.body, out)
+                });
             rays.push(hit);
         }
     }

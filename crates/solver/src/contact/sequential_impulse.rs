@@ -5,7 +5,9 @@
 
 use parapet_math::Vec3d;
 
-use super::tolerances::{BAUMGARTE_FACTOR, PENETRATION_SLOP, SPLIT_ITERATIONS, VELOCITY_ITERATIONS};
+use super::tolerances::{
+    BAUMGARTE_FACTOR, PENETRATION_SLOP, SPLIT_ITERATIONS, VELOCITY_ITERATIONS,
+};
 use super::{ContactPointInput, ContactRow, SolverBody};
 
 /// What the solve applied at one contact point.
@@ -176,7 +178,10 @@ mod tests {
 
     #[test]
     fn a_plastic_impact_stops_the_normal_velocity() {
-        let mut bodies = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(0.0, 0.0, -3.0))];
+        let mut bodies = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -3.0)),
+        ];
         let m = Material::new(0.0, 0.0, 0.5).unwrap();
         let out = solve_contacts(&mut bodies, &[floor_contact(0.0, m)], 0.01);
         assert!(bodies[1].linear_velocity.z.abs() < 1e-12);
@@ -187,10 +192,16 @@ mod tests {
     #[test]
     fn restitution_reverses_above_the_threshold_only() {
         let m = Material::new(0.0, 0.5, 1.0).unwrap();
-        let mut fast = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(0.0, 0.0, -4.0))];
+        let mut fast = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -4.0)),
+        ];
         solve_contacts(&mut fast, &[floor_contact(0.0, m)], 0.01);
         assert!((fast[1].linear_velocity.z - 2.0).abs() < 1e-12);
-        let mut slow = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(0.0, 0.0, -0.9))];
+        let mut slow = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -0.9)),
+        ];
         solve_contacts(&mut slow, &[floor_contact(0.0, m)], 0.01);
         assert!(slow[1].linear_velocity.z.abs() < 1e-12);
     }
@@ -199,11 +210,17 @@ mod tests {
     fn a_speculative_point_lets_the_body_close_its_gap_only() {
         let m = Material::default();
         // Gap 1 cm, dt 0.01 s: closing at up to 1 m/s is allowed.
-        let mut slow = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(0.0, 0.0, -0.5))];
+        let mut slow = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -0.5)),
+        ];
         let out = solve_contacts(&mut slow, &[floor_contact(-0.01, m)], 0.01);
         assert_eq!(out[0].normal_impulse, 0.0);
         assert_eq!(slow[1].linear_velocity.z, -0.5);
-        let mut fast = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(0.0, 0.0, -3.0))];
+        let mut fast = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -3.0)),
+        ];
         solve_contacts(&mut fast, &[floor_contact(-0.01, m)], 0.01);
         // The gap is the f32 depth 0.01 (relative rounding 6e-8): 1e-6 m/s.
         assert!((fast[1].linear_velocity.z + 1.0).abs() < 1e-6);
@@ -212,7 +229,10 @@ mod tests {
     #[test]
     fn friction_is_bounded_by_the_coulomb_cone() {
         let m = Material::new(0.25, 0.0, 0.5).unwrap();
-        let mut bodies = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::new(5.0, 0.0, -2.0))];
+        let mut bodies = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(5.0, 0.0, -2.0)),
+        ];
         bodies[1].world_inverse_inertia = parapet_math::Mat3d::zeros();
         let out = solve_contacts(&mut bodies, &[floor_contact(0.0, m)], 0.01);
         // Normal impulse 4 N s; friction at most 0.25 * 4 = 1 N s, so the

@@ -115,10 +115,10 @@ impl SolverBody {
         if body.kind() != BodyKind::Dynamic {
             return Ok(());
         }
-        let linear = demote(self.linear_velocity)
-            .map_err(|e| not_representable("linear velocity", e))?;
-        let angular = demote(self.angular_velocity)
-            .map_err(|e| not_representable("angular velocity", e))?;
+        let linear =
+            demote(self.linear_velocity).map_err(|e| not_representable("linear velocity", e))?;
+        let angular =
+            demote(self.angular_velocity).map_err(|e| not_representable("angular velocity", e))?;
         let split_linear = demote(self.split_linear_velocity)
             .map_err(|e| not_representable("split linear velocity", e))?;
         let split_angular = demote(self.split_angular_velocity)

@@ -13,23 +13,23 @@ use parapet_narrow::sweep::SweepRefusal;
 pub enum UnsupportedReason {
     /// A box or hull whose inverse inertia is not zero, or that spins or has
     /// a pending torque: rotating convex CCD is not supported.
-    #[error("a {shape} that can turn (nonzero inverse inertia, spin or torque) is not a continuous collider (limit: zero inverse inertia, spin and torque)")]
+    #[error("a {shape} that can turn (nonzero inverse inertia, spin or torque) is not a continuous collider")]
     TurningSolid {
         /// "box" or "hull".
         shape: &'static str,
     },
     /// A capsule that can turn (later issue: turning bodies).
-    #[error("a capsule that can turn is not supported yet (limit: zero inverse inertia, spin and torque)")]
+    #[error("a capsule that can turn is not supported yet")]
     TurningCapsule,
     /// A capsule that cannot turn but spins or has a pending torque.
-    #[error("a capsule with zero inverse inertia has spin or torque {value} (limit 0)")]
+    #[error("a capsule with zero inverse inertia has spin or torque {value}")]
     LockedCapsuleSpins {
         /// The largest spin or torque component magnitude.
         value: f32,
     },
     /// A sphere or capsule whose shape or mass centre sits off its body
     /// origin (a turning body, later issue).
-    #[error("a {shape} whose shape or mass centre sits {value} m off its body origin is not supported yet (limit 0 m)")]
+    #[error("a {shape} whose shape or mass centre sits {value} m off its body origin is not supported yet")]
     OffCenter {
         /// "sphere" or "capsule".
         shape: &'static str,
@@ -40,13 +40,13 @@ pub enum UnsupportedReason {
     #[error("a dynamic sphere's inverse inertia must be symmetric positive definite")]
     SphereTensorNotSpd,
     /// A kinematic body that is not a sphere.
-    #[error("a kinematic {shape} is not supported (limit: kinematic spheres only)")]
+    #[error("a kinematic {shape} is not supported")]
     KinematicShape {
         /// The shape's kind name.
         shape: &'static str,
     },
     /// A kinematic sphere with spin, angular push or an offset shape.
-    #[error("a kinematic sphere with {quantity} = {value} is not supported (limit 0)")]
+    #[error("a kinematic sphere with {quantity} = {value} is not supported")]
     KinematicSphereMotion {
         /// "spin", "torque" or "shape offset".
         quantity: &'static str,
@@ -54,23 +54,53 @@ pub enum UnsupportedReason {
         value: f64,
     },
     /// A mesh on a body that is not static: meshes must not move.
-    #[error("a moving mesh is not supported (limit: static meshes only)")]
+    #[error("a moving mesh is not supported")]
     MovingMesh,
     /// A static body that is not a mesh.
-    #[error("a static {shape} is not supported (limit: static meshes only)")]
+    #[error("a static {shape} is not supported")]
     StaticPrimitive {
         /// The shape's kind name.
         shape: &'static str,
     },
     /// A moving (dynamic) body whose reachable region overlaps another
     /// moving body's: interacting groups come in a later issue.
-    #[error("its reachable region (radius {reach} m) overlaps that of moving body {other} (limit: bodies alone in their group)")]
+    #[error("its reachable region (radius {reach} m) overlaps that of moving body {other}")]
     Interacting {
         /// The other body's index.
         other: usize,
         /// This body's reach radius, metres.
         reach: f64,
     },
+}
+
+impl UnsupportedReason {
+    /// What the mode supports instead (the limit the reason exceeds).
+    pub fn limit(&self) -> &'static str {
+        match self {
+            UnsupportedReason::TurningSolid { .. } => {
+                "boxes and hulls with zero inverse inertia, no spin and no torque"
+            }
+            UnsupportedReason::TurningCapsule | UnsupportedReason::LockedCapsuleSpins { .. } => {
+                "capsules with zero inverse inertia, no spin and no torque"
+            }
+            UnsupportedReason::OffCenter { .. } => {
+                "spheres and capsules centred on their body origin and mass centre"
+            }
+            UnsupportedReason::SphereTensorNotSpd => {
+                "dynamic spheres with a symmetric positive-definite inverse inertia"
+            }
+            UnsupportedReason::KinematicShape { .. } => "kinematic spheres only",
+            UnsupportedReason::KinematicSphereMotion { .. } => {
+                "kinematic spheres without spin, torque or shape offset"
+            }
+            UnsupportedReason::MovingMesh | UnsupportedReason::StaticPrimitive { .. } => {
+                "static meshes only"
+            }
+            UnsupportedReason::Interacting { .. } => {
+                "moving bodies alone in their group (reachable regions apart)"
+            }
+        }
+    }
 }
 
 /// Why a CCD step failed. The world rolls the whole step back.

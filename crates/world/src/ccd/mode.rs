@@ -36,7 +36,9 @@ impl CollisionDetection {
 
 /// A numeric value that names no [`CollisionDetection`] mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("collision detection value {value} is not a mode (limit: 0 = DISCRETE or 1 = SPHERE_MESH_CCD)")]
+#[error(
+    "collision detection value {value} is not a mode (limit: 0 = DISCRETE or 1 = SPHERE_MESH_CCD)"
+)]
 pub struct UnknownCollisionDetection {
     /// The refused value.
     pub value: u8,

@@ -346,7 +346,7 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
         if passes > input.max_impacts {
             return Err(CcdError::ImpactLimit {
                 body: index,
-                impacts: passes,
+                impacts: passes - 1,
                 limit: input.max_impacts,
             });
         }

@@ -193,12 +193,14 @@ fn mesh_contacts(
                 continue;
             }
             let triangle = &world.meshes.triangles()[t];
-            let manifold = contact::shape_triangle(solid.shape(), &c.pose, triangle, CONTACT_MARGIN)
-                .map_err(|source| StepError::Contact {
-                    body: c.id,
-                    other: owner.id,
-                    source,
-                })?;
+            let manifold =
+                contact::shape_triangle(solid.shape(), &c.pose, triangle, CONTACT_MARGIN).map_err(
+                    |source| StepError::Contact {
+                        body: c.id,
+                        other: owner.id,
+                        source,
+                    },
+                )?;
             let material = solid.material().mix(&owner.body.material());
             let feature = world.meshes.local_index(t);
             for (k, p) in manifold.points().iter().enumerate() {
@@ -257,7 +259,7 @@ pub(crate) fn run(
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    found.sort_by(|a, b| a.key.cmp(&b.key));
+    found.sort_by_key(|f| f.key);
 
     // Solver bodies in order of first appearance (deterministic).
     let mut index_of = vec![usize::MAX; world.slots.len()];

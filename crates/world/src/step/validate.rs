@@ -3,8 +3,8 @@
 //! consumes forces"; seed 000: the CCD limits are checked at every step entry
 //! whatever the mode).
 
-use crate::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};
 use crate::ccd::CollisionDetection;
+use crate::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};
 use crate::{PhysicsWorld, StepError};
 
 /// Checks `dt`, gravity, the collision-detection mode and the CCD limits.
