@@ -34,6 +34,7 @@ use super::contacts::MeshContactQuery;
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
+use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
@@ -45,6 +46,8 @@ pub(crate) struct CcdOutcome {
     pub moved: Vec<bool>,
     /// Swept impacts, any order (the report sorts them by time).
     pub events: Vec<ContactEvent>,
+    /// The sub-steps each turning body took, in insertion order.
+    pub substeps: Vec<(BodyId, u32)>,
 }
 
 /// The continuous mode's plan for one step.
@@ -127,6 +130,13 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
             impacts,
             limit,
         },
+        CcdError::SubstepLimit {
+            substeps, limit, ..
+        } => StepError::SubstepLimit {
+            body: id,
+            substeps,
+            limit,
+        },
         CcdError::NotRepresentable {
             quantity, value, ..
         } => StepError::NotRepresentable {
@@ -180,7 +190,8 @@ fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
         match &role {
             Role::KinematicSphere { radius }
             | Role::Swept(SweptShape::Sphere { radius })
-            | Role::Swept(SweptShape::Capsule { radius, .. }) => check_radius(slot, *radius)?,
+            | Role::Swept(SweptShape::Capsule { radius, .. })
+            | Role::Turning(TurningShape { radius, .. }) => check_radius(slot, *radius)?,
             _ => {}
         }
         roles[slot] = Some(role);
@@ -219,7 +230,10 @@ impl CcdPlan {
     pub(crate) fn after_forces(mut self, world: &PhysicsWorld) -> CcdPlan {
         for e in world.entries() {
             let slot = e.id.index() as usize;
-            if matches!(self.roles.get(slot), Some(Some(Role::Swept(_)))) {
+            if matches!(
+                self.roles.get(slot),
+                Some(Some(Role::Swept(_) | Role::Turning(_)))
+            ) {
                 self.energy[slot] = reach::bound_energy(&e.body);
             }
         }
@@ -232,7 +246,7 @@ impl CcdPlan {
     pub(crate) fn defers(&self, q: &MeshContactQuery<'_>) -> bool {
         let swept = matches!(
             self.roles.get(q.body.index() as usize),
-            Some(Some(Role::Swept(_)))
+            Some(Some(Role::Swept(_) | Role::Turning(_)))
         );
         if !swept || !(q.depth < 0.0) {
             return false;
@@ -280,25 +294,45 @@ fn sweep_each(
     dt: f32,
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
+    substeps: &mut Vec<(BodyId, u32)>,
 ) -> Result<Vec<(usize, crate::ccd::SoloOutcome)>, StepError> {
     let mut results = Vec::new();
-    let Some(tree) = world.meshes.tree() else {
-        return Ok(results);
-    };
     let material = |t: usize| {
         let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
         owner.body.collides().then(|| owner.body.material())
     };
-    let mesh = MeshView {
+    let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
         tree,
         material: &material,
-    };
+    });
     for (slot, r) in moving {
-        let Some(Role::Swept(shape)) = &plan.roles[*slot] else {
+        let Some(entry) = world.slots[*slot].as_ref() else {
             continue;
         };
-        let Some(entry) = world.slots[*slot].as_ref() else {
+        if let Some(Role::Turning(shape)) = &plan.roles[*slot] {
+            // A turning body always takes its pose from its sweep.
+            let input = TurningInput {
+                index: *slot,
+                body: &entry.body,
+                shape: *shape,
+                dt,
+                max_impacts: world.ccd_max_impacts,
+                max_substeps: world.ccd_max_substeps,
+            };
+            let result =
+                sweep_turning(&input, mesh.as_ref()).map_err(|err| step_error(world, err))?;
+            substeps.push((entry.id, result.substeps));
+            results.push((
+                *slot,
+                crate::ccd::SoloOutcome {
+                    motion: Some(result.motion),
+                    impacts: result.impacts,
+                },
+            ));
+            continue;
+        }
+        let (Some(Role::Swept(shape)), Some(mesh)) = (&plan.roles[*slot], &mesh) else {
             continue;
         };
         let input = SoloInput {
@@ -309,7 +343,7 @@ fn sweep_each(
             dt,
             max_impacts: world.ccd_max_impacts,
         };
-        let result = sweep_alone(&input, &mesh).map_err(|err| step_error(world, err))?;
+        let result = sweep_alone(&input, mesh).map_err(|err| step_error(world, err))?;
         if result.motion.is_some() || !result.impacts.is_empty() {
             results.push((*slot, result));
         }
@@ -327,6 +361,7 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32, plan: &CcdPlan) -> Result<C
     let mut outcome = CcdOutcome {
         moved: vec![false; world.slots.len()],
         events: Vec::new(),
+        substeps: Vec::new(),
     };
     // Reach bounds and the group test.
     let mut moving: Vec<(usize, Reach)> = Vec::new();
@@ -336,6 +371,13 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32, plan: &CcdPlan) -> Result<C
             Some(Role::Swept(shape)) => {
                 let r = swept_reach(&e.body, shape, plan.energy[slot], dt);
                 reach::check_reach(slot, &r, shape.limit_radius())
+                    .map_err(|err| step_error(world, err))?;
+                moving.push((slot, r));
+            }
+            Some(Role::Turning(shape)) => {
+                let energy = plan.energy[slot].max(reach::bound_energy(&e.body));
+                let r = turning_reach(&e.body, shape, energy, dt);
+                reach::check_reach(slot, &r, shape.radius as f64)
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
             }
@@ -353,7 +395,7 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32, plan: &CcdPlan) -> Result<C
     }
     reach::check_alone(&moving).map_err(|err| step_error(world, err))?;
 
-    let results = sweep_each(world, dt, plan, &moving)?;
+    let results = sweep_each(world, dt, plan, &moving, &mut outcome.substeps)?;
     for (slot, result) in results {
         let id = id_of(world, slot);
         for impact in &result.impacts {
