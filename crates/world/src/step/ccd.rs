@@ -244,14 +244,18 @@ impl CcdPlan {
     /// swept body's separated point (negative depth) whose closing travel
     /// `(v . n) dt` exceeds [`CONTACT_MARGIN`].
     pub(crate) fn defers(&self, q: &MeshContactQuery<'_>) -> bool {
-        let swept = matches!(
-            self.roles.get(q.body.index() as usize),
-            Some(Some(Role::Swept(_) | Role::Turning(_)))
-        );
+        let role = self.roles.get(q.body.index() as usize);
+        let swept = matches!(role, Some(Some(Role::Swept(_) | Role::Turning(_))));
         if !swept || !(q.depth < 0.0) {
             return false;
         }
-        let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
+        // A turning body's contact point moves with its spin too.
+        let velocity = if matches!(role, Some(Some(Role::Turning(_)))) {
+            q.rigid.point_velocity(q.point)
+        } else {
+            promote(q.rigid.linear_velocity())
+        };
+        let closing = velocity.dot(&promote(q.normal));
         closing * q.dt as f64 > CONTACT_MARGIN as f64
     }
 }

@@ -54,6 +54,8 @@ pub(crate) struct MeshContactQuery<'a> {
     pub normal: Vec3,
     /// Penetration (m), negative for a gap.
     pub depth: f32,
+    /// The contact point midway between the surfaces (m, world).
+    pub point: Vec3,
     /// The step (s).
     pub dt: f32,
 }
@@ -210,6 +212,7 @@ fn mesh_contacts(
                     triangle: t,
                     normal: manifold.normal(),
                     depth: p.depth,
+                    point: p.point,
                     dt,
                 };
                 if defer(&query) {
