@@ -32,14 +32,20 @@
 //!    bound covers the whole segment. The caller passes this `bend`
 //!    coefficient `|ω|² r / 2`.
 //! 3. **Admissible time**: with plane distance `h_i` of end `i`, the
-//!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends,
-//!    where `floor = min(separation, radius) − tolerance` and the tolerance
-//!    is `radius / 1024` ([`TURNING_TOLERANCE_FRACTION`]): a shape that is
-//!    clear stays above `radius − tolerance`, a shape that already overlaps
-//!    deepens by the tolerance at most. The left side is concave in `t`, so
-//!    the admissible set is `[0, T]` with `T` its positive root, taken in the
-//!    cancellation-free form. The gap at `t = 0` is at least the tolerance,
-//!    so `T ≥ tol / (|n · u| + sqrt(bend tol))`: no sub-step stalls.
+//!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends.
+//!    The floor of a triangle is anchored when the sweep first meets it in a
+//!    step ([`anchor_floor`], the tolerance being `radius / 1024`,
+//!    [`TURNING_TOLERANCE_FRACTION`]): a shape that is clear, or within the
+//!    tolerance, stays above `radius − tolerance`; a shape that already
+//!    overlaps deeper deepens by the tolerance at most. So that no sub-step
+//!    stalls, each sub-step keeps a gap of at least
+//!    [`MIN_GAP_FRACTION`] of the tolerance ([`sub_step_floor`]); the floor
+//!    then sinks below its anchor only while the shape presses on the
+//!    triangle without closing fast enough for an impulse to lift it (the
+//!    caller's micro-collisions). The left side is concave in `t`, so the
+//!    admissible set is `[0, T]` with `T` its positive root, taken in the
+//!    cancellation-free form, and
+//!    `T ≥ g / (|n · u| + sqrt(bend g))` for the gap `g`.
 //!
 //! # Precision domain
 //! `f64` in a working frame near the moving shape (the caller subtracts a
@@ -66,6 +72,36 @@ use crate::contact::closest::{point_triangle, segment_triangle};
 /// of a shape spinning near a surface (their length scales with its square
 /// root).
 pub const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
+
+/// The smallest gap of a sub-step as a fraction of the tolerance
+/// (dimensionless): 1/256. A sub-step always has at least this much room
+/// above its floor, so its length is bounded below; a shape pressed onto a
+/// triangle without an impulse can sink by this much per sub-step below the
+/// triangle's anchored floor. Warning: larger values let a pressed shape
+/// sink faster; smaller ones shorten the sub-steps of a pressed shape (by
+/// the square root).
+pub const MIN_GAP_FRACTION: f64 = 1.0 / 256.0;
+
+/// The floor (m) anchored for a triangle when a step first meets it:
+/// `radius − tolerance` for a shape that is clear or within the tolerance
+/// (so that a shape resting in the tolerance band does not sink by another
+/// tolerance each step), and `tolerance` below the present separation of a
+/// shape that already overlaps deeper.
+pub fn anchor_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
+    let band = radius - tolerance;
+    if separation >= band {
+        band
+    } else {
+        separation - tolerance
+    }
+}
+
+/// The floor (m) of one sub-step for a triangle with anchored floor
+/// `anchor`: the anchor, lowered only as far as needed to leave a gap of
+/// [`MIN_GAP_FRACTION`] of the tolerance above it.
+pub fn sub_step_floor(anchor: f64, separation: f64, tolerance: f64) -> f64 {
+    anchor.min(separation - tolerance * MIN_GAP_FRACTION)
+}
 
 /// Multiple of `f64::EPSILON` (dimensionless) by which plane distances,
 /// approach rates and the bend are made conservative: a dot product of
@@ -255,14 +291,13 @@ fn concave_root(g: f64, c: f64, k: f64) -> f64 {
 }
 
 /// The largest sub-step (s, `+∞` when unbounded) during which the segment
-/// stays above `min(separation, radius) − tolerance` from the clearance's
-/// plane for the motion bound of the module docs, made conservative for
-/// `f64` rounding.
-pub fn admissible_time(segment: &TurningSegment, clearance: &Clearance, tolerance: f64) -> f64 {
+/// stays above `floor` (m, at most the separation; see [`sub_step_floor`])
+/// from the clearance's plane for the motion bound of the module docs, made
+/// conservative for `f64` rounding.
+pub fn admissible_time(segment: &TurningSegment, clearance: &Clearance, floor: f64) -> f64 {
     let eps = ADVANCE_ROUNDING_FACTOR * f64::EPSILON;
     let n = clearance.plane_normal;
     let o = clearance.plane_point;
-    let floor = clearance.separation.min(segment.radius) - tolerance;
     let bend = segment.bend * (1.0 + eps);
     let mut t = f64::INFINITY;
     for i in 0..2 {
@@ -368,7 +403,7 @@ mod tests {
             radius: r,
         };
         let c = clearance(&seg.ends, &floor_tri(), r).unwrap();
-        let t = admissible_time(&seg, &c, turning_tolerance(r));
+        let t = admissible_time(&seg, &c, anchor_floor(c.separation, r, turning_tolerance(r)));
         let exact = (1.0 - (r - turning_tolerance(r))) / 10.0;
         assert!(t <= exact && t > exact * (1.0 - 1e-12), "{t} vs {exact}");
     }
@@ -386,14 +421,14 @@ mod tests {
         let c = clearance(&ends, &floor_tri(), r).unwrap();
         // The rounding slack turns the exact zero approach rate into
         // -64 eps |u|: the bound is then tol / (64 eps 3 m/s), about 2e9 s.
-        assert!(admissible_time(&seg, &c, turning_tolerance(r)) > 1.0e6);
+        assert!(admissible_time(&seg, &c, anchor_floor(c.separation, r, turning_tolerance(r))) > 1.0e6);
         // Spinning at 10 rad/s about a horizontal axis through the middle:
         // bend = 100 * 0.5 / 2 = 25 m/s^2; the ends move at +-5 m/s
         // vertically: T solves tol - 5 t - 25 t^2 = 0 (gap = tol at rest).
         seg.velocities = [Vec3d::new(0.0, 0.0, -5.0), Vec3d::new(0.0, 0.0, 5.0)];
         seg.bend = 25.0;
         let tol = turning_tolerance(r);
-        let t = admissible_time(&seg, &c, tol);
+        let t = admissible_time(&seg, &c, anchor_floor(c.separation, r, tol));
         let exact = (-5.0 + (25.0f64 + 100.0 * tol).sqrt()) / 50.0;
         // The slacks lower the gap (1e-4 m) by about 1e-14 m and the rate by
         // 7e-14 m/s: a relative change near 1e-9 of the root.
@@ -424,8 +459,8 @@ mod tests {
             };
             let Some(c) = clearance(&ends, &wall, r) else { continue };
             let tol = turning_tolerance(r);
-            let t = admissible_time(&seg, &c, tol).min(1.0);
-            let floor = c.separation.min(r) - tol;
+            let floor = anchor_floor(c.separation, r, tol);
+            let t = admissible_time(&seg, &c, floor).min(1.0);
             for j in 0..=100 {
                 let s = t * j as f64 / 100.0;
                 let rot = parapet_math::nalgebra::UnitQuaternion::from_scaled_axis(w * s);

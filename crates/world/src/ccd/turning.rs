@@ -63,7 +63,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{demote, promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 use parapet_narrow::sweep::{
-    admissible_time, check_turning_triangle, clearance,
+    admissible_time, anchor_floor, check_turning_triangle, sub_step_floor, MIN_GAP_FRACTION, clearance,
     segment_parameter, touching_span, turning_tolerance, Clearance, TurningSegment,
     APPROACH_EPS_FACTOR,
 };
@@ -209,6 +209,8 @@ impl Motion {
 struct Touch {
     arm: Vec3d,
     normal: Vec3d,
+    /// The core segment point that touches, relative to the mass centre.
+    core: Vec3d,
 }
 
 /// The contact point of a touched triangle (see the module docs).
@@ -223,6 +225,7 @@ fn touch(
     let fallback = Touch {
         arm: cl.on_triangle,
         normal: cl.normal,
+        core: cl.on_segment,
     };
     if ends[0] == ends[1] {
         return fallback;
@@ -248,6 +251,7 @@ fn touch(
         Some(c) if c.distance <= radius => Touch {
             arm: c.on_triangle,
             normal: c.normal,
+            core: x,
         },
         _ => fallback,
     }
@@ -339,6 +343,8 @@ pub fn sweep_turning(
     let mut impacts_taken = 0u32;
     let mut impacts: Vec<SweptImpact> = Vec::new();
     let mut candidates = query(&m, tau)?;
+    // Each triangle's floor, anchored when the step first meets it.
+    let mut anchors: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
 
     while tau > 0.0 {
         if substeps >= input.max_substeps {
@@ -378,6 +384,12 @@ pub fn sweep_turning(
             if !closes(&contact.normal, &m.velocity, &m.spin, &contact.arm) {
                 continue;
             }
+            // Micro-collision: the touching core point's centripetal
+            // acceleration a = |ω| |ω × x| could press the shape back by the
+            // tolerance within sqrt(2 tol / a); leaving at sqrt(2 tol a) (or
+            // at the closing speed, when smaller) prevents that sinking.
+            let pressing = norm_up(&m.spin) * norm_up(&m.spin.cross(&contact.core));
+            let separation = (2.0 * tol * pressing).sqrt();
             let Some(r) = respond_turning(
                 &mass,
                 m.velocity,
@@ -385,9 +397,15 @@ pub fn sweep_turning(
                 contact.arm,
                 contact.normal,
                 &material,
+                separation,
             ) else {
                 continue;
             };
+            if std::env::var("TURNING_DEBUG").is_ok() {
+                let un0 = contact.normal.dot(&(m.velocity + m.spin.cross(&contact.arm)));
+                let un1 = contact.normal.dot(&(r.linear_velocity + r.angular_velocity.cross(&contact.arm)));
+                eprintln!("DBG sub {substeps} t {elapsed:.6} tri {t} depth {:.3e} un {un0:.4e} -> {un1:.4e} sep {separation:.3e} w {:.1}", radius - cl.distance, r.angular_velocity.norm());
+            }
             impacts_taken += 1;
             if impacts_taken > input.max_impacts {
                 return Err(CcdError::ImpactLimit {
@@ -412,6 +430,27 @@ pub fn sweep_turning(
             candidates = query(&m, tau)?;
         }
 
+        // Pressing correction: a touched triangle whose gap above its
+        // anchored floor has shrunk below the smallest sub-step gap (a shape
+        // that the spin presses on it without closing fast enough for an
+        // impulse to lift it) pushes the pose out along its plane by the
+        // shortfall, pose only (like the split correction): the shape then
+        // never sinks below the anchor, and velocities, hence energy, are
+        // untouched. The push is at most MIN_GAP_FRACTION of the tolerance.
+        for &(t, _) in &candidates {
+            let tri = relative(t, &m.center);
+            let Some(cl) = clearance(&ends, &tri, radius) else {
+                continue;
+            };
+            let anchor = *anchors
+                .entry(t)
+                .or_insert_with(|| anchor_floor(cl.separation, radius, tol));
+            let shortfall = anchor + tol * MIN_GAP_FRACTION - cl.separation;
+            if cl.distance <= radius && shortfall > 0.0 && shortfall <= tol * MIN_GAP_FRACTION {
+                m.center += cl.plane_normal * shortfall;
+            }
+        }
+
         // The certified sub-step.
         let v = m.moving_velocity();
         let w = m.moving_spin();
@@ -428,7 +467,11 @@ pub fn sweep_turning(
         for &(t, _) in &candidates {
             let tri = relative(t, &m.center);
             if let Some(cl) = clearance(&ends, &tri, radius) {
-                step = step.min(admissible_time(&segment, &cl, tol));
+                let anchor = *anchors
+                    .entry(t)
+                    .or_insert_with(|| anchor_floor(cl.separation, radius, tol));
+                let floor = sub_step_floor(anchor, cl.separation, tol);
+                step = step.min(admissible_time(&segment, &cl, floor));
             }
         }
         let last = step >= tau;
@@ -440,6 +483,15 @@ pub fn sweep_turning(
         tau = if last { 0.0 } else { tau - step };
     }
     check_ends(&m)?;
+    if std::env::var("TURNING_DEBUG").is_ok() {
+        let ends = [m.rotation * arms[0], m.rotation * arms[1]];
+        for &(t, _) in &candidates {
+            let tri = relative(t, &m.center);
+            if let Some(cl) = clearance(&ends, &tri, radius) {
+                eprintln!("DBGEND tri {t} depth {:.4e} anchor {:?} sub {substeps}", radius - cl.distance, anchors.get(&t).map(|a| radius - a));
+            }
+        }
+    }
 
     let not_representable = |quantity: &'static str, value: f64| CcdError::NotRepresentable {
         body: index,

@@ -8,9 +8,14 @@
 //! velocity change along `e` per unit impulse along `d` and `A` the world
 //! inverse tensor at the step's start orientation:
 //! 1. **Normal impulse** `j_n = (u_n' − u_n) / K(n, n)` with the target
-//!    `u_n' = −e u_n` when the closing speed exceeds the mixed bounce
-//!    threshold, else `0`. It changes the energy by
-//!    `(u_n'² − u_n²) / (2 K(n, n)) <= 0` for `e` in `[0, 1]`.
+//!    `u_n' = max(b, min(−u_n, s))`: `b = −e u_n` when the closing speed
+//!    exceeds the mixed bounce threshold, else `0`, and `s` the caller's
+//!    separation speed (a micro-collision: a contact point that the spin
+//!    keeps pressing into the surface leaves it at `s = sqrt(2 tol a)`, `a`
+//!    its centripetal acceleration, so that it does not sink again by the
+//!    tolerance before the next sub-step; see `turning.rs`). Since
+//!    `0 <= u_n' <= −u_n`, it changes the energy by
+//!    `(u_n'² − u_n²) / (2 K(n, n)) <= 0`.
 //! 2. **Coulomb friction**: the tangential impulse `−K_t⁻¹ u_t` that stops
 //!    the slip (2 x 2 tangential block of the effective mass), scaled onto the
 //!    cone `|j_t| <= μ j_n`. Any `−α K_t⁻¹ u_t`, `0 <= α <= 1`, changes the
@@ -82,8 +87,10 @@ fn apply(body: &TurningMass, v: &mut Vec3d, w: &mut Vec3d, arm: &Vec3d, j: &Vec3
 
 /// The response of a body moving at `(velocity, spin)` to a closing contact
 /// at lever arm `arm` with unit normal `normal` and the mixed `material`
-/// (see the module docs). Returns `None` when the contact does not close
-/// (`u_n >= 0`) or the normal effective mass is not positive.
+/// (see the module docs), leaving the contact at least at the separation
+/// speed `separation` (m/s) when the closing speed allows it. Returns `None`
+/// when the contact does not close (`u_n >= 0`) or the normal effective mass
+/// is not positive.
 pub fn respond_turning(
     body: &TurningMass,
     velocity: Vec3d,
@@ -91,6 +98,7 @@ pub fn respond_turning(
     arm: Vec3d,
     normal: Vec3d,
     material: &Material,
+    separation: f64,
 ) -> Option<TurningResponse> {
     let n = normal;
     let mut v = velocity;
@@ -104,11 +112,12 @@ pub fn respond_turning(
         return None;
     }
     let closing = -un;
-    let target = if closing > material.bounce_threshold as f64 {
+    let bounce = if closing > material.bounce_threshold as f64 {
         material.restitution as f64 * closing
     } else {
         0.0
     };
+    let target = bounce.max(closing.min(separation));
     let mut jn = (target - un) / kn;
     let mut impulse = n * jn;
     apply(body, &mut v, &mut w, &arm, &(n * jn));
@@ -182,6 +191,7 @@ mod tests {
             Vec3d::new(1.0, 0.0, 0.0),
             Vec3d::z(),
             &m,
+            0.0,
         )
         .unwrap();
         assert!((r.normal_impulse - 0.25).abs() < 1e-15);
@@ -205,11 +215,11 @@ mod tests {
             bounce_threshold: 0.5,
         };
         let arm = Vec3d::new(0.5, 0.0, -0.5);
-        for (vx, vz) in [(5.0, -1.0), (-5.0, -1.0), (3.0, -0.2), (-0.4, -2.0)] {
+        for (vx, vz) in [(5.0, -1.5), (-5.0, -1.5), (3.0, -1.2), (-0.4, -3.0)] {
             let v = Vec3d::new(vx, 0.7, vz);
             let w = Vec3d::new(0.3, -2.0, 1.0);
             let e0 = energy(&body, &v, &w);
-            let r = respond_turning(&body, v, w, arm, Vec3d::z(), &m).unwrap();
+            let r = respond_turning(&body, v, w, arm, Vec3d::z(), &m, 0.05).unwrap();
             let u = r.linear_velocity + r.angular_velocity.cross(&arm);
             assert!(u.z >= -1e-12, "{vx} {vz}: re-closed at {}", u.z);
             let e1 = energy(&body, &r.linear_velocity, &r.angular_velocity);
