@@ -35,9 +35,10 @@
 //!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends.
 //!    The floor of a triangle is anchored when the sweep first meets it in a
 //!    step ([`anchor_floor`], the tolerance being `radius / 1024`,
-//!    [`TURNING_TOLERANCE_FRACTION`]): a shape that is clear, or within the
-//!    tolerance, stays above `radius − tolerance`; a shape that already
-//!    overlaps deeper deepens by the tolerance at most. So that no sub-step
+//!    [`TURNING_TOLERANCE_FRACTION`]): a shape that is clear stays above
+//!    `radius − tolerance`; a shape that already overlaps (deeper than the
+//!    band) stays about where it is (seed 000 allows it to deepen by the
+//!    tolerance at most). So that no sub-step
 //!    stalls, each sub-step keeps a gap of at least
 //!    [`MIN_GAP_FRACTION`] of the tolerance ([`sub_step_floor`]); the floor
 //!    then sinks below its anchor only while the shape presses on the
@@ -83,17 +84,13 @@ pub const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
 pub const MIN_GAP_FRACTION: f64 = 1.0 / 256.0;
 
 /// The floor (m) anchored for a triangle when a step first meets it:
-/// `radius − tolerance` for a shape that is clear or within the tolerance
-/// (so that a shape resting in the tolerance band does not sink by another
-/// tolerance each step), and `tolerance` below the present separation of a
-/// shape that already overlaps deeper.
+/// `radius − tolerance` for a shape that is clear of that band, and just
+/// below the present separation ([`MIN_GAP_FRACTION`] of the tolerance) for a
+/// shape already within the tolerance or deeper: an overlapping shape does
+/// not deepen by another tolerance in each step (seed 000 allows a whole
+/// tolerance; storage rounding between steps would otherwise add up).
 pub fn anchor_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
-    let band = radius - tolerance;
-    if separation >= band {
-        band
-    } else {
-        separation - tolerance
-    }
+    (radius - tolerance).min(separation - tolerance * MIN_GAP_FRACTION)
 }
 
 /// The floor (m) of one sub-step for a triangle with anchored floor

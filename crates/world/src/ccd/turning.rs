@@ -401,11 +401,6 @@ pub fn sweep_turning(
             ) else {
                 continue;
             };
-            if std::env::var("TURNING_DEBUG").is_ok() {
-                let un0 = contact.normal.dot(&(m.velocity + m.spin.cross(&contact.arm)));
-                let un1 = contact.normal.dot(&(r.linear_velocity + r.angular_velocity.cross(&contact.arm)));
-                eprintln!("DBG sub {substeps} t {elapsed:.6} tri {t} depth {:.3e} un {un0:.4e} -> {un1:.4e} sep {separation:.3e} w {:.1}", radius - cl.distance, r.angular_velocity.norm());
-            }
             impacts_taken += 1;
             if impacts_taken > input.max_impacts {
                 return Err(CcdError::ImpactLimit {
@@ -483,15 +478,6 @@ pub fn sweep_turning(
         tau = if last { 0.0 } else { tau - step };
     }
     check_ends(&m)?;
-    if std::env::var("TURNING_DEBUG").is_ok() {
-        let ends = [m.rotation * arms[0], m.rotation * arms[1]];
-        for &(t, _) in &candidates {
-            let tri = relative(t, &m.center);
-            if let Some(cl) = clearance(&ends, &tri, radius) {
-                eprintln!("DBGEND tri {t} depth {:.4e} anchor {:?} sub {substeps}", radius - cl.distance, anchors.get(&t).map(|a| radius - a));
-            }
-        }
-    }
 
     let not_representable = |quantity: &'static str, value: f64| CcdError::NotRepresentable {
         body: index,
