@@ -14,7 +14,9 @@
 //! unchanged, and such refusals must stay rare. Off-centre spheres without
 //! gravity must not gain kinetic energy beyond `f32` rounding.
 //!
-//! 1,000 cases by default; set `PARAPET_TURNING_CASES` for more.
+//! 1,000 cases by default; set `PARAPET_TURNING_CASES` for more (and
+//! `PARAPET_TURNING_FIRST` to start later, `PARAPET_TURNING_TRACE` to print
+//! each step of the cases run).
 
 mod ccd_turning_support;
 #[path = "world_support/mod.rs"]
@@ -78,7 +80,11 @@ fn random_turning_bodies_never_cross_a_front_face() {
     let mut refused = 0u64;
     let mut impacts = 0usize;
     let mut substeps = 0u64;
-    let first: u64 = std::env::var("PARAPET_TURNING_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    // PARAPET_TURNING_FIRST skips the first cases (to replay one case).
+    let first: u64 = std::env::var("PARAPET_TURNING_FIRST")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     for case in first..n {
         let mut rng = SplitMix64::new(0x7075_726e_0000 + case);
         let rough = rng.range(0.0, 0.25);
@@ -138,6 +144,7 @@ fn random_turning_bodies_never_cross_a_front_face() {
             energy = e;
         }
     }
+    let n = n.saturating_sub(first);
     eprintln!("{n} cases: {impacts} events, {substeps} sub-steps, {refused} refused");
     // The family must exercise impacts, and the budgets must suffice for
     // nearly every case.

@@ -32,20 +32,17 @@
 //!    bound covers the whole segment. The caller passes this `bend`
 //!    coefficient `|ω|² r / 2`.
 //! 3. **Admissible time**: with plane distance `h_i` of end `i`, the
-//!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends.
-//!    The floor of a triangle is anchored when the sweep first meets it in a
-//!    step ([`anchor_floor`], the tolerance being `radius / 1024`,
-//!    [`TURNING_TOLERANCE_FRACTION`]): a shape that is clear stays above
-//!    `radius − tolerance`; a shape that already overlaps (deeper than the
-//!    band) stays about where it is (seed 000 allows it to deepen by the
-//!    tolerance at most). So that no sub-step
-//!    stalls, each sub-step keeps a gap of at least
-//!    [`MIN_GAP_FRACTION`] of the tolerance ([`sub_step_floor`]); the floor
-//!    then sinks below its anchor only while the shape presses on the
-//!    triangle without closing fast enough for an impulse to lift it (the
-//!    caller's micro-collisions). The left side is concave in `t`, so the
-//!    admissible set is `[0, T]` with `T` its positive root, taken in the
-//!    cancellation-free form, and
+//!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends,
+//!    with `floor = min(radius − tolerance, separation − tolerance / 256)`
+//!    ([`sub_step_floor`]; the tolerance is `radius / 1024`,
+//!    [`TURNING_TOLERANCE_FRACTION`]): a clear shape stays above
+//!    `radius − tolerance`, and every sub-step keeps a gap of at least
+//!    [`MIN_GAP_FRACTION`] of the tolerance, so no sub-step stalls. A shape
+//!    that already overlaps deeper may sink by that small gap in one
+//!    sub-step (seed 000 allows a whole tolerance); the caller lifts a
+//!    pressed shape back by as much before the next one. The left side is
+//!    concave in `t`, so the admissible set is `[0, T]` with `T` its
+//!    positive root, taken in the cancellation-free form, and
 //!    `T ≥ g / (|n · u| + sqrt(bend g))` for the gap `g`.
 //!
 //! # Precision domain
@@ -77,27 +74,20 @@ pub const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
 /// The smallest gap of a sub-step as a fraction of the tolerance
 /// (dimensionless): 1/256. A sub-step always has at least this much room
 /// above its floor, so its length is bounded below; a shape pressed onto a
-/// triangle without an impulse can sink by this much per sub-step below the
-/// triangle's anchored floor. Warning: larger values let a pressed shape
-/// sink faster; smaller ones shorten the sub-steps of a pressed shape (by
-/// the square root).
+/// triangle at the bottom of the tolerance band can sink by this much in one
+/// sub-step. Warning: larger values let a pressed shape sink further per
+/// sub-step; smaller ones shorten the sub-steps of a pressed shape (by the
+/// square root).
 pub const MIN_GAP_FRACTION: f64 = 1.0 / 256.0;
 
-/// The floor (m) anchored for a triangle when a step first meets it:
-/// `radius − tolerance` for a shape that is clear of that band, and just
-/// below the present separation ([`MIN_GAP_FRACTION`] of the tolerance) for a
-/// shape already within the tolerance or deeper: an overlapping shape does
-/// not deepen by another tolerance in each step (seed 000 allows a whole
-/// tolerance; storage rounding between steps would otherwise add up).
-pub fn anchor_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
+/// The floor (m) of one sub-step for a triangle at plane separation
+/// `separation` (m) from a shape of radius `radius`: `radius − tolerance`,
+/// lowered only as far as needed to leave a gap of [`MIN_GAP_FRACTION`] of
+/// the tolerance (a shape already deeper than the band does not sink
+/// further than that gap per sub-step; the caller's pressing correction
+/// lifts it back by as much in the next pass).
+pub fn sub_step_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
     (radius - tolerance).min(separation - tolerance * MIN_GAP_FRACTION)
-}
-
-/// The floor (m) of one sub-step for a triangle with anchored floor
-/// `anchor`: the anchor, lowered only as far as needed to leave a gap of
-/// [`MIN_GAP_FRACTION`] of the tolerance above it.
-pub fn sub_step_floor(anchor: f64, separation: f64, tolerance: f64) -> f64 {
-    anchor.min(separation - tolerance * MIN_GAP_FRACTION)
 }
 
 /// Multiple of `f64::EPSILON` (dimensionless) by which plane distances,
@@ -400,7 +390,7 @@ mod tests {
             radius: r,
         };
         let c = clearance(&seg.ends, &floor_tri(), r).unwrap();
-        let t = admissible_time(&seg, &c, anchor_floor(c.separation, r, turning_tolerance(r)));
+        let t = admissible_time(&seg, &c, sub_step_floor(c.separation, r, turning_tolerance(r)));
         let exact = (1.0 - (r - turning_tolerance(r))) / 10.0;
         assert!(t <= exact && t > exact * (1.0 - 1e-12), "{t} vs {exact}");
     }
@@ -418,14 +408,14 @@ mod tests {
         let c = clearance(&ends, &floor_tri(), r).unwrap();
         // The rounding slack turns the exact zero approach rate into
         // -64 eps |u|: the bound is then tol / (64 eps 3 m/s), about 2e9 s.
-        assert!(admissible_time(&seg, &c, anchor_floor(c.separation, r, turning_tolerance(r))) > 1.0e6);
+        assert!(admissible_time(&seg, &c, sub_step_floor(c.separation, r, turning_tolerance(r))) > 1.0e6);
         // Spinning at 10 rad/s about a horizontal axis through the middle:
         // bend = 100 * 0.5 / 2 = 25 m/s^2; the ends move at +-5 m/s
         // vertically: T solves tol - 5 t - 25 t^2 = 0 (gap = tol at rest).
         seg.velocities = [Vec3d::new(0.0, 0.0, -5.0), Vec3d::new(0.0, 0.0, 5.0)];
         seg.bend = 25.0;
         let tol = turning_tolerance(r);
-        let t = admissible_time(&seg, &c, anchor_floor(c.separation, r, tol));
+        let t = admissible_time(&seg, &c, sub_step_floor(c.separation, r, tol));
         let exact = (-5.0 + (25.0f64 + 100.0 * tol).sqrt()) / 50.0;
         // The slacks lower the gap (1e-4 m) by about 1e-14 m and the rate by
         // 7e-14 m/s: a relative change near 1e-9 of the root.
@@ -456,7 +446,7 @@ mod tests {
             };
             let Some(c) = clearance(&ends, &wall, r) else { continue };
             let tol = turning_tolerance(r);
-            let floor = anchor_floor(c.separation, r, tol);
+            let floor = sub_step_floor(c.separation, r, tol);
             let t = admissible_time(&seg, &c, floor).min(1.0);
             for j in 0..=100 {
                 let s = t * j as f64 / 100.0;

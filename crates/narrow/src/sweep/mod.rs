@@ -44,7 +44,7 @@ pub use capsule_triangle::{
 };
 
 pub use certified_advance::{
-    admissible_time, anchor_floor, check_turning_position, sub_step_floor, MIN_GAP_FRACTION, check_turning_triangle, clearance, segment_parameter,
+    admissible_time, check_turning_position, sub_step_floor, MIN_GAP_FRACTION, check_turning_triangle, clearance, segment_parameter,
     touching_span, turning_tolerance, Clearance, TurningSegment, TURNING_TOLERANCE_FRACTION,
 };
 pub use domain::{

@@ -63,7 +63,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{demote, promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 use parapet_narrow::sweep::{
-    admissible_time, anchor_floor, check_turning_triangle, sub_step_floor, MIN_GAP_FRACTION, clearance,
+    admissible_time, check_turning_triangle, sub_step_floor, MIN_GAP_FRACTION, clearance,
     segment_parameter, touching_span, turning_tolerance, Clearance, TurningSegment,
     APPROACH_EPS_FACTOR,
 };
@@ -343,8 +343,6 @@ pub fn sweep_turning(
     let mut impacts_taken = 0u32;
     let mut impacts: Vec<SweptImpact> = Vec::new();
     let mut candidates = query(&m, tau)?;
-    // Each triangle's floor, anchored when the step first meets it.
-    let mut anchors: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
 
     while tau > 0.0 {
         if substeps >= input.max_substeps {
@@ -425,24 +423,23 @@ pub fn sweep_turning(
             candidates = query(&m, tau)?;
         }
 
-        // Pressing correction: a touched triangle whose gap above its
-        // anchored floor has shrunk below the smallest sub-step gap (a shape
+        // Pressing correction: a touched triangle whose separation has sunk
+        // below `radius − tolerance` plus the smallest sub-step gap (a shape
         // that the spin presses on it without closing fast enough for an
-        // impulse to lift it) pushes the pose out along its plane by the
-        // shortfall, pose only (like the split correction): the shape then
-        // never sinks below the anchor, and velocities, hence energy, are
-        // untouched. The push is at most MIN_GAP_FRACTION of the tolerance.
+        // impulse to lift it, or one that storage rounding left a little
+        // deeper) pushes the pose out along its plane by the shortfall, at
+        // most MIN_GAP_FRACTION of the tolerance per pass, pose only (like
+        // the split correction): velocities, hence energy, are untouched,
+        // and a pressed shape never sinks below where it started.
+        let lift = tol * MIN_GAP_FRACTION;
         for &(t, _) in &candidates {
             let tri = relative(t, &m.center);
             let Some(cl) = clearance(&ends, &tri, radius) else {
                 continue;
             };
-            let anchor = *anchors
-                .entry(t)
-                .or_insert_with(|| anchor_floor(cl.separation, radius, tol));
-            let shortfall = anchor + tol * MIN_GAP_FRACTION - cl.separation;
-            if cl.distance <= radius && shortfall > 0.0 && shortfall <= tol * MIN_GAP_FRACTION {
-                m.center += cl.plane_normal * shortfall;
+            let shortfall = radius - tol + lift - cl.separation;
+            if cl.distance <= radius && shortfall > 0.0 {
+                m.center += cl.plane_normal * shortfall.min(lift);
             }
         }
 
@@ -462,10 +459,7 @@ pub fn sweep_turning(
         for &(t, _) in &candidates {
             let tri = relative(t, &m.center);
             if let Some(cl) = clearance(&ends, &tri, radius) {
-                let anchor = *anchors
-                    .entry(t)
-                    .or_insert_with(|| anchor_floor(cl.separation, radius, tol));
-                let floor = sub_step_floor(anchor, cl.separation, tol);
+                let floor = sub_step_floor(cl.separation, radius, tol);
                 step = step.min(admissible_time(&segment, &cl, floor));
             }
         }
