@@ -49,7 +49,11 @@ fn an_elastic_sphere_rebounds_four_times_in_one_step_in_a_narrow_slot() {
     let (mut w, id) = slot(0.15, 10.0, 16);
     w.step(0.04).unwrap();
     let b = w.body(id).unwrap();
-    let swept: Vec<_> = w.events().iter().filter(|e| e.kind == ContactKind::Swept).collect();
+    let swept: Vec<_> = w
+        .events()
+        .iter()
+        .filter(|e| e.kind == ContactKind::Swept)
+        .collect();
     assert_eq!(swept.len(), 4, "{:?}", w.events());
     assert_eq!(w.contact_count(), w.events().len());
     for (k, e) in swept.iter().enumerate() {
@@ -62,7 +66,11 @@ fn an_elastic_sphere_rebounds_four_times_in_one_step_in_a_narrow_slot() {
         }
     }
     // Elastic and frictionless: speed kept, x velocity back to +10.
-    assert!((b.linear_velocity().x - 10.0).abs() < 1e-5, "{:?}", b.linear_velocity());
+    assert!(
+        (b.linear_velocity().x - 10.0).abs() < 1e-5,
+        "{:?}",
+        b.linear_velocity()
+    );
     assert!((b.linear_velocity().y - 1.0).abs() < 1e-6);
     assert!(b.position().x.abs() < 1e-5, "x = {}", b.position().x);
     assert!((b.position().y - 0.04).abs() < 1e-6);
@@ -77,9 +85,12 @@ fn an_elastic_sphere_thrown_into_a_box_corner_comes_straight_back() {
     let mut w = PhysicsWorld::new();
     w.collision_detection = SPHERE_MESH_CCD;
     w.gravity = Vec3::zeros();
-    w.add_body(plate(Vec3::new(5.0, 5.0, 0.0), Vec3::z(), 5.0, m)).unwrap();
-    w.add_body(plate(Vec3::new(0.0, 5.0, 5.0), Vec3::x(), 5.0, m)).unwrap();
-    w.add_body(plate(Vec3::new(5.0, 0.0, 5.0), Vec3::y(), 5.0, m)).unwrap();
+    w.add_body(plate(Vec3::new(5.0, 5.0, 0.0), Vec3::z(), 5.0, m))
+        .unwrap();
+    w.add_body(plate(Vec3::new(0.0, 5.0, 5.0), Vec3::x(), 5.0, m))
+        .unwrap();
+    w.add_body(plate(Vec3::new(5.0, 0.0, 5.0), Vec3::y(), 5.0, m))
+        .unwrap();
     let v = Vec3::new(-30.0, -40.0, -50.0);
     let id = w
         .add_body(
@@ -92,12 +103,23 @@ fn an_elastic_sphere_thrown_into_a_box_corner_comes_straight_back() {
         .unwrap();
     w.step(0.05).unwrap();
     let b = w.body(id).unwrap();
-    let swept = w.events().iter().filter(|e| e.kind == ContactKind::Swept).count();
+    let swept = w
+        .events()
+        .iter()
+        .filter(|e| e.kind == ContactKind::Swept)
+        .count();
     assert_eq!(swept, 3, "{:?}", w.events());
     // Reversed within the f32 velocity storage (1e-5 relative).
-    assert!((b.linear_velocity() + v).norm() < 1e-4, "{:?}", b.linear_velocity());
+    assert!(
+        (b.linear_velocity() + v).norm() < 1e-4,
+        "{:?}",
+        b.linear_velocity()
+    );
     let p = b.position();
-    assert!(p.x >= 0.2 - 1e-6 && p.y >= 0.2 - 1e-6 && p.z >= 0.2 - 1e-6, "{p:?}");
+    assert!(
+        p.x >= 0.2 - 1e-6 && p.y >= 0.2 - 1e-6 && p.z >= 0.2 - 1e-6,
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -127,7 +149,10 @@ fn exhausting_the_impact_limit_raises_an_error_and_restores_everything() {
         other => panic!("expected ImpactLimit, got {other}"),
     }
     let msg = err.to_string();
-    assert!(msg.contains("16") && msg.contains("ccd_max_impacts"), "{msg}");
+    assert!(
+        msg.contains("16") && msg.contains("ccd_max_impacts"),
+        "{msg}"
+    );
     // Field by field: configuration, every body's pose, velocities, split
     // velocities, pending force and torque, events, contact count, rays.
     let after = capture(&w);
@@ -143,9 +168,21 @@ fn exhausting_the_impact_limit_raises_an_error_and_restores_everything() {
     w.step(0.01).unwrap();
     let (mut fresh, fid) = slot(0.11, 100.0, 1024);
     fresh.step(0.001).unwrap();
-    fresh.body_mut(fid).unwrap().add_force(Vec3::new(0.0, 3.0, 0.0));
-    fresh.body_mut(fid).unwrap().add_torque(Vec3::new(0.0, 0.0, 0.5));
+    fresh
+        .body_mut(fid)
+        .unwrap()
+        .add_force(Vec3::new(0.0, 3.0, 0.0));
+    fresh
+        .body_mut(fid)
+        .unwrap()
+        .add_torque(Vec3::new(0.0, 0.0, 0.5));
     fresh.step(0.01).unwrap();
     assert_eq!(capture(&w), capture(&fresh));
-    assert!(w.events().iter().filter(|e| e.kind == ContactKind::Swept).count() > 16);
+    assert!(
+        w.events()
+            .iter()
+            .filter(|e| e.kind == ContactKind::Swept)
+            .count()
+            > 16
+    );
 }

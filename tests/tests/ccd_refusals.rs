@@ -35,7 +35,11 @@ fn ball(r: f32) -> RigidBody {
 fn refused(w: &mut PhysicsWorld) -> StepError {
     let before = capture(w);
     let err = w.step(0.01).unwrap_err();
-    assert_eq!(capture(w), before, "the refused step changed the world: {err}");
+    assert_eq!(
+        capture(w),
+        before,
+        "the refused step changed the world: {err}"
+    );
     // A refused step is refused again, identically.
     assert_eq!(w.step(0.01).unwrap_err(), err);
     err
@@ -148,7 +152,8 @@ fn kinematic_shapes_other_than_still_spheres_and_static_primitives_are_refused()
     unsupported(&mut w, id, &["spin", "1.5"]);
 
     let mut w = world_with_floor();
-    let s = RigidBody::new_static(Shape::sphere(0.5).unwrap()).with_position(Vec3::new(3.0, 0.0, 0.5));
+    let s =
+        RigidBody::new_static(Shape::sphere(0.5).unwrap()).with_position(Vec3::new(3.0, 0.0, 0.5));
     let id = w.add_body(s).unwrap();
     unsupported(&mut w, id, &["static sphere"]);
 }
@@ -243,7 +248,11 @@ fn a_bad_snapshot_triangle_is_refused_even_far_away_and_with_collisions_off() {
     let mut w = world_with_floor();
     w.add_body(ball(0.1)).unwrap();
     let tiny = mesh(
-        vec![Vec3::zeros(), Vec3::new(1e-3, 0.0, 0.0), Vec3::new(0.0, 1e-3, 0.0)],
+        vec![
+            Vec3::zeros(),
+            Vec3::new(1e-3, 0.0, 0.0),
+            Vec3::new(0.0, 1e-3, 0.0),
+        ],
         vec![[0, 1, 2]],
         mat(0.5, 0.0, 0.5),
     )
@@ -274,8 +283,13 @@ fn the_snapshot_is_checked_once_per_snapshot() {
     w.step(0.01).unwrap();
     assert_eq!(w.ccd_mesh_checks(), 1);
     // A mesh invalidates both: the next step checks the whole snapshot again.
-    w.add_body(plate(Vec3::new(0.0, 0.0, -5.0), Vec3::z(), 3.0, mat(0.5, 0.0, 0.5)))
-        .unwrap();
+    w.add_body(plate(
+        Vec3::new(0.0, 0.0, -5.0),
+        Vec3::z(),
+        3.0,
+        mat(0.5, 0.0, 0.5),
+    ))
+    .unwrap();
     w.step(0.01).unwrap();
     w.step(0.01).unwrap();
     assert_eq!(w.ccd_mesh_checks(), 2);

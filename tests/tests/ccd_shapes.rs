@@ -32,7 +32,11 @@ fn surfaces() -> [(&'static str, Vec3); 3] {
 }
 
 fn tangent(n: Vec3) -> Vec3 {
-    let h = if n.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+    let h = if n.x.abs() < 0.9 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     n.cross(&h).normalize()
 }
 
@@ -103,7 +107,10 @@ fn shapes() -> Vec<(&'static str, Shape)> {
 
 #[test]
 fn locked_capsules_boxes_and_hulls_never_cross_and_rebound_as_restitution_predicts() {
-    let tilt = Quat::from_axis_angle(&parapet_math::nalgebra::Unit::new_normalize(Vec3::new(1.0, 1.0, 0.3)), 0.6);
+    let tilt = Quat::from_axis_angle(
+        &parapet_math::nalgebra::Unit::new_normalize(Vec3::new(1.0, 1.0, 0.3)),
+        0.6,
+    );
     let mut checked = 0;
     for (shape_name, shape) in shapes() {
         for (surface, n) in surfaces() {
@@ -126,7 +133,16 @@ fn locked_capsules_boxes_and_hulls_never_cross_and_rebound_as_restitution_predic
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_case(label: &str, shape: &Shape, q: Quat, n: Vec3, speed: f32, dt: f32, e: f32, friction: f32) {
+fn run_case(
+    label: &str,
+    shape: &Shape,
+    q: Quat,
+    n: Vec3,
+    speed: f32,
+    dt: f32,
+    e: f32,
+    friction: f32,
+) {
     let m = mat(friction, e, 0.5);
     let mut w = PhysicsWorld::new();
     w.collision_detection = SPHERE_MESH_CCD;
@@ -141,7 +157,11 @@ fn run_case(label: &str, shape: &Shape, q: Quat, n: Vec3, speed: f32, dt: f32, e
     let start = (promote(n) * (gap - c0) + promote(tangent(n)) * 5.0).cast::<f32>();
     let v = -n * speed + tangent(n) * (0.3 * speed);
     let id = w
-        .add_body(locked(shape.clone(), q, m).with_position(start).with_linear_velocity(v))
+        .add_body(
+            locked(shape.clone(), q, m)
+                .with_position(start)
+                .with_linear_velocity(v),
+        )
         .unwrap();
     let vn0 = promote(v).dot(&promote(n));
     let vt0 = promote(v) - promote(n) * vn0;
@@ -157,7 +177,10 @@ fn run_case(label: &str, shape: &Shape, q: Quat, n: Vec3, speed: f32, dt: f32, e
         let gap_now = clearance(shape, p, q, n);
         assert!(gap_now >= -tol, "{label}: step {step}: clearance {gap_now}");
         let u = promote(b.linear_velocity());
-        assert!(u.norm_squared() <= e0 * (1.0 + 1e-6), "{label}: energy grew");
+        assert!(
+            u.norm_squared() <= e0 * (1.0 + 1e-6),
+            "{label}: energy grew"
+        );
         if (fast && step == 0) || (!fast && step == 1) {
             let vn1 = u.dot(&promote(n));
             let expected = -(e as f64) * vn0;
@@ -173,14 +196,29 @@ fn run_case(label: &str, shape: &Shape, q: Quat, n: Vec3, speed: f32, dt: f32, e
             );
             let vt1 = u - promote(n) * vn1;
             if friction == 0.0 {
-                assert!((vt1 - vt0).norm() <= 1e-6 * speed as f64, "{label}: slip changed {vt0:?} -> {vt1:?} events {:?}", w.events());
+                assert!(
+                    (vt1 - vt0).norm() <= 1e-6 * speed as f64,
+                    "{label}: slip changed {vt0:?} -> {vt1:?} events {:?}",
+                    w.events()
+                );
             } else {
-                assert!(vt1.norm() <= vt0.norm() * (1.0 + 1e-6), "{label}: slip grew");
+                assert!(
+                    vt1.norm() <= vt0.norm() * (1.0 + 1e-6),
+                    "{label}: slip grew"
+                );
             }
             if fast {
-                let swept: Vec<_> = w.events().iter().filter(|ev| ev.kind == ContactKind::Swept).collect();
+                let swept: Vec<_> = w
+                    .events()
+                    .iter()
+                    .filter(|ev| ev.kind == ContactKind::Swept)
+                    .collect();
                 assert_eq!(swept.len(), 1, "{label}: swept impacts {:?}", w.events());
-                assert!((swept[0].time - 0.5).abs() < 1e-4, "{label}: time {}", swept[0].time);
+                assert!(
+                    (swept[0].time - 0.5).abs() < 1e-4,
+                    "{label}: time {}",
+                    swept[0].time
+                );
             }
         }
     }
@@ -213,18 +251,38 @@ fn sliding_on_a_floor_with_zero_clearance_takes_no_impulse() {
                         .with_material(m),
                     0.5,
                 ),
-                ("capsule", locked(Shape::capsule(0.25, 0.5).unwrap(), lying, m), 0.25),
-                ("box", locked(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap(), Quat::identity(), m), 0.5),
-                ("hull", locked(Shape::convex_hull(&cube).unwrap(), Quat::identity(), m), 0.5),
+                (
+                    "capsule",
+                    locked(Shape::capsule(0.25, 0.5).unwrap(), lying, m),
+                    0.25,
+                ),
+                (
+                    "box",
+                    locked(
+                        Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap(),
+                        Quat::identity(),
+                        m,
+                    ),
+                    0.5,
+                ),
+                (
+                    "hull",
+                    locked(Shape::convex_hull(&cube).unwrap(), Quat::identity(), m),
+                    0.5,
+                ),
             ];
             for (name, body, z) in bodies {
                 let mut w = PhysicsWorld::new();
                 w.collision_detection = SPHERE_MESH_CCD;
                 w.gravity = Vec3::zeros();
-                w.add_body(plate(Vec3::zeros(), Vec3::z(), 50.0, m)).unwrap();
+                w.add_body(plate(Vec3::zeros(), Vec3::z(), 50.0, m))
+                    .unwrap();
                 let v = Vec3::new(3.0, 1.0, 0.0);
                 let id = w
-                    .add_body(body.with_position(Vec3::new(0.0, 0.0, z)).with_linear_velocity(v))
+                    .add_body(
+                        body.with_position(Vec3::new(0.0, 0.0, z))
+                            .with_linear_velocity(v),
+                    )
                     .unwrap();
                 for _ in 0..5 {
                     w.step(0.01).unwrap();
@@ -253,18 +311,28 @@ fn grazing_just_above_a_floor_takes_no_impulse() {
                 let mut w = PhysicsWorld::new();
                 w.collision_detection = SPHERE_MESH_CCD;
                 w.gravity = Vec3::zeros();
-                w.add_body(plate(Vec3::zeros(), Vec3::z(), 50.0, m)).unwrap();
+                w.add_body(plate(Vec3::zeros(), Vec3::z(), 50.0, m))
+                    .unwrap();
                 let q = Quat::identity();
                 let c0 = clearance(&shape, Vec3::zeros(), q, Vec3::z());
                 let start = Vec3::new(-10.0, 0.0, (1e-4 - c0) as f32);
                 let v = Vec3::new(200.0, 30.0, 0.0);
                 let id = w
-                    .add_body(locked(shape.clone(), q, m).with_position(start).with_linear_velocity(v))
+                    .add_body(
+                        locked(shape.clone(), q, m)
+                            .with_position(start)
+                            .with_linear_velocity(v),
+                    )
                     .unwrap();
                 w.step(0.01).unwrap();
                 let b = w.body(id).unwrap();
                 assert_eq!(b.linear_velocity(), v, "{name} e={e} mu={friction}");
-                assert!(w.events().iter().all(|ev| ev.normal_impulse == Vec3::zeros()), "{name}");
+                assert!(
+                    w.events()
+                        .iter()
+                        .all(|ev| ev.normal_impulse == Vec3::zeros()),
+                    "{name}"
+                );
             }
         }
     }

@@ -64,7 +64,11 @@ fn run(mode: CollisionDetection, seed: u64) -> Outcome {
             let x = -49.0 + 7.0 * i as f32;
             let y = -49.0 + 7.0 * j as f32;
             let z = 1.0 + rng.range(0.0, 1.5);
-            let vel = Vec3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), -rng.range(15.0, 50.0));
+            let vel = Vec3::new(
+                rng.range(-2.0, 2.0),
+                rng.range(-2.0, 2.0),
+                -rng.range(15.0, 50.0),
+            );
             let m = mat(rng.range(0.0, 1.0), rng.range(0.0, 0.5), 0.5);
             let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range(0.5, 5.0))
                 .unwrap()
@@ -129,8 +133,16 @@ fn two_hundred_fast_spheres_never_pass_through_or_sink_into_rough_terrain() {
             ccd.pass_throughs, ccd.worst_sink, ccd.impacts
         );
         assert_eq!(ccd.pass_throughs, 0, "scene {seed}");
-        assert!(ccd.worst_sink <= SINK_TOLERANCE, "scene {seed}: sink {} r", ccd.worst_sink);
-        assert!(ccd.impacts >= 150, "scene {seed}: only {} swept impacts", ccd.impacts);
+        assert!(
+            ccd.worst_sink <= SINK_TOLERANCE,
+            "scene {seed}: sink {} r",
+            ccd.worst_sink
+        );
+        assert!(
+            ccd.impacts >= 150,
+            "scene {seed}: only {} swept impacts",
+            ccd.impacts
+        );
     }
 }
 

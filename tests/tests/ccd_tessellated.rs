@@ -78,7 +78,10 @@ fn test_tessellated_floor_documents_existing_ghost_contacts() {
         // Penetration stays within the split correction's slop (5 mm).
         assert!(min_z > 0.1 - 0.006, "{mode:?}: min z {min_z}");
         let (up, min_z) = run(mode, four.0.clone(), four.1.clone());
-        assert!(up > 1e-3, "{mode:?}: expected the documented ghost launch, got {up} m/s");
+        assert!(
+            up > 1e-3,
+            "{mode:?}: expected the documented ghost launch, got {up} m/s"
+        );
         assert!(min_z > 0.1 - 0.006, "{mode:?}: min z {min_z}");
     }
 }

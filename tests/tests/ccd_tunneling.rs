@@ -9,7 +9,9 @@ use ccd_support::{mat, plate};
 use parapet_geometry::Shape;
 use parapet_math::Vec3;
 use parapet_solver::RigidBody;
-use parapet_world::{BodyId, CollisionDetection, ContactKind, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
+use parapet_world::{
+    BodyId, CollisionDetection, ContactKind, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD,
+};
 
 fn scene(mode: CollisionDetection) -> (PhysicsWorld, BodyId, BodyId) {
     let plastic = mat(0.5, 0.0, 0.5);
@@ -35,8 +37,16 @@ fn ccd_stops_the_fast_sphere_at_one_radius_above_the_floor() {
     // Plastic impact at t = 0.05 / (30 + g dt) dt: the sphere stays on the
     // floor for the rest of the step. f32 storage of z = 0.1 rounds by
     // at most 4e-9 m.
-    assert!((b.position().z - 0.1).abs() < 1e-6, "z = {}", b.position().z);
-    assert!(b.linear_velocity().z.abs() < 1e-6, "{:?}", b.linear_velocity());
+    assert!(
+        (b.position().z - 0.1).abs() < 1e-6,
+        "z = {}",
+        b.position().z
+    );
+    assert!(
+        b.linear_velocity().z.abs() < 1e-6,
+        "{:?}",
+        b.linear_velocity()
+    );
     // One swept impact, reported with kind Swept at about 1/6 of the step.
     assert_eq!(w.contact_count(), 1);
     let e = w.events()[0];
@@ -45,7 +55,11 @@ fn ccd_stops_the_fast_sphere_at_one_radius_above_the_floor() {
     let expected = 0.05 / (30.0 + 9.8 * 0.01) / 0.01;
     assert!((e.time as f64 - expected).abs() < 1e-5, "time {}", e.time);
     // The impulse on the ball (body B) points up: m * 30.098 N s.
-    assert!((e.normal_impulse.z - 30.098).abs() < 1e-3, "{:?}", e.normal_impulse);
+    assert!(
+        (e.normal_impulse.z - 30.098).abs() < 1e-3,
+        "{:?}",
+        e.normal_impulse
+    );
     assert_eq!(e.normal, Vec3::z());
     // The next steps keep it resting on the floor (discrete contact path).
     for _ in 0..50 {
@@ -89,7 +103,11 @@ fn a_fast_contact_inside_the_margin_is_deferred_to_the_sweep() {
     let b = w.body(id).unwrap();
     // Impact after 0.01 m, then 0.29 m back up: z = 0.1 + 0.29. An early
     // (speculative) bounce would end at 0.11 + 0.3 = 0.41.
-    assert!((b.position().z - 0.39).abs() < 1e-5, "z = {}", b.position().z);
+    assert!(
+        (b.position().z - 0.39).abs() < 1e-5,
+        "z = {}",
+        b.position().z
+    );
     assert!((b.linear_velocity().z - 30.0).abs() < 1e-5);
     assert!(w.events().iter().all(|e| e.kind == ContactKind::Swept));
     assert_eq!(w.contact_count(), 1);

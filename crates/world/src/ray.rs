@@ -25,12 +25,11 @@ impl Nearest {
     fn offer(&mut self, body: BodyId, feature: u32, hit: RayIntersection) {
         let better = match &self.best {
             None => true,
-            Some((d, b, f, _)) => hit
-                .distance
-                .total_cmp(d)
-                .then(body.cmp(b))
-                .then(feature.cmp(f))
-                .is_lt(),
+            // Numeric comparison, so that -0 and +0 tie (a ray starting on
+            // a surface can give either) and go to insertion order.
+            Some((d, b, f, _)) => {
+                hit.distance < *d || (hit.distance == *d && (body, feature) < (*b, *f))
+            }
         };
         if better {
             self.best = Some((hit.distance, body, feature, hit));

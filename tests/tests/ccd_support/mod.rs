@@ -25,7 +25,11 @@ pub fn mesh(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>, material: Material) -
 /// (unit), two triangles.
 pub fn plate(center: Vec3, normal: Vec3, half: f32, material: Material) -> RigidBody {
     let n = normal.normalize();
-    let helper = if n.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+    let helper = if n.x.abs() < 0.9 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     let u = n.cross(&helper).normalize();
     let w = n.cross(&u);
     let v = vec![
@@ -77,7 +81,8 @@ pub fn terrain(cells: usize, step: f32, rough: f32, seed: u64) -> (Vec<Vec3>, Ve
 pub fn closest_on_triangle(p: [f64; 3], a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
     let sub = |x: [f64; 3], y: [f64; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
     let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
-    let add_s = |x: [f64; 3], y: [f64; 3], s: f64| [x[0] + s * y[0], x[1] + s * y[1], x[2] + s * y[2]];
+    let add_s =
+        |x: [f64; 3], y: [f64; 3], s: f64| [x[0] + s * y[0], x[1] + s * y[1], x[2] + s * y[2]];
     let ab = sub(b, a);
     let ac = sub(c, a);
     let ap = sub(p, a);
@@ -184,7 +189,11 @@ pub fn world_triangles(body: &RigidBody) -> Vec<[Vec3; 3]> {
     m.triangles()
         .map(|t| {
             let v = t.vertices();
-            [v[0] + body.position(), v[1] + body.position(), v[2] + body.position()]
+            [
+                v[0] + body.position(),
+                v[1] + body.position(),
+                v[2] + body.position(),
+            ]
         })
         .collect()
 }

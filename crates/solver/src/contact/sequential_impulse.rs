@@ -56,7 +56,9 @@ fn friction(bodies: &mut [SolverBody], row: &mut ContactRow) {
     // Coulomb cone: the tangent impulse vector is at most mu times the
     // accumulated normal impulse.
     let limit = row.friction * row.normal_impulse;
-    let length = new[0].hypot(new[1]);
+    // Impulses are far from f64's overflow range, so the plain root is
+    // exact enough and much cheaper than `hypot`.
+    let length = (new[0] * new[0] + new[1] * new[1]).sqrt();
     if length > limit {
         let scale = if length > 0.0 { limit / length } else { 0.0 };
         new = new.map(|x| x * scale);

@@ -104,10 +104,7 @@ mod tests {
     fn a_degenerate_triangle_anywhere_is_refused_every_time() {
         let mut cache = MeshSnapshotCache::new();
         let good = floor();
-        let bad = vec![
-            floor()[0],
-            [Vec3::zeros(), Vec3::x(), Vec3::x() * 2.0],
-        ];
+        let bad = vec![floor()[0], [Vec3::zeros(), Vec3::x(), Vec3::x() * 2.0]];
         for _ in 0..2 {
             let e = cache
                 .ensure([(3, good.as_slice()), (4, bad.as_slice())])

@@ -6,6 +6,9 @@
 //! impact loop of a body alone ([`solo`]) and its impact response
 //! ([`response`]). The step stage that runs them is `step/ccd.rs`.
 
+// Limits are written `!(value <= limit)` so that a NaN fails them too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod error;
 pub mod mesh_cache;
 mod mode;

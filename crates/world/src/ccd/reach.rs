@@ -47,10 +47,7 @@ pub struct Reach {
 
 /// The norm of an `f64` vector rounded up (a few ulps above the computed value).
 pub(crate) fn norm_up(v: &Vec3d) -> f64 {
-    let s = add_up(
-        add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)),
-        mul_up(v.z, v.z),
-    );
+    let s = add_up(add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)), mul_up(v.z, v.z));
     sqrt_up(s)
 }
 
@@ -187,20 +184,35 @@ mod tests {
 
     #[test]
     fn overlapping_regions_are_refused_naming_both_bodies() {
-        let a = Reach { center: Vec3d::zeros(), radius: 1.0 };
-        let b = Reach { center: Vec3d::new(2.0, 0.0, 0.0), radius: 1.0 };
-        let c = Reach { center: Vec3d::new(5.0, 0.0, 0.0), radius: 0.5 };
+        let a = Reach {
+            center: Vec3d::zeros(),
+            radius: 1.0,
+        };
+        let b = Reach {
+            center: Vec3d::new(2.0, 0.0, 0.0),
+            radius: 1.0,
+        };
+        let c = Reach {
+            center: Vec3d::new(5.0, 0.0, 0.0),
+            radius: 0.5,
+        };
         assert!(check_alone(&[(0, a), (2, c)]).is_ok());
         let e = check_alone(&[(0, a), (1, b), (2, c)]).unwrap_err();
         assert!(matches!(
             e,
-            CcdError::Unsupported { body: 0, reason: UnsupportedReason::Interacting { other: 1, .. } }
+            CcdError::Unsupported {
+                body: 0,
+                reason: UnsupportedReason::Interacting { other: 1, .. }
+            }
         ));
     }
 
     #[test]
     fn the_reach_limit_counts_radii() {
-        let r = Reach { center: Vec3d::zeros(), radius: 2.0 * MAX_REACH_RADII };
+        let r = Reach {
+            center: Vec3d::zeros(),
+            radius: 2.0 * MAX_REACH_RADII,
+        };
         assert!(check_reach(3, &r, 1.0).is_err());
         assert!(check_reach(3, &r, 2.0).is_ok());
     }

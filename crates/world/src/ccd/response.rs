@@ -111,7 +111,10 @@ pub(crate) fn reconstruct(v: Vec3d, n: &Vec3d, target: f64, offset: f64) -> Vec3
 }
 
 fn finite(body: usize, quantity: &'static str, v: &Vec3d) -> Result<(), CcdError> {
-    match v.iter().find(|x| !(x.is_finite() && x.abs() <= f32::MAX as f64)) {
+    match v
+        .iter()
+        .find(|x| !(x.is_finite() && x.abs() <= f32::MAX as f64))
+    {
         Some(&value) => Err(CcdError::NotRepresentable {
             body,
             quantity,
@@ -225,13 +228,29 @@ mod tests {
         let b = sphere(0.1);
         let arm = Vec3d::new(0.0, 0.0, -0.1);
         let n = Vec3d::z();
-        let r = respond(0, &b, Vec3::new(0.0, 0.0, -10.0), Vec3::zeros(), arm, n, &material(0.0, 0.5))
-            .unwrap()
-            .unwrap();
+        let r = respond(
+            0,
+            &b,
+            Vec3::new(0.0, 0.0, -10.0),
+            Vec3::zeros(),
+            arm,
+            n,
+            &material(0.0, 0.5),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(r.linear_velocity, Vec3::new(0.0, 0.0, 5.0));
-        let slow = respond(0, &b, Vec3::new(0.0, 0.0, -0.4), Vec3::zeros(), arm, n, &material(0.0, 0.5))
-            .unwrap()
-            .unwrap();
+        let slow = respond(
+            0,
+            &b,
+            Vec3::new(0.0, 0.0, -0.4),
+            Vec3::zeros(),
+            arm,
+            n,
+            &material(0.0, 0.5),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(slow.linear_velocity, Vec3::zeros());
     }
 
@@ -240,9 +259,17 @@ mod tests {
         // Enough friction to stop the slip: v_t' = 5/7 v_t, w = v_t'/r.
         let b = sphere(0.1);
         let arm = Vec3d::new(0.0, 0.0, -0.1);
-        let r = respond(0, &b, Vec3::new(7.0, 0.0, -1.0), Vec3::zeros(), arm, Vec3d::z(), &material(10.0, 0.0))
-            .unwrap()
-            .unwrap();
+        let r = respond(
+            0,
+            &b,
+            Vec3::new(7.0, 0.0, -1.0),
+            Vec3::zeros(),
+            arm,
+            Vec3d::z(),
+            &material(10.0, 0.0),
+        )
+        .unwrap()
+        .unwrap();
         assert!((r.linear_velocity.x - 5.0).abs() < 1e-5);
         assert!((r.angular_velocity.y - 50.0).abs() < 1e-3);
         let e0 = 0.5 * 50.0;
@@ -257,9 +284,17 @@ mod tests {
         let b = sphere(0.1);
         let arm = Vec3d::new(0.0, 0.0, -0.1);
         for v in [Vec3::new(3.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 1.0)] {
-            assert!(respond(0, &b, v, Vec3::zeros(), arm, Vec3d::z(), &material(0.5, 0.0))
-                .unwrap()
-                .is_none());
+            assert!(respond(
+                0,
+                &b,
+                v,
+                Vec3::zeros(),
+                arm,
+                Vec3d::z(),
+                &material(0.5, 0.0)
+            )
+            .unwrap()
+            .is_none());
         }
     }
 
@@ -273,7 +308,7 @@ mod tests {
             let v = Vec3d::new(1.3, -0.7, 2.1) - n * n.dot(&Vec3d::new(1.3, -0.7, 2.1));
             let out = reconstruct(v, &n, 0.0, 0.0);
             let dot = n.dot(&promote(out));
-            assert!(dot >= 0.0 && dot < 1e-6, "{dot}");
+            assert!((0.0..1e-6).contains(&dot), "{dot}");
         }
     }
 }

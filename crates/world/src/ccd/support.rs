@@ -164,9 +164,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                         value: off,
                     }));
                 }
-                Ok(Role::KinematicSphere {
-                    radius: s.radius(),
-                })
+                Ok(Role::KinematicSphere { radius: s.radius() })
             }
             other => Err(refuse(UnsupportedReason::KinematicShape {
                 shape: other.kind_name(),
@@ -189,9 +187,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                             half_height: 0.0,
                         }));
                     }
-                    Ok(Role::Swept(SweptShape::Sphere {
-                        radius: s.radius(),
-                    }))
+                    Ok(Role::Swept(SweptShape::Sphere { radius: s.radius() }))
                 }
                 Shape::Capsule(c) => {
                     let h = c.half_height() as f64;
@@ -255,9 +251,8 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                     } else {
                         return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
                     };
-                    let solid = solid.map_err(|_| {
-                        refuse(UnsupportedReason::TurningSolid { shape: name })
-                    })?;
+                    let solid = solid
+                        .map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))?;
                     Ok(Role::Swept(SweptShape::Solid {
                         solid: Box::new(solid),
                         name,

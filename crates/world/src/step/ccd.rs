@@ -25,6 +25,9 @@
 //!
 //! Every error rolls the whole step back (`PhysicsWorld::step`).
 
+// Limits are written `!(value <= limit)` so that a NaN fails them too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use parapet_math::{promote, Vec3d};
 use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
 use parapet_solver::contact::CONTACT_MARGIN;
@@ -123,9 +126,7 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
             body: id,
             source: error,
         },
-        CcdError::ImpactLimit {
-            impacts, limit, ..
-        } => StepError::ImpactLimit {
+        CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
             body: id,
             impacts,
             limit,
@@ -169,7 +170,11 @@ fn precision(body: usize, quantity: &'static str, value: f64, limit: f64) -> Ccd
 fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
     let r = radius as f64;
     if !(MIN_RADIUS..=MAX_RADIUS).contains(&r) {
-        let limit = if r < MIN_RADIUS { MIN_RADIUS } else { MAX_RADIUS };
+        let limit = if r < MIN_RADIUS {
+            MIN_RADIUS
+        } else {
+            MAX_RADIUS
+        };
         return Err(precision(slot, "sphere or capsule radius (m)", r, limit));
     }
     Ok(())
@@ -183,7 +188,12 @@ fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
         if !matches!(role, Role::Passive) {
             for &x in e.body.position().iter() {
                 if !((x as f64).abs() <= MAX_COORDINATE) {
-                    return Err(precision(slot, "position coordinate (m)", x as f64, MAX_COORDINATE));
+                    return Err(precision(
+                        slot,
+                        "position coordinate (m)",
+                        x as f64,
+                        MAX_COORDINATE,
+                    ));
                 }
             }
         }
@@ -265,7 +275,10 @@ fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Re
     let p = body.position();
     let (center, bound) = match shape {
         SweptShape::Sphere { radius } => (promote(p), *radius as f64),
-        SweptShape::Capsule { radius, half_height } => {
+        SweptShape::Capsule {
+            radius,
+            half_height,
+        } => {
             let a = promote(capsule_half_axis(body, *half_height));
             let c = promote(p);
             let ends = [(c - a).map(|x| x as f32), (c + a).map(|x| x as f32)];
@@ -361,7 +374,11 @@ fn sweep_each(
 /// The first error in body insertion order: [`StepError::Precision`],
 /// [`StepError::Unsupported`] (interacting bodies), [`StepError::SweepRefused`],
 /// [`StepError::ImpactLimit`] or [`StepError::NotRepresentable`].
-pub(crate) fn run(world: &mut PhysicsWorld, dt: f32, plan: &CcdPlan) -> Result<CcdOutcome, StepError> {
+pub(crate) fn run(
+    world: &mut PhysicsWorld,
+    dt: f32,
+    plan: &CcdPlan,
+) -> Result<CcdOutcome, StepError> {
     let mut outcome = CcdOutcome {
         moved: vec![false; world.slots.len()],
         events: Vec::new(),

@@ -314,3 +314,53 @@ pub(crate) fn run(
         .collect();
     Ok(events)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_geometry::Shape;
+
+    fn floor_and_ball() -> (PhysicsWorld, BodyId) {
+        let mut w = PhysicsWorld::new();
+        let v = vec![
+            Vec3::new(-5.0, -5.0, 0.0),
+            Vec3::new(5.0, -5.0, 0.0),
+            Vec3::new(0.0, 5.0, 0.0),
+        ];
+        w.add_body(RigidBody::new_static(
+            Shape::mesh(v, vec![[0, 1, 2]]).unwrap(),
+        ))
+        .unwrap();
+        let ball = RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 1.0)
+            .unwrap()
+            .with_position(Vec3::new(0.0, 0.0, 0.5));
+        let id = w.add_body(ball).unwrap();
+        (w, id)
+    }
+
+    #[test]
+    fn the_deferral_hook_sees_each_mesh_point_and_can_take_it() {
+        let dt = 0.01;
+        // Keep every contact: the resting ball is held (its velocity after
+        // the stage is zero along the normal).
+        let (mut w, id) = floor_and_ball();
+        super::super::forces::apply(&mut w, dt).unwrap();
+        let events = run(&mut w, dt, &keep_every_contact).unwrap();
+        assert_eq!(events.len(), 1);
+        assert!(w.body(id).unwrap().linear_velocity().z.abs() < 1e-6);
+
+        // Defer every mesh contact: the stage applies nothing and reports
+        // nothing, and the predicate saw the body, triangle and normal.
+        let (mut w, id) = floor_and_ball();
+        super::super::forces::apply(&mut w, dt).unwrap();
+        let seen = std::cell::RefCell::new(Vec::new());
+        let defer_all = |q: &MeshContactQuery<'_>| {
+            seen.borrow_mut().push((q.body, q.triangle, q.normal, q.dt));
+            true
+        };
+        let events = run(&mut w, dt, &defer_all).unwrap();
+        assert!(events.is_empty());
+        assert_eq!(*seen.borrow(), vec![(id, 0, -Vec3::z(), dt)]);
+        assert!(w.body(id).unwrap().linear_velocity().z < 0.0);
+    }
+}
