@@ -9,7 +9,9 @@
 
 mod ccd_turning_support;
 
-use ccd_turning_support::{allowance, deepest_front_overlap, mat, plate, rotation, turning_capsule};
+use ccd_turning_support::{
+    allowance, deepest_front_overlap, mat, plate, rotation, turning_capsule,
+};
 use parapet_math::Vec3;
 use parapet_world::{PhysicsWorld, SPHERE_MESH_CCD};
 
@@ -39,7 +41,10 @@ fn run(axis_angle: Vec3, velocity: Vec3, spin: Vec3, friction: f32) -> (u32, f64
     for _ in 0..120 {
         w.step(1.0 / 60.0).unwrap();
         let b = w.body(id).unwrap();
-        most = most.max(w.ccd_substeps(id).expect("a turning body reports its sub-steps"));
+        most = most.max(
+            w.ccd_substeps(id)
+                .expect("a turning body reports its sub-steps"),
+        );
         worst = worst.max(deepest_front_overlap(b, &tris) - allowance(b));
     }
     (most, worst, w.body(id).unwrap().position())
@@ -93,6 +98,9 @@ fn a_capsule_spun_about_the_vertical_on_the_floor_needs_more_substeps_but_does_n
     // isotropic bend bound |w|^2 r t^2 / 2 shortens the sub-steps near the
     // floor (the ends' curvature is horizontal, the bound does not know).
     let (most, worst, _) = run(along_x(), Vec3::zeros(), Vec3::new(0.0, 0.0, 20.0), 0.0);
-    assert!(most > 2, "{most} sub-steps: the bend bound should shorten them");
+    assert!(
+        most > 2,
+        "{most} sub-steps: the bend bound should shorten them"
+    );
     assert!(worst <= 0.0, "sank {worst} m beyond the tolerance");
 }

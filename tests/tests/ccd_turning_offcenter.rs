@@ -56,7 +56,14 @@ fn corner() -> Scene {
 
 /// Runs one tumbling sphere for 40 steps of 1/60 s and checks the oracle
 /// after each; returns the number of steps with events.
-fn tumble(scene: &Scene, offset: Vec3, spin: Vec3, friction: f32, restitution: f32, gravity: bool) -> usize {
+fn tumble(
+    scene: &Scene,
+    offset: Vec3,
+    spin: Vec3,
+    friction: f32,
+    restitution: f32,
+    gravity: bool,
+) -> usize {
     let mut w = PhysicsWorld::new();
     w.collision_detection = SPHERE_MESH_CCD;
     if !gravity {
@@ -82,20 +89,28 @@ fn tumble(scene: &Scene, offset: Vec3, spin: Vec3, friction: f32, restitution: f
         .with_linear_velocity(scene.velocity)
         .with_angular_velocity(spin);
     let id = w.add_body(s).unwrap();
-    let label = format!("offset {offset:?} spin {spin:?} mu {friction} e {restitution} g {gravity}");
+    let label =
+        format!("offset {offset:?} spin {spin:?} mu {friction} e {restitution} g {gravity}");
     let mut hits = 0;
     let mut energy = w.body(id).unwrap().kinetic_energy().unwrap();
     for step in 0..40 {
         w.step(1.0 / 60.0).unwrap();
         let b = w.body(id).unwrap();
         let over = deepest_front_overlap(b, &tris);
-        assert!(over <= allowance(b), "{label} step {step}: overlap {over} m > {}", allowance(b));
+        assert!(
+            over <= allowance(b),
+            "{label} step {step}: overlap {over} m > {}",
+            allowance(b)
+        );
         // In front of every (infinite) plate plane: the plates bound a convex
         // region, which the sphere's centre never leaves.
         let centre = world_segment(b)[0];
         for (c, n) in &scene.plates {
             let h = (centre - c.cast::<f64>()).dot(&n.cast::<f64>());
-            assert!(h > 0.0, "{label} step {step}: centre behind a plate by {h} m");
+            assert!(
+                h > 0.0,
+                "{label} step {step}: centre behind a plate by {h} m"
+            );
         }
         if !w.events().is_empty() {
             hits += 1;
@@ -115,7 +130,11 @@ fn tumble(scene: &Scene, offset: Vec3, spin: Vec3, friction: f32, restitution: f
 #[test]
 fn off_center_spheres_tumbling_onto_a_slope_stay_in_front_and_lose_energy() {
     let scene = slope();
-    for offset in [Vec3::new(0.07, 0.0, 0.0), Vec3::new(0.0, -0.05, 0.03), Vec3::new(0.05, 0.04, -0.05)] {
+    for offset in [
+        Vec3::new(0.07, 0.0, 0.0),
+        Vec3::new(0.0, -0.05, 0.03),
+        Vec3::new(0.05, 0.04, -0.05),
+    ] {
         for spin in [Vec3::new(0.0, 40.0, 0.0), Vec3::new(-25.0, 10.0, 60.0)] {
             for (mu, e) in [(0.0, 1.0), (0.5, 0.0), (1.0, 0.6)] {
                 for gravity in [false, true] {
@@ -130,7 +149,11 @@ fn off_center_spheres_tumbling_onto_a_slope_stay_in_front_and_lose_energy() {
 #[test]
 fn off_center_spheres_thrown_into_a_corner_stay_in_front_and_lose_energy() {
     let scene = corner();
-    for offset in [Vec3::new(0.05, 0.05, 0.0), Vec3::new(-0.06, 0.0, 0.05), Vec3::new(0.02, -0.06, 0.04)] {
+    for offset in [
+        Vec3::new(0.05, 0.05, 0.0),
+        Vec3::new(-0.06, 0.0, 0.05),
+        Vec3::new(0.02, -0.06, 0.04),
+    ] {
         for spin in [Vec3::new(30.0, -30.0, 0.0), Vec3::new(5.0, 80.0, -40.0)] {
             for (mu, e) in [(0.0, 1.0), (0.5, 0.0), (1.0, 0.6)] {
                 for gravity in [false, true] {

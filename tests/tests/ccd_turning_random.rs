@@ -50,15 +50,18 @@ fn body(rng: &mut SplitMix64) -> (RigidBody, &'static str) {
     let (mut b, kind) = if capsule {
         let r = rng.range(0.05, 0.15);
         let h = rng.range(0.05, 0.35);
-        let mut b = RigidBody::new_dynamic(Shape::capsule(r, h).unwrap(), rng.range(0.5, 3.0)).unwrap();
+        let mut b =
+            RigidBody::new_dynamic(Shape::capsule(r, h).unwrap(), rng.range(0.5, 3.0)).unwrap();
         if rng.unit() < 0.3 {
-            b.set_center_of_mass(rng.direction() * rng.range(0.0, r)).unwrap();
+            b.set_center_of_mass(rng.direction() * rng.range(0.0, r))
+                .unwrap();
         }
         (b, "capsule")
     } else {
         let r = rng.range(0.05, 0.2);
         let mut b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range(0.5, 3.0)).unwrap();
-        b.set_center_of_mass(rng.direction() * rng.range(0.2 * r, 0.9 * r)).unwrap();
+        b.set_center_of_mass(rng.direction() * rng.range(0.2 * r, 0.9 * r))
+            .unwrap();
         if rng.unit() < 0.5 {
             b.set_shape_offset(rng.direction() * rng.range(0.0, r), Quat::identity())
                 .unwrap();
@@ -67,7 +70,11 @@ fn body(rng: &mut SplitMix64) -> (RigidBody, &'static str) {
     };
     let axis = rng.direction() * rng.range(0.0, 3.1);
     b.set_rotation(Quat::from_scaled_axis(axis));
-    b.set_position(Vec3::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5), rng.range(0.9, 1.1)));
+    b.set_position(Vec3::new(
+        rng.range(-0.5, 0.5),
+        rng.range(-0.5, 0.5),
+        rng.range(0.9, 1.1),
+    ));
     b.set_linear_velocity(rng.direction() * rng.range(2.0, 20.0));
     b.set_angular_velocity(rng.direction() * rng.range(0.0, 60.0));
     b.set_material(mat(rng.range(0.0, 1.0), rng.range(0.0, 1.0), 0.5));
@@ -115,7 +122,12 @@ fn random_turning_bodies_never_cross_a_front_face() {
             match w.step(1.0 / 60.0) {
                 Ok(()) => {}
                 Err(e @ (StepError::ImpactLimit { .. } | StepError::SubstepLimit { .. })) => {
-                    assert_eq!(capture(&w), before, "{}: {e} changed the world", label(step));
+                    assert_eq!(
+                        capture(&w),
+                        before,
+                        "{}: {e} changed the world",
+                        label(step)
+                    );
                     refused += 1;
                     break;
                 }
@@ -126,12 +138,29 @@ fn random_turning_bodies_never_cross_a_front_face() {
             let b = w.body(id).unwrap();
             let over = deepest_front_overlap(b, &tris);
             if std::env::var("PARAPET_TURNING_TRACE").is_ok() {
-                eprintln!("TRACE step {step} over {over:.4e} allowed {:.4e} events {} sub {} initial {}", allowance(b), w.events().len(), w.ccd_substeps(id).unwrap(), w.events().iter().filter(|e| e.kind == parapet_world::ContactKind::Initial).count());
+                eprintln!(
+                    "TRACE step {step} over {over:.4e} allowed {:.4e} events {} sub {} initial {}",
+                    allowance(b),
+                    w.events().len(),
+                    w.ccd_substeps(id).unwrap(),
+                    w.events()
+                        .iter()
+                        .filter(|e| e.kind == parapet_world::ContactKind::Initial)
+                        .count()
+                );
             }
             let allowed = allowance(b);
-            assert!(over <= allowed, "{}: overlap {over} m beyond {allowed} m", label(step));
+            assert!(
+                over <= allowed,
+                "{}: overlap {over} m beyond {allowed} m",
+                label(step)
+            );
             for e in world_segment(b) {
-                assert!(room.contains(&e), "{}: segment end {e:?} left the room", label(step));
+                assert!(
+                    room.contains(&e),
+                    "{}: segment end {e:?} left the room",
+                    label(step)
+                );
             }
             let e = b.kinetic_energy().unwrap();
             if !gravity && kind == "sphere" {
@@ -149,5 +178,8 @@ fn random_turning_bodies_never_cross_a_front_face() {
     // The family must exercise impacts, and the budgets must suffice for
     // nearly every case.
     assert!(impacts as u64 > n, "only {impacts} events in {n} cases");
-    assert!(refused * 50 <= n, "{refused} of {n} cases exhausted a budget");
+    assert!(
+        refused * 50 <= n,
+        "{refused} of {n} cases exhausted a budget"
+    );
 }

@@ -30,19 +30,27 @@ fn turning_capsules_and_off_centre_shapes_are_accepted_and_report_substeps() {
         .add_body(turning_capsule(0.1, 0.3, 1.0).with_position(Vec3::new(-3.0, 0.0, 1.0)))
         .unwrap();
     let b = w
-        .add_body(off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0)).with_position(Vec3::new(3.0, 0.0, 1.0)))
+        .add_body(
+            off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0))
+                .with_position(Vec3::new(3.0, 0.0, 1.0)),
+        )
         .unwrap();
     let mut locked = turning_capsule(0.1, 0.3, 1.0).with_position(Vec3::new(0.0, 3.0, 1.0));
-    locked.set_inverse_inertia(parapet_math::Mat3::zeros()).unwrap();
+    locked
+        .set_inverse_inertia(parapet_math::Mat3::zeros())
+        .unwrap();
     locked
         .set_shape_offset(Vec3::new(0.2, 0.0, 0.0), Quat::identity())
         .unwrap();
     let c = w.add_body(locked).unwrap();
     let plain = w
         .add_body(
-            parapet_solver::RigidBody::new_dynamic(parapet_geometry::Shape::sphere(0.1).unwrap(), 1.0)
-                .unwrap()
-                .with_position(Vec3::new(0.0, -3.0, 1.0)),
+            parapet_solver::RigidBody::new_dynamic(
+                parapet_geometry::Shape::sphere(0.1).unwrap(),
+                1.0,
+            )
+            .unwrap()
+            .with_position(Vec3::new(0.0, -3.0, 1.0)),
         )
         .unwrap();
     w.step(0.01).unwrap();
@@ -60,7 +68,10 @@ fn a_turning_body_that_can_reach_another_moving_body_is_refused() {
         .add_body(turning_capsule(0.1, 0.3, 1.0).with_position(Vec3::new(0.0, 0.0, 1.0)))
         .unwrap();
     let b = w
-        .add_body(off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0)).with_position(Vec3::new(0.4, 0.0, 1.0)))
+        .add_body(
+            off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0))
+                .with_position(Vec3::new(0.4, 0.0, 1.0)),
+        )
         .unwrap();
     let before = capture(&w);
     let err = w.step(0.01).unwrap_err();
@@ -73,21 +84,26 @@ fn a_turning_body_that_can_reach_another_moving_body_is_refused() {
     }
     assert_eq!(capture(&w), before);
     // Apart, both are accepted.
-    w.body_mut(b).unwrap().set_position(Vec3::new(5.0, 0.0, 1.0));
+    w.body_mut(b)
+        .unwrap()
+        .set_position(Vec3::new(5.0, 0.0, 1.0));
     w.step(0.01).unwrap();
 }
 
 #[test]
 fn an_offset_beyond_ten_kilometres_is_refused() {
     let mut w = floor_world();
-    let mut s = off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0)).with_position(Vec3::new(0.0, 0.0, 1.0));
+    let mut s = off_center_sphere(0.1, 1.0, Vec3::new(0.05, 0.0, 0.0))
+        .with_position(Vec3::new(0.0, 0.0, 1.0));
     s.set_shape_offset(Vec3::new(20_000.0, 0.0, 0.0), Quat::identity())
         .unwrap();
     let id = w.add_body(s).unwrap();
     let before = capture(&w);
     let err = w.step(0.01).unwrap_err();
     match &err {
-        StepError::Precision { body, value, limit, .. } => {
+        StepError::Precision {
+            body, value, limit, ..
+        } => {
             assert_eq!(*body, id);
             assert!(*value >= 20_000.0 && *limit == 10_000.0, "{err}");
         }
@@ -116,7 +132,11 @@ fn an_exhausted_impact_budget_rolls_back_and_a_retry_matches_a_world_that_never_
     let before = capture(&w);
     let err = w.step(1.0 / 30.0).unwrap_err();
     match &err {
-        StepError::ImpactLimit { body, impacts, limit } => {
+        StepError::ImpactLimit {
+            body,
+            impacts,
+            limit,
+        } => {
             assert_eq!((*body, *impacts, *limit), (id, 2, 1), "{err}");
         }
         other => panic!("expected ImpactLimit, got {other}"),

@@ -28,7 +28,12 @@ fn world(spin: f32, wall_x: f32) -> (PhysicsWorld, BodyId, Vec<[Vec3; 3]>) {
     let mut w = PhysicsWorld::new();
     w.collision_detection = SPHERE_MESH_CCD;
     w.gravity = Vec3::zeros();
-    let wall = plate(Vec3::new(wall_x, 0.0, 0.0), -Vec3::x(), 5.0, mat(0.3, 0.5, 0.5));
+    let wall = plate(
+        Vec3::new(wall_x, 0.0, 0.0),
+        -Vec3::x(),
+        5.0,
+        mat(0.3, 0.5, 0.5),
+    );
     let wid = w.add_body(wall).unwrap();
     let tris = w.mesh_snapshot(wid).unwrap().to_vec();
     // Lying along y (tips at y = +-0.5), spinning about z: the tip turns
@@ -54,10 +59,17 @@ fn spin_next_to(wall_x: f32) -> (u32, u32, bool) {
         struck |= !w.events().is_empty();
         let b = w.body(id).unwrap();
         let over = deepest_front_overlap(b, &tris);
-        assert!(over <= allowance(b), "wall {wall_x}: overlap {over} m beyond {} m", allowance(b));
+        assert!(
+            over <= allowance(b),
+            "wall {wall_x}: overlap {over} m beyond {} m",
+            allowance(b)
+        );
         // Never behind the wall: both segment ends stay in front.
         for e in world_segment(b) {
-            assert!(e.x < wall_x as f64, "wall {wall_x}: end {e:?} passed the wall");
+            assert!(
+                e.x < wall_x as f64,
+                "wall {wall_x}: end {e:?} passed the wall"
+            );
         }
     }
     (most, total, struck)
@@ -71,7 +83,10 @@ fn a_capsule_spun_fast_just_clear_of_a_wall_takes_many_substeps_without_touching
     // moving freely takes one).
     for wall_x in [0.61, 0.601] {
         let (most, total, struck) = spin_next_to(wall_x);
-        assert!(!struck, "wall {wall_x}: a tip that only passes by took an impact");
+        assert!(
+            !struck,
+            "wall {wall_x}: a tip that only passes by took an impact"
+        );
         assert!(most >= 5, "wall {wall_x}: busiest step {most} sub-steps");
         assert!(total >= 150, "wall {wall_x}: {total} sub-steps in 30 steps");
     }
@@ -111,7 +126,10 @@ fn too_few_substeps_fail_with_rollback_and_a_retry_matches_a_world_that_never_fa
         other => panic!("expected SubstepLimit, got {other}"),
     }
     let msg = err.to_string();
-    assert!(msg.contains("ccd_max_substeps = 3") && msg.contains('4'), "{msg}");
+    assert!(
+        msg.contains("ccd_max_substeps = 3") && msg.contains('4'),
+        "{msg}"
+    );
     assert_eq!(capture(&w), before, "the failed step changed the world");
     // Retried with the default limit, the step matches the world that never
     // failed, bit for bit, and so does every later step.
@@ -132,7 +150,13 @@ fn the_substep_limit_is_validated_at_step_entry() {
         let before = capture(&w);
         let err = w.step(1.0 / 60.0).unwrap_err();
         assert!(
-            matches!(err, StepError::InvalidConfig { quantity: "ccd_max_substeps", .. }),
+            matches!(
+                err,
+                StepError::InvalidConfig {
+                    quantity: "ccd_max_substeps",
+                    ..
+                }
+            ),
             "{err}"
         );
         assert_eq!(capture(&w), before);

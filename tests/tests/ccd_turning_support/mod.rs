@@ -46,7 +46,11 @@ pub fn quad(p: [Vec3; 4], inward: Vec3, material: Material) -> RigidBody {
 /// A square plate of half size `half` through `center`, facing `normal`.
 pub fn plate(center: Vec3, normal: Vec3, half: f32, material: Material) -> RigidBody {
     let n = normal.normalize();
-    let helper = if n.x.abs() < 0.9 { Vec3::x() } else { Vec3::y() };
+    let helper = if n.x.abs() < 0.9 {
+        Vec3::x()
+    } else {
+        Vec3::y()
+    };
     let u = n.cross(&helper).normalize();
     let w = n.cross(&u);
     quad(
@@ -103,7 +107,11 @@ pub fn world_segment(b: &RigidBody) -> [V; 2] {
 pub fn point_segment(p: &V, a: &V, b: &V) -> f64 {
     let ab = b - a;
     let l2 = ab.norm_squared();
-    let s = if l2 > 0.0 { ((p - a).dot(&ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    let s = if l2 > 0.0 {
+        ((p - a).dot(&ab) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     (a + ab * s - p).norm()
 }
 
@@ -154,12 +162,11 @@ pub fn segment_triangle(s: &[V; 2], t: &[V; 3]) -> f64 {
     let n = normal(t);
     let h0 = n.dot(&(s[0] - t[0]));
     let h1 = n.dot(&(s[1] - t[0]));
-    if (h0 <= 0.0 && h1 >= 0.0) || (h0 >= 0.0 && h1 <= 0.0) {
-        if h0 != h1 {
-            let x = s[0] + (s[1] - s[0]) * (h0 / (h0 - h1));
-            if point_triangle(&x, t) <= 1e-12 * (1.0 + x.amax()) {
-                return 0.0;
-            }
+    let crosses = (h0 <= 0.0 && h1 >= 0.0) || (h0 >= 0.0 && h1 <= 0.0);
+    if crosses && h0 != h1 {
+        let x = s[0] + (s[1] - s[0]) * (h0 / (h0 - h1));
+        if point_triangle(&x, t) <= 1e-12 * (1.0 + x.amax()) {
+            return 0.0;
         }
     }
     let mut best = point_triangle(&s[0], t).min(point_triangle(&s[1], t));
@@ -229,7 +236,13 @@ pub struct Room {
 
 impl Room {
     /// A room with floor heights drawn by `next` in `[-rough, rough]`.
-    pub fn new(cells: usize, step: f32, rough: f32, ceiling: f32, mut next: impl FnMut() -> f64) -> Room {
+    pub fn new(
+        cells: usize,
+        step: f32,
+        rough: f32,
+        ceiling: f32,
+        mut next: impl FnMut() -> f64,
+    ) -> Room {
         let n = cells + 1;
         let heights = (0..n * n)
             .map(|_| ((next() * 2.0 - 1.0) * rough as f64) as f32)
@@ -329,7 +342,10 @@ impl Room {
     /// Whether the point is strictly inside the room.
     pub fn contains(&self, p: &V) -> bool {
         let h = self.half as f64;
-        p.x.abs() < h && p.y.abs() < h && p.z < self.ceiling as f64 && p.z > self.floor_height(p.x, p.y)
+        p.x.abs() < h
+            && p.y.abs() < h
+            && p.z < self.ceiling as f64
+            && p.z > self.floor_height(p.x, p.y)
     }
 }
 

@@ -217,7 +217,7 @@ pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Cle
         let b = tri[(i + 1) % 3];
         let m = (b - a).cross(&face);
         let ml = m.norm();
-        if !(ml > 0.0) {
+        if ml.is_nan() || ml <= 0.0 {
             continue;
         }
         let m = m / ml;
@@ -258,10 +258,10 @@ pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Cle
 /// The largest `T >= 0` such that `g + c t − k t² >= 0` on all of `[0, T]`
 /// (`+∞` when it holds for all `t >= 0`), for `g >= 0`, `k >= 0`.
 fn concave_root(g: f64, c: f64, k: f64) -> f64 {
-    if !(g > 0.0) {
+    if g.is_nan() || g <= 0.0 {
         return 0.0;
     }
-    if !(k > 0.0) {
+    if k.is_nan() || k <= 0.0 {
         return if c >= 0.0 { f64::INFINITY } else { g / -c };
     }
     let disc = (c * c + 4.0 * k * g).sqrt();
@@ -336,7 +336,7 @@ pub fn touching_span(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64, lambda: f
 pub fn segment_parameter(ends: &[Vec3d; 2], point: &Vec3d) -> f64 {
     let d = ends[1] - ends[0];
     let l2 = d.norm_squared();
-    if !(l2 > 0.0) {
+    if l2.is_nan() || l2 <= 0.0 {
         return 0.0;
     }
     ((point - ends[0]).dot(&d) / l2).clamp(0.0, 1.0)
@@ -370,7 +370,11 @@ mod tests {
         // A point at (-1, -1, 1) from the corner of a triangle in the first
         // quadrant: face and edge planes separate by 1, the closest
         // direction by sqrt(3).
-        let t = [Vec3d::zeros(), Vec3d::new(4.0, 0.0, 0.0), Vec3d::new(0.0, 4.0, 0.0)];
+        let t = [
+            Vec3d::zeros(),
+            Vec3d::new(4.0, 0.0, 0.0),
+            Vec3d::new(0.0, 4.0, 0.0),
+        ];
         let p = Vec3d::new(-1.0, -1.0, 1.0);
         let c = clearance(&[p, p], &t, 0.1).unwrap();
         assert!((c.separation - 3f64.sqrt()).abs() < 1e-12);
@@ -390,7 +394,11 @@ mod tests {
             radius: r,
         };
         let c = clearance(&seg.ends, &floor_tri(), r).unwrap();
-        let t = admissible_time(&seg, &c, sub_step_floor(c.separation, r, turning_tolerance(r)));
+        let t = admissible_time(
+            &seg,
+            &c,
+            sub_step_floor(c.separation, r, turning_tolerance(r)),
+        );
         let exact = (1.0 - (r - turning_tolerance(r))) / 10.0;
         assert!(t <= exact && t > exact * (1.0 - 1e-12), "{t} vs {exact}");
     }
@@ -408,7 +416,13 @@ mod tests {
         let c = clearance(&ends, &floor_tri(), r).unwrap();
         // The rounding slack turns the exact zero approach rate into
         // -64 eps |u|: the bound is then tol / (64 eps 3 m/s), about 2e9 s.
-        assert!(admissible_time(&seg, &c, sub_step_floor(c.separation, r, turning_tolerance(r))) > 1.0e6);
+        assert!(
+            admissible_time(
+                &seg,
+                &c,
+                sub_step_floor(c.separation, r, turning_tolerance(r))
+            ) > 1.0e6
+        );
         // Spinning at 10 rad/s about a horizontal axis through the middle:
         // bend = 100 * 0.5 / 2 = 25 m/s^2; the ends move at +-5 m/s
         // vertically: T solves tol - 5 t - 25 t^2 = 0 (gap = tol at rest).
@@ -444,7 +458,9 @@ mod tests {
                 bend: 49.0 * 1.0 / 2.0,
                 radius: r,
             };
-            let Some(c) = clearance(&ends, &wall, r) else { continue };
+            let Some(c) = clearance(&ends, &wall, r) else {
+                continue;
+            };
             let tol = turning_tolerance(r);
             let floor = sub_step_floor(c.separation, r, tol);
             let t = admissible_time(&seg, &c, floor).min(1.0);

@@ -44,8 +44,9 @@ pub use capsule_triangle::{
 };
 
 pub use certified_advance::{
-    admissible_time, check_turning_position, sub_step_floor, MIN_GAP_FRACTION, check_turning_triangle, clearance, segment_parameter,
-    touching_span, turning_tolerance, Clearance, TurningSegment, TURNING_TOLERANCE_FRACTION,
+    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
+    sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
+    TURNING_TOLERANCE_FRACTION,
 };
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
