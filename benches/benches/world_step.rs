@@ -20,8 +20,10 @@ const DT: f32 = 1.0 / 60.0;
 fn pile(parked: usize) -> PhysicsWorld {
     let t = terrain_with(2048, 1);
     let mut w = PhysicsWorld::new();
-    w.add_body(RigidBody::new_static(Shape::mesh(t.vertices, t.indices).unwrap()))
-        .unwrap();
+    w.add_body(RigidBody::new_static(
+        Shape::mesh(t.vertices, t.indices).unwrap(),
+    ))
+    .unwrap();
     let hull = Shape::convex_hull(&[
         Vec3::new(-0.3, -0.3, -0.2),
         Vec3::new(0.3, -0.3, -0.2),
@@ -67,13 +69,16 @@ fn world_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("world_step");
     for parked in [0usize, 4096] {
         let world = pile(parked);
-        group.bench_function(format!("64 bodies on 2048 triangles, {parked} parked"), |b| {
-            b.iter_batched_ref(
-                || world.clone(),
-                |w| black_box(w.step(DT)),
-                criterion::BatchSize::SmallInput,
-            )
-        });
+        group.bench_function(
+            format!("64 bodies on 2048 triangles, {parked} parked"),
+            |b| {
+                b.iter_batched_ref(
+                    || world.clone(),
+                    |w| black_box(w.step(DT)),
+                    criterion::BatchSize::SmallInput,
+                )
+            },
+        );
     }
     group.finish();
 }

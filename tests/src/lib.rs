@@ -5,5 +5,6 @@
 //! runtime dependency of parapet. [`parry`] is the one place that converts
 //! between parapet's nalgebra types and parry3d's glam types.
 
+pub mod ccd_queries;
 pub mod meshes;
 pub mod parry;

@@ -72,7 +72,14 @@ fn retained_memory_is_below_parrys() {
         let parry = parry_mesh(&mesh);
         let ours = tree.memory_bytes();
         let theirs = parry.bvh().total_memory_size();
-        assert!(ours <= theirs, "{t} triangles: parapet {ours} B, parry {theirs} B");
-        assert!(tree.bytes_per_triangle() < 64.1, "{}", tree.bytes_per_triangle());
+        assert!(
+            ours <= theirs,
+            "{t} triangles: parapet {ours} B, parry {theirs} B"
+        );
+        assert!(
+            tree.bytes_per_triangle() < 64.1,
+            "{}",
+            tree.bytes_per_triangle()
+        );
     }
 }

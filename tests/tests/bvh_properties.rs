@@ -15,7 +15,9 @@
 //! Case count: proptest's default 256 per property; set `PROPTEST_CASES`
 //! for longer runs (for example `PROPTEST_CASES=5000`).
 
-use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery, Layout, Ray, SweptBall, TriangleBoundsTree};
+use parapet_geometry::bvh::{
+    Ball, Bounds, BoundsQuery, Layout, Ray, SweptBall, TriangleBoundsTree,
+};
 use parapet_math::{Vec3, Vec3d};
 use proptest::prelude::*;
 
@@ -65,10 +67,7 @@ enum Layout3 {
 
 /// A coordinate: often a quarter-integer (so bounds tie and touch), else any value in range.
 fn coord() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        (-16i32..=16).prop_map(|q| q as f32 * 0.25),
-        -4.0f32..4.0,
-    ]
+    prop_oneof![(-16i32..=16).prop_map(|q| q as f32 * 0.25), -4.0f32..4.0,]
 }
 
 fn vertex() -> impl Strategy<Value = Vec3> {
@@ -108,9 +107,7 @@ fn mesh() -> impl Strategy<Value = (Layout3, Vec<[Vec3; 3]>)> {
                     }
                 }
                 Layout3::Point => {
-                    for t in &mut tris {
-                        *t = [point; 3];
-                    }
+                    tris.fill([point; 3]);
                 }
                 Layout3::Strip => {
                     // Long in x (hundreds of metres), a millimetre thin in y and z.
@@ -142,15 +139,16 @@ enum Query {
 }
 
 fn point() -> impl Strategy<Value = Vec3d> {
-    let c = prop_oneof![
-        (-20i32..=20).prop_map(|q| q as f64 * 0.25),
-        -5.0f64..5.0,
-    ];
+    let c = prop_oneof![(-20i32..=20).prop_map(|q| q as f64 * 0.25), -5.0f64..5.0,];
     (c.clone(), c.clone(), c).prop_map(|(x, y, z)| Vec3d::new(x, y, z))
 }
 
 fn length() -> impl Strategy<Value = f64> {
-    prop_oneof![Just(0.0), (0i32..=8).prop_map(|q| q as f64 * 0.25), 0.0f64..3.0]
+    prop_oneof![
+        Just(0.0),
+        (0i32..=8).prop_map(|q| q as f64 * 0.25),
+        0.0f64..3.0
+    ]
 }
 
 fn query() -> impl Strategy<Value = Query> {
@@ -178,8 +176,17 @@ fn check<Q: BoundsQuery>(
     prop_assert_eq!(stats.hits, expected.len());
     prop_assert!(stats.hits <= tris.len());
     let t = tris.len();
-    prop_assert!(stats.visited_nodes <= (2 * t).saturating_sub(1), "{} visits for T = {}", stats.visited_nodes, t);
-    prop_assert!(out.windows(2).all(|w| w[0] < w[1]), "not strictly ascending: {:?}", out);
+    prop_assert!(
+        stats.visited_nodes <= (2 * t).saturating_sub(1),
+        "{} visits for T = {}",
+        stats.visited_nodes,
+        t
+    );
+    prop_assert!(
+        out.windows(2).all(|w| w[0] < w[1]),
+        "not strictly ascending: {:?}",
+        out
+    );
     Ok(())
 }
 
@@ -215,7 +222,7 @@ proptest! {
                     let b = SweptBall::new(s, e, r).expect("valid sweep");
                     check(&tree, &tris, &b, scan_predicate(&tris, &b), &mut out)?;
                     // The swept ball's box query returns a superset.
-                    let outer = scan_box(&tris, b.bounds().min, b.bounds().max);
+                    let outer = scan_box(&tris, b.bounds().min(), b.bounds().max());
                     let inner = scan_predicate(&tris, &b);
                     prop_assert!(inner.iter().all(|i| outer.contains(i)));
                 }
@@ -254,7 +261,11 @@ fn an_all_covering_query_visits_each_node_once_and_returns_insertion_order() {
         .map(|i| {
             // Reverse spatial order against insertion order.
             let x = (1000 - i) as f32;
-            [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x, 1.0, 0.0)]
+            [
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x + 1.0, 0.0, 0.0),
+                Vec3::new(x, 1.0, 0.0),
+            ]
         })
         .collect();
     let tree = TriangleBoundsTree::build(&tris).unwrap();

@@ -76,11 +76,24 @@ fn unit_oblique() -> impl Strategy<Value = [BigRational; 3]> {
 }
 
 fn unit_from(quad: std::ops::Range<usize>) -> impl Strategy<Value = [BigRational; 3]> {
-    let quads: [[i64; 4]; 5] = [[1, 0, 0, 1], [3, 4, 0, 5], [2, 3, 6, 7], [1, 4, 8, 9], [2, 6, 9, 11]];
+    let quads: [[i64; 4]; 5] = [
+        [1, 0, 0, 1],
+        [3, 4, 0, 5],
+        [2, 3, 6, 7],
+        [1, 4, 8, 9],
+        [2, 6, 9, 11],
+    ];
     (quad, 0usize..6, any::<[bool; 3]>()).prop_map(move |(q, perm, signs)| {
         let [a, b, c, d] = quads[q];
         let comps = [a, b, c];
-        let order = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]][perm];
+        let order = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ][perm];
         [0, 1, 2].map(|k| {
             let v = comps[order[k]] * if signs[k] { -1 } else { 1 };
             BigRational::new(BigInt::from(v), BigInt::from(d))
@@ -89,7 +102,11 @@ fn unit_from(quad: std::ops::Range<usize>) -> impl Strategy<Value = [BigRational
 }
 
 fn coordinate() -> impl Strategy<Value = f64> {
-    prop_oneof![-100.0f64..100.0, (-1.0e4f64..1.0e4), (-1.0f64..1.0).prop_map(|x| x * 1e-3)]
+    prop_oneof![
+        -100.0f64..100.0,
+        (-1.0e4f64..1.0e4),
+        (-1.0f64..1.0).prop_map(|x| x * 1e-3)
+    ]
 }
 
 fn point() -> impl Strategy<Value = Vec3d> {
@@ -97,7 +114,11 @@ fn point() -> impl Strategy<Value = Vec3d> {
 }
 
 fn radius() -> impl Strategy<Value = f64> {
-    prop_oneof![1.0e-4f64..10.0, Just(0.0), (1u32..100).prop_map(|k| k as f64 * 0.1)]
+    prop_oneof![
+        1.0e-4f64..10.0,
+        Just(0.0),
+        (1u32..100).prop_map(|k| k as f64 * 0.1)
+    ]
 }
 
 /// Random distractor triangles around `centre` so that the tree (not the

@@ -216,6 +216,26 @@ proptest! {
     }
 
     #[test]
+    fn moving_b_out_along_the_normal_leaves_the_predicted_gap(a in solid(), pa in pose(), b in solid(), pb in pose(), gap in 0.01f32..0.2) {
+        // Any contact's normal and depth form a separating translation:
+        // moving B by (depth + gap) along the normal leaves exactly `gap`
+        // between the witness points, so the shapes are reported at depth
+        // -gap within a wider margin and not at all within a narrower one.
+        let m = contact::shapes(&a, &pa, &b, &pb, 0.0).unwrap();
+        prop_assume!(!m.is_empty());
+        let depth = m.max_depth().unwrap();
+        let mut moved = pb;
+        moved.translation.vector += m.normal() * (depth + gap);
+        let within = contact::shapes(&a, &pa, &b, &moved, gap + 0.05).unwrap();
+        // 1e-4 m: f32 poses and points of metre-sized shapes, moved once.
+        prop_assert!(!within.is_empty(), "{m:?}");
+        prop_assert!((within.max_depth().unwrap() + gap).abs() < 1e-4, "{within:?} after {m:?}");
+        prop_assert!((within.normal() - m.normal()).norm() < 1e-2 || (within.max_depth().unwrap() + gap).abs() < 1e-4);
+        let beyond = contact::shapes(&a, &pa, &b, &moved, gap - 1e-3).unwrap();
+        prop_assert!(beyond.is_empty(), "{beyond:?} after {m:?}");
+    }
+
+    #[test]
     fn hull_pairs_agree_with_parry(pa_pts in hull_points(), pa in pose(), b_pts in hull_points(), pb in pose(), margin in 0.0f32..0.3) {
         let a = Shape::convex_hull(&pa_pts).unwrap();
         let b = Shape::convex_hull(&b_pts).unwrap();

@@ -198,3 +198,86 @@ fn mesh_pairs_are_refused_not_asserted() {
     let err = contact::shape_mesh(&mesh, &id, m, &id, 0.0).unwrap_err();
     assert!(matches!(err, ContactError::Unsupported { .. }));
 }
+
+mod separating_translation {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn solid() -> impl Strategy<Value = Shape> {
+        prop_oneof![
+            (0.1f32..1.0).prop_map(|r| Shape::sphere(r).unwrap()),
+            (0.1f32..0.6, 0.1f32..1.0).prop_map(|(r, h)| Shape::capsule(r, h).unwrap()),
+            (0.1f32..1.0, 0.1f32..1.0, 0.1f32..1.0)
+                .prop_map(|(x, y, z)| Shape::cuboid(Vec3::new(x, y, z)).unwrap()),
+            proptest::collection::vec((-0.5f32..0.5, -0.5f32..0.5, -0.5f32..0.5), 2..8).prop_map(
+                |p| {
+                    let mut pts = vec![
+                        Vec3::new(0.3, 0.3, 0.3),
+                        Vec3::new(-0.3, -0.3, 0.3),
+                        Vec3::new(0.3, -0.3, -0.3),
+                        Vec3::new(-0.3, 0.3, -0.3),
+                    ];
+                    pts.extend(p.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)));
+                    Shape::convex_hull(&pts).unwrap()
+                }
+            ),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = Vec3> {
+        (-1.5f32..1.5, -1.5f32..1.5, -1.5f32..1.5).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    }
+
+    /// The one-sided rule: the centre strictly behind the plane (for a hull
+    /// the mean of its vertices), for a capsule both segment ends.
+    fn behind(shape: &Shape, pose: &Pose, tri: &[Vec3; 3]) -> bool {
+        let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+        let h = |p: Vec3| n.dot(&(p - tri[0])) < 0.0;
+        match shape {
+            Shape::Capsule(c) => {
+                let axis = pose.rotation * Vec3::new(0.0, 0.0, c.half_height());
+                h(pose.translation.vector + axis) && h(pose.translation.vector - axis)
+            }
+            Shape::ConvexHull(hull) => {
+                let mean = hull.vertices().iter().sum::<Vec3>() / hull.vertices().len() as f32;
+                h((pose * parapet_math::nalgebra::Point3::from(mean)).coords)
+            }
+            _ => h(pose.translation.vector),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, max_global_rejects: 8192, ..ProptestConfig::default() })]
+
+        /// A triangle contact's normal and depth form a separating
+        /// translation: moving the shape back along the normal by
+        /// (depth + gap) leaves at least `gap` (nothing within a narrower
+        /// margin; within a wider one, a depth of at most -gap). One-sided
+        /// axes may push further than the two-sided minimum (the back is
+        /// never an axis), so the gap can exceed `gap`; it must never be less.
+        #[test]
+        fn moving_the_shape_out_along_the_normal_separates_it_by_the_gap(
+            shape in solid(), t in point(), axis in point(), tri in [point(), point(), point()], gap in 0.01f32..0.2,
+        ) {
+            prop_assume!((tri[1] - tri[0]).cross(&(tri[2] - tri[0])).norm() > 0.1);
+            // Near the triangle, so that most cases touch.
+            let t = (tri[0] + tri[1] + tri[2]) / 3.0 + t * 0.5;
+            let pose = Isometry3::from_parts(Translation3::from(t), UnitQuaternion::from_scaled_axis(axis * 2.0));
+            let m = contact::shape_triangle(&shape, &pose, &tri, 0.0).unwrap();
+            prop_assume!(!m.is_empty());
+            let depth = m.max_depth().unwrap();
+            let mut moved = pose;
+            moved.translation.vector -= m.normal() * (depth + gap);
+            let within = contact::shape_triangle(&shape, &moved, &tri, gap + 0.05).unwrap();
+            // An edge or vertex contact can move the shape round the edge to
+            // the back, where the one-sided rule gives no contact at all.
+            prop_assume!(!behind(&shape, &moved, &tri));
+            // 1e-4 m: f32 poses and points of metre-sized shapes, moved once.
+            if let Some(d) = within.max_depth() {
+                prop_assert!(d <= -gap + 1e-4, "{within:?} after {m:?}");
+            }
+            let beyond = contact::shape_triangle(&shape, &moved, &tri, gap - 1e-3).unwrap();
+            prop_assert!(beyond.is_empty(), "{beyond:?} after {m:?}");
+        }
+    }
+}

@@ -19,6 +19,7 @@
 mod body_id;
 mod broad_phase;
 pub mod ccd;
+mod contact_cache;
 mod error;
 mod event;
 mod mesh_index;

@@ -15,6 +15,7 @@ use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
 use crate::ccd::{CollisionDetection, MeshSnapshotCache, DISCRETE};
+use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
@@ -88,6 +89,8 @@ pub struct PhysicsWorld {
     pub(crate) ccd_mesh: MeshSnapshotCache,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
+    /// Last step's contact impulses, for warm starting (sorted by key).
+    pub(crate) contact_cache: ContactCache,
 }
 
 impl Default for PhysicsWorld {
@@ -150,6 +153,7 @@ impl PhysicsWorld {
             meshes: MeshIndex::default(),
             turning_substeps: Vec::new(),
             ccd_mesh: MeshSnapshotCache::new(),
+            contact_cache: ContactCache::default(),
         }
     }
 
@@ -216,6 +220,7 @@ impl PhysicsWorld {
             self.meshes.invalidate();
             self.ccd_mesh.invalidate();
         }
+        self.contact_cache.forget(id);
         // Trailing free slots are released so that a world emptied of its
         // bodies gives their memory back.
         while let Some(None) = self.slots.last() {

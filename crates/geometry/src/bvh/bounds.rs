@@ -18,16 +18,29 @@ use super::BvhError;
 
 /// A closed axis-aligned box in `f64`: the points `p` with `min <= p <= max`
 /// on every axis. Named `Bounds` so that it never clashes with the geometry
-/// crate's own AABB type.
+/// crate's own AABB type. Never NaN and never inverted: the corners are
+/// private, and every constructor checks or guarantees that.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// Lower corner (inclusive).
-    pub min: Vec3d,
+    pub(crate) min: Vec3d,
     /// Upper corner (inclusive).
-    pub max: Vec3d,
+    pub(crate) max: Vec3d,
 }
 
 impl Bounds {
+    /// The lower corner (inclusive).
+    #[inline]
+    pub fn min(&self) -> Vec3d {
+        self.min
+    }
+
+    /// The upper corner (inclusive).
+    #[inline]
+    pub fn max(&self) -> Vec3d {
+        self.max
+    }
+
     /// A box from its corners.
     ///
     /// # Errors
@@ -111,7 +124,13 @@ const WIDEN_ABS: f64 = 5e-324;
 /// stays `+inf` (the exact value then exceeds every finite bound).
 #[inline]
 pub(crate) fn down(x: f64, roundings: u32) -> f64 {
-    (x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).min(x)
+    let lowered = x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from inf - inf (x = +inf); the comparison then keeps x.
+    if lowered < x {
+        lowered
+    } else {
+        x
+    }
 }
 
 /// An upper bound of the exact value that the computed `x` approximates
@@ -119,18 +138,29 @@ pub(crate) fn down(x: f64, roundings: u32) -> f64 {
 /// `+inf`; a `-inf` stays `-inf`.
 #[inline]
 pub(crate) fn up(x: f64, roundings: u32) -> f64 {
-    (x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).max(x)
+    let raised = x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from -inf + inf (x = -inf); the comparison then keeps x.
+    if raised > x {
+        raised
+    } else {
+        x
+    }
 }
 
 /// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).
 ///
 /// For every `f32` value `b`: `b as f64 >= x` exactly when `b >= ceil_f32(x)`.
 /// `x` must not be NaN. Both candidates are computed and one is selected,
-/// so that a coin-flip rounding direction costs no mispredicted branch.
+/// so that a coin-flip rounding direction need cost no mispredicted branch.
 #[inline]
 pub(crate) fn ceil_f32(x: f64) -> f32 {
-    let r = x as f32;
-    let above = r.next_up();
+    // Zero as +0, so that its successor is the smallest positive subnormal.
+    let r = (x as f32) + 0.0;
+    let b = r.to_bits();
+    // The next f32 up: one more bit pattern above zero, one less below
+    // (branchless; +inf's successor is garbage but never selected, since
+    // +inf >= x always).
+    let above = f32::from_bits(b.wrapping_add(1).wrapping_sub((b >> 31) << 1));
     if (r as f64) < x {
         above
     } else {
@@ -145,7 +175,11 @@ pub(crate) fn ceil_f32(x: f64) -> f32 {
 #[inline]
 pub(crate) fn floor_f32(x: f64) -> f32 {
     let r = x as f32;
-    let below = r.next_down();
+    // Zero as -0, so that its predecessor is the largest negative subnormal.
+    let r = if r == 0.0 { -0.0 } else { r };
+    let b = r.to_bits();
+    // The next f32 down (branchless; -inf's predecessor is never selected).
+    let below = f32::from_bits(b.wrapping_sub(1).wrapping_add((b >> 31) << 1));
     if (r as f64) > x {
         below
     } else {

@@ -41,12 +41,7 @@ pub(crate) fn leaf_of(triangle: &[Vec3; 3], index: u32, escape: u32) -> Node {
         min[k] = a[k].min(b[k]).min(c[k]);
         max[k] = a[k].max(b[k]).max(c[k]);
     }
-    Node {
-        min,
-        escape,
-        max,
-        triangle: index,
-    }
+    Node::new(min, max, escape, index)
 }
 
 /// Refuses a snapshot with a non-finite coordinate, naming the first one.
@@ -77,7 +72,7 @@ pub(crate) fn build_nodes(triangles: &[[Vec3; 3]]) -> Vec<Node> {
     let mut items = Vec::with_capacity(count);
     for (i, tri) in triangles.iter().enumerate() {
         let leaf = leaf_of(tri, i as u32, 0);
-        let centre = [0, 1, 2].map(|k| 0.5 * leaf.min[k] + 0.5 * leaf.max[k]);
+        let centre = [0, 1, 2].map(|k| 0.5 * leaf.lo(k) + 0.5 * leaf.hi(k));
         leaves.push(leaf);
         items.push(Item {
             centre,
@@ -95,7 +90,7 @@ pub(crate) fn build_nodes(triangles: &[[Vec3; 3]]) -> Vec<Node> {
 fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
     if let [item] = items {
         let mut leaf = leaves[item.triangle as usize];
-        leaf.escape = nodes.len() as u32 + 1;
+        leaf.set_escape(nodes.len() as u32 + 1);
         nodes.push(leaf);
         return;
     }
@@ -105,23 +100,15 @@ fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
     let (left, right) = items.split_at_mut(mid);
 
     let parent = nodes.len();
-    nodes.push(Node {
-        min: [0.0; 3],
-        escape: 0,
-        max: [0.0; 3],
-        triangle: NO_TRIANGLE,
-    });
+    nodes.push(Node::new([0.0; 3], [0.0; 3], 0, NO_TRIANGLE));
     build_subtree(left, leaves, nodes);
     let right_child = nodes.len();
     build_subtree(right, leaves, nodes);
     let (l, r) = (nodes[parent + 1], nodes[right_child]);
     let escape = nodes.len() as u32;
-    let node = &mut nodes[parent];
-    for k in 0..3 {
-        node.min[k] = l.min[k].min(r.min[k]);
-        node.max[k] = l.max[k].max(r.max[k]);
-    }
-    node.escape = escape;
+    let mut node = nodes[parent].with_union_of(&l, &r);
+    node.set_escape(escape);
+    nodes[parent] = node;
 }
 
 /// The axis along which the items' box centres spread the most (x on ties).

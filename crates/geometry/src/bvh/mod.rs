@@ -3,16 +3,20 @@
 //! (CCD candidates, discrete contacts, rays).
 //!
 //! Method: a binary tree of closed axis-aligned boxes built by median splits
-//! ([`build`](self) module docs), stored as one array in depth-first preorder.
-//! A node is 32 bytes (aligned to half a cache line): its `f32` bounds, its
-//! *escape link* (the index after its subtree; an internal node's first
+//! (`build.rs`: longest axis of the box centres, `select_nth_unstable`,
+//! O(T log T)), 2T - 1 nodes stored as one array in depth-first preorder.
+//! A node is 32 bytes, aligned to half a cache line (`Node` gives the lanes):
+//! its `f32` bounds, its *escape link* (the index after its subtree: where a
+//! query goes when it skips or finishes the node; an internal node's first
 //! child is the next index, a leaf's escape is its own index + 1) and, for a
 //! leaf, its triangle's index. A query walks the array from the root: a node
-//! whose box passes the query goes to the next index, one that fails jumps
-//! to its escape; no stack, no visited array, each node visited
-//! at most once, so at most 2T - 1 visits and at most T results. Results
-//! are sorted ascending (triangle insertion order), so equal-time ties keep
-//! insertion order whatever the tree order.
+//! whose box passes goes to the next index, one that fails jumps to its
+//! escape; no stack, no visited array, each node visited at most once, so at
+//! most 2T - 1 visits and at most T results. Results are sorted ascending
+//! (triangle insertion order), so equal-time ties keep insertion order
+//! whatever the tree order. The box test is branch-free and lane-parallel
+//! (two 4-lane vector operations), and an accepted internal node starts the
+//! load of its right child while the left subtree is tested.
 //!
 //! Meshes of at most [`LINEAR_SCAN_MAX`] triangles are not split: their
 //! leaves are stored in insertion order and scanned linearly by the same loop.
@@ -39,7 +43,7 @@ mod validate;
 
 pub use bounds::Bounds;
 pub use error::BvhError;
-pub use query::{Ball, BoundsQuery, Ray, SweptBall, SLAB_ROUNDINGS};
+pub use query::{Ball, BoundsQuery, Ray, SweptBall, LONG_SWEEP_RADII, SLAB_ROUNDINGS};
 
 use bounds::{ceil_f32, floor_f32};
 use parapet_math::Vec3;
@@ -49,45 +53,151 @@ use parapet_math::Vec3;
 /// scans"). Unit: triangles.
 pub const LINEAR_SCAN_MAX: usize = 8;
 
-/// The most triangles one tree indexes: 2T - 1 node indices and the leaf
-/// flag must fit one `u32` link word. Unit: triangles.
-pub const MAX_TRIANGLES: usize = 1 << 30;
+/// The most triangles one tree indexes: escape links (below 2T <= 2^30) and
+/// triangle indices stay below the internal-node marker `0x7F00_0000`, so
+/// that both, read as `f32` bit patterns, are finite numbers (see `Node`).
+/// Unit: triangles.
+pub const MAX_TRIANGLES: usize = 1 << 29;
 
-/// The triangle word of an internal node.
-pub(crate) const NO_TRIANGLE: u32 = u32::MAX;
+/// The triangle word of an internal node (the bit pattern of a finite `f32`).
+pub(crate) const NO_TRIANGLE: u32 = 0x7F00_0000;
 
-/// One stored node, 32 bytes aligned to 32 (one half cache line): exact
-/// `f32` bounds, the escape link and the triangle (see the module docs).
+/// One stored node: 32 bytes aligned to 32 (half a cache line), as eight
+/// `f32` lanes `[min.x, min.y, min.z, escape, -max.x, -max.y, -max.z, triangle]`.
+///
+/// Lanes 3 and 7 hold the bit patterns of the escape link and the triangle
+/// index ([`NO_TRIANGLE`] for an internal node); every such pattern is below
+/// `0x7F80_0000`, a finite non-negative `f32`, never NaN. Negation is exact,
+/// so `-max` stores the maximum exactly. The box test compares all eight
+/// lanes with the query lanes `[hi.x, hi.y, hi.z, +inf, -lo.x, -lo.y, -lo.z,
+/// +inf]` ([`Node::meets`]), two 4-lane vector operations.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(32))]
 pub(crate) struct Node {
-    pub(crate) min: [f32; 3],
-    /// The index after this node's subtree (a leaf's own index + 1).
-    pub(crate) escape: u32,
-    pub(crate) max: [f32; 3],
-    /// The leaf's triangle, [`NO_TRIANGLE`] for an internal node.
-    pub(crate) triangle: u32,
+    lanes: [f32; 8],
 }
 
 impl Node {
+    /// A node from its exact bounds, escape link and triangle.
+    #[inline]
+    pub(crate) fn new(min: [f32; 3], max: [f32; 3], escape: u32, triangle: u32) -> Self {
+        Self {
+            lanes: [
+                min[0],
+                min[1],
+                min[2],
+                f32::from_bits(escape),
+                -max[0],
+                -max[1],
+                -max[2],
+                f32::from_bits(triangle),
+            ],
+        }
+    }
+
+    /// The lower bound on axis `k`.
+    #[inline]
+    pub(crate) fn lo(&self, k: usize) -> f32 {
+        self.lanes[k]
+    }
+
+    /// The upper bound on axis `k`.
+    #[inline]
+    pub(crate) fn hi(&self, k: usize) -> f32 {
+        -self.lanes[4 + k]
+    }
+
+    /// The lower corner.
+    #[inline]
+    pub(crate) fn min(&self) -> [f32; 3] {
+        [self.lo(0), self.lo(1), self.lo(2)]
+    }
+
+    /// The upper corner.
+    #[inline]
+    pub(crate) fn max(&self) -> [f32; 3] {
+        [self.hi(0), self.hi(1), self.hi(2)]
+    }
+
+    /// The index after this node's subtree.
+    #[inline]
+    pub(crate) fn escape(&self) -> u32 {
+        self.lanes[3].to_bits()
+    }
+
+    #[inline]
+    pub(crate) fn set_escape(&mut self, escape: u32) {
+        self.lanes[3] = f32::from_bits(escape);
+    }
+
+    /// The leaf's triangle, [`NO_TRIANGLE`] for an internal node.
+    #[inline]
+    pub(crate) fn triangle(&self) -> u32 {
+        self.lanes[7].to_bits()
+    }
+
     #[inline]
     pub(crate) fn is_leaf(&self) -> bool {
-        self.triangle != NO_TRIANGLE
+        self.triangle() != NO_TRIANGLE
+    }
+
+    /// This node with the bounds of the union of `a` and `b` (exact).
+    #[inline]
+    pub(crate) fn with_union_of(mut self, a: &Node, b: &Node) -> Self {
+        for k in [0, 1, 2, 4, 5, 6] {
+            // The minimum of minima, and the minimum of negated maxima.
+            self.lanes[k] = a.lanes[k].min(b.lanes[k]);
+        }
+        self
+    }
+
+    /// Whether the node's box meets the query box given as
+    /// `[hi.x, hi.y, hi.z, +inf, -lo.x, -lo.y, -lo.z, +inf]`: every lane at
+    /// most its query lane (lanes 3 and 7, finite, always are).
+    ///
+    /// Computed without branches as `max_k (lane_k - query_k) <= 0`: an IEEE
+    /// difference of a finite and a finite or infinite operand is zero only
+    /// when they are equal and otherwise has the exact difference's sign
+    /// (gradual underflow; overflow keeps the sign), so the test is exact. No
+    /// NaN can arise: stored lanes are finite and query lanes are never NaN.
+    /// Written lane-parallel so that the compiler emits 4-lane vector code.
+    #[inline]
+    fn meets(&self, query: &[f32; 8]) -> bool {
+        #[inline]
+        fn larger(a: f32, b: f32) -> f32 {
+            if a > b {
+                a
+            } else {
+                b
+            }
+        }
+        let l = &self.lanes;
+        let low = [
+            l[0] - query[0],
+            l[1] - query[1],
+            l[2] - query[2],
+            l[3] - query[3],
+        ];
+        let high = [
+            l[4] - query[4],
+            l[5] - query[5],
+            l[6] - query[6],
+            l[7] - query[7],
+        ];
+        let m = [
+            larger(low[0], high[0]),
+            larger(low[1], high[1]),
+            larger(low[2], high[2]),
+            larger(low[3], high[3]),
+        ];
+        larger(larger(m[0], m[1]), larger(m[2], m[3])) <= 0.0
     }
 
     #[inline]
     pub(crate) fn bounds(&self) -> Bounds {
         Bounds {
-            min: parapet_math::Vec3d::new(
-                self.min[0] as f64,
-                self.min[1] as f64,
-                self.min[2] as f64,
-            ),
-            max: parapet_math::Vec3d::new(
-                self.max[0] as f64,
-                self.max[1] as f64,
-                self.max[2] as f64,
-            ),
+            min: parapet_math::Vec3d::new(self.lo(0) as f64, self.lo(1) as f64, self.lo(2) as f64),
+            max: parapet_math::Vec3d::new(self.hi(0) as f64, self.hi(1) as f64, self.hi(2) as f64),
         }
     }
 }
@@ -234,8 +344,8 @@ impl TriangleBoundsTree {
         let node = self.nodes.get(index)?;
         Some(NodeView {
             bounds: node.bounds(),
-            escape: node.escape,
-            triangle: node.is_leaf().then_some(node.triangle),
+            escape: node.escape(),
+            triangle: node.is_leaf().then_some(node.triangle()),
         })
     }
 
@@ -260,37 +370,24 @@ impl TriangleBoundsTree {
         out.clear();
         let qb = query.bounds();
         // Inward f32 roundings: for an f32 bound b, `b >= q.min` iff
-        // `b >= lo` and `b <= q.max` iff `b <= hi`, exactly.
-        let lo = [0, 1, 2].map(|k| ceil_f32(qb.min[k]));
-        let hi = [0, 1, 2].map(|k| floor_f32(qb.max[k]));
-        let refine_leaf = Q::REFINES;
-        let refine_internal = Q::REFINES && query.refine_internal();
-        let nodes = self.nodes.as_slice();
-        let mut visited = 0usize;
-        let mut i = 0usize;
-        while let Some(node) = nodes.get(i) {
-            visited += 1;
-            let in_box = (node.max[0] >= lo[0])
-                & (node.max[1] >= lo[1])
-                & (node.max[2] >= lo[2])
-                & (node.min[0] <= hi[0])
-                & (node.min[1] <= hi[1])
-                & (node.min[2] <= hi[2]);
-            let leaf = node.is_leaf();
-            if in_box
-                && (!Q::REFINES
-                    || !(if leaf { refine_leaf } else { refine_internal })
-                    || query.refine(&node.bounds()))
-            {
-                if leaf {
-                    out.push(node.triangle);
-                }
-                // An accepted internal node's first child, or a leaf's escape.
-                i += 1;
-            } else {
-                i = node.escape as usize;
-            }
-        }
+        // `b >= ceil_f32(q.min)` and `b <= q.max` iff `b <= floor_f32(q.max)`, exactly.
+        let (lo, hi) = (&qb.min, &qb.max);
+        let query_lanes = [
+            floor_f32(hi.x),
+            floor_f32(hi.y),
+            floor_f32(hi.z),
+            f32::INFINITY,
+            -ceil_f32(lo.x),
+            -ceil_f32(lo.y),
+            -ceil_f32(lo.z),
+            f32::INFINITY,
+        ];
+        let visited = if Q::REFINES && query.refines() {
+            let refine_internal = query.refine_internal();
+            self.walk::<Q, true>(query, &query_lanes, refine_internal, out)
+        } else {
+            self.walk::<Q, false>(query, &query_lanes, false, out)
+        };
         if self.layout == Layout::Tree {
             out.sort_unstable();
         }
@@ -298,6 +395,50 @@ impl TriangleBoundsTree {
             visited_nodes: visited,
             hits: out.len(),
         }
+    }
+
+    /// The stackless walk: pushes every accepted leaf's triangle (tree order)
+    /// and returns the number of visited nodes. `REFINE` selects at compile
+    /// time whether [`BoundsQuery::refine`] is applied (always to leaves,
+    /// to internal nodes when `refine_internal`).
+    #[inline]
+    fn walk<Q: BoundsQuery, const REFINE: bool>(
+        &self,
+        query: &Q,
+        query_lanes: &[f32; 8],
+        refine_internal: bool,
+        out: &mut Vec<u32>,
+    ) -> usize {
+        let nodes = self.nodes.as_slice();
+        let mut visited = 0usize;
+        let mut touched = 0u32;
+        let mut i = 0usize;
+        while let Some(node) = nodes.get(i) {
+            visited += 1;
+            let in_box = node.meets(query_lanes);
+            let leaf = node.is_leaf();
+            if in_box && (!REFINE || !(leaf || refine_internal) || query.refine(&node.bounds())) {
+                if leaf {
+                    out.push(node.triangle());
+                } else if let Some(right) = nodes
+                    .get(i + 1)
+                    .and_then(|l| nodes.get(l.escape() as usize))
+                {
+                    // A touch load of the right child (the left child's escape):
+                    // it starts the right child's cache line on its way while
+                    // the left subtree is tested (safe Rust has no prefetch;
+                    // measured about 8% faster on the seed workloads).
+                    touched ^= right.lanes[0].to_bits();
+                }
+                // An accepted internal node's first child, or a leaf's escape.
+                i += 1;
+            } else {
+                i = node.escape() as usize;
+            }
+        }
+        // Keeps the touch loads from being optimised away.
+        std::hint::black_box(touched);
+        visited
     }
 
     /// [`TriangleBoundsTree::query`] into a new vector.

@@ -147,24 +147,22 @@ impl Walk<'_> {
             ));
         }
         for k in 0..3 {
-            if !(node.min[k] <= node.max[k]) {
+            // Stored bounds are finite (no NaN), so `>` is the negation of `<=`.
+            if node.lo(k) > node.hi(k) {
                 return Err(broken(
                     i,
-                    format!(
-                        "axis {k}: min {} is not <= max {}",
-                        node.min[k], node.max[k]
-                    ),
+                    format!("axis {k}: min {} is not <= max {}", node.lo(k), node.hi(k)),
                 ));
             }
         }
         if node.is_leaf() {
-            let t = node.triangle as usize;
-            if node.escape as usize != i + 1 {
+            let t = node.triangle() as usize;
+            if node.escape() as usize != i + 1 {
                 return Err(broken(
                     i,
                     format!(
                         "leaf escape link {} is not its index + 1 = {}",
-                        node.escape,
+                        node.escape(),
                         i + 1
                     ),
                 ));
@@ -179,12 +177,15 @@ impl Walk<'_> {
                 return Err(broken(i, format!("triangle {t} is in more than one leaf")));
             }
             let exact = leaf_of(tri, t as u32, i as u32 + 1);
-            if (exact.min, exact.max) != (node.min, node.max) {
+            if (exact.min(), exact.max()) != (node.min(), node.max()) {
                 return Err(broken(
                     i,
                     format!(
                         "leaf bounds {:?}..{:?} are not triangle {t}'s exact bounds {:?}..{:?}",
-                        node.min, node.max, exact.min, exact.max
+                        node.min(),
+                        node.max(),
+                        exact.min(),
+                        exact.max()
                     ),
                 ));
             }
@@ -194,30 +195,35 @@ impl Walk<'_> {
         let left = i + 1;
         let right = self.subtree(left, depth + 1)?;
         let end = self.subtree(right, depth + 1)?;
-        if node.escape as usize != end {
+        if node.escape() as usize != end {
             return Err(broken(
                 i,
-                format!("escape link {} but the subtree ends at {end}", node.escape),
+                format!(
+                    "escape link {} but the subtree ends at {end}",
+                    node.escape()
+                ),
             ));
         }
         let (l, r) = (self.nodes[left], self.nodes[right]);
         for k in 0..3 {
-            let (min, max) = (l.min[k].min(r.min[k]), l.max[k].max(r.max[k]));
-            if node.min[k] > min || node.max[k] < max {
+            let (min, max) = (l.lo(k).min(r.lo(k)), l.hi(k).max(r.hi(k)));
+            if node.lo(k) > min || node.hi(k) < max {
                 return Err(broken(
                     i,
                     format!(
                         "axis {k}: bounds {}..{} do not contain the children's {min}..{max}",
-                        node.min[k], node.max[k]
+                        node.lo(k),
+                        node.hi(k)
                     ),
                 ));
             }
-            if node.min[k] != min || node.max[k] != max {
+            if node.lo(k) != min || node.hi(k) != max {
                 return Err(broken(
                     i,
                     format!(
                         "axis {k}: bounds {}..{} are looser than the children's union {min}..{max}",
-                        node.min[k], node.max[k]
+                        node.lo(k),
+                        node.hi(k)
                     ),
                 ));
             }
@@ -265,7 +271,8 @@ mod tests {
     fn validate_finds_a_wrong_escape_link() {
         let tris = strip(20);
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
-        tree.nodes[0].escape -= 1;
+        let e = tree.nodes[0].escape();
+        tree.nodes[0].set_escape(e - 1);
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("escape link"));
     }
 
@@ -274,7 +281,10 @@ mod tests {
         let tris = strip(20);
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
         let leaf = tree.nodes.iter().position(Node::is_leaf).unwrap();
-        tree.nodes[leaf].max[0] = tree.nodes[leaf].max[0].next_down();
+        let n = tree.nodes[leaf];
+        let mut max = n.max();
+        max[0] = max[0].next_down();
+        tree.nodes[leaf] = Node::new(n.min(), max, n.escape(), n.triangle());
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("exact bounds"));
     }
 
@@ -282,7 +292,10 @@ mod tests {
     fn validate_finds_a_parent_that_does_not_contain_a_child() {
         let tris = strip(20);
         let mut tree = TriangleBoundsTree::build(&tris).unwrap();
-        tree.nodes[0].min[0] = 0.5;
+        let n = tree.nodes[0];
+        let mut min = n.min();
+        min[0] = 0.5;
+        tree.nodes[0] = Node::new(min, n.max(), n.escape(), n.triangle());
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("do not contain"));
     }
 

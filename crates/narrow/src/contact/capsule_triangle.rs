@@ -1,10 +1,12 @@
 //! Contact between a capsule and one static, one-sided triangle.
 //!
-//! Method: closest points of the core segment and the triangle (Ericson
-//! 5.1.5 and 5.1.9, plus the segment's crossing of the face). When the
-//! closest direction is the face normal, the segment is clipped to the
-//! triangle's prism and each clipped end becomes a point (two points for a
-//! capsule lying on the face); otherwise one point at the closest pair.
+//! Method: while the core segment does not touch the triangle, the closest
+//! points of core and triangle (Ericson 5.1.5 and 5.1.9). When the closest
+//! direction is the face normal, the segment is clipped to the triangle's
+//! prism and each clipped end becomes a point (two points for a capsule
+//! lying on the face); otherwise one point at the closest pair. When the
+//! core crosses the face, the separating-axis test over the front normal
+//! and the edges crossed with the core gives the least overlap.
 //! One-sided rule (seed 000 "Step and contact behavior"): the capsule is
 //! behind the face only when both segment ends are strictly behind its
 //! plane; a capsule partly in front is pushed out to the front. Precision
@@ -12,9 +14,12 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::closest::{segment_triangle, TriangleFeature};
+use super::closest::{segment_segment, segment_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
-use super::{triangle_normal, within_margin, LocalManifold, Manifold, FACE_NORMAL_COS};
+use super::{
+    triangle_normal, within_margin, LocalManifold, Manifold, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with triangle B
 /// (world, counter-clockwise from the front). The normal runs from the
@@ -50,11 +55,26 @@ pub(crate) fn capsule_triangle(
     if !within_margin(d - r, margin) {
         return LocalManifold::empty();
     }
-    let face =
-        feature == TriangleFeature::Face || d == 0.0 || (q - s).dot(&-n) >= FACE_NORMAL_COS * d;
+    if d == 0.0 {
+        // The core crosses the face: least overlap over the axes of the
+        // segment-triangle prism (the front normal and each edge crossed
+        // with the core), so that the normal and depth always separate.
+        return crossing_contact(seg, r, tri, n, margin);
+    }
+    let face = feature == TriangleFeature::Face || (q - s).dot(&-n) >= FACE_NORMAL_COS * d;
     if !face {
         return cores_contact(s, r, q, 0.0, (q - s) / d);
     }
+    let out = face_points(seg, r, tri, n, margin);
+    if out.is_empty() {
+        return cores_contact(s, r, q, 0.0, -n);
+    }
+    out
+}
+
+/// Face contact: the core clipped to the triangle's prism, one point per
+/// clipped end within the margin (normal `-n`).
+fn face_points(seg: [Vec3d; 2], r: f64, tri: &[Vec3d; 3], n: Vec3d, margin: f64) -> LocalManifold {
     let mut out = LocalManifold::empty();
     out.normal = -n;
     if let Some((t0, t1)) = clip_segment_to_prism(seg, tri, n) {
@@ -62,17 +82,81 @@ pub(crate) fn capsule_triangle(
         let ends: &[f64] = if t1 > t0 { &[t0, t1] } else { &[t0] };
         for &t in ends {
             let x = seg[0] + dir * t;
-            let hx = h(x);
+            let hx = n.dot(&(x - tri[0]));
             let depth = r - hx;
-            if -depth < margin {
-                let surface_a = x - n * r;
-                let surface_b = x - n * hx;
-                out.points.push(((surface_a + surface_b) * 0.5, depth));
+            if within_margin(-depth, margin) {
+                out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
             }
         }
     }
-    if out.is_empty() {
-        return cores_contact(s, r, q, 0.0, -n);
+    out
+}
+
+/// Contact of a capsule whose core crosses the triangle: the separating-axis
+/// test of the core against the triangle over the front normal (one-sided:
+/// the back is never an axis) and the three cross products of an edge with
+/// the core, each reduced by the radius. Edge axes that would push the
+/// capsule behind the face are refused unless they separate.
+fn crossing_contact(
+    seg: [Vec3d; 2],
+    r: f64,
+    tri: &[Vec3d; 3],
+    n: Vec3d,
+    margin: f64,
+) -> LocalManifold {
+    let h0 = n.dot(&(seg[0] - tri[0]));
+    let h1 = n.dot(&(seg[1] - tri[0]));
+    let face_sep = h0.min(h1) - r;
+    let dir = seg[1] - seg[0];
+    let mut best_edge: Option<(f64, usize, Vec3d)> = None;
+    for i in 0..3 {
+        let e = tri[(i + 1) % 3] - tri[i];
+        let cross = e.cross(&dir);
+        let len_sq = cross.norm_squared();
+        if len_sq <= PARALLEL_SIN_SQ * e.norm_squared() * dir.norm_squared() || len_sq == 0.0 {
+            continue;
+        }
+        let axis = cross / len_sq.sqrt();
+        let proj = tri.map(|v| axis.dot(&v));
+        let (min_b, max_b) = (
+            proj[0].min(proj[1]).min(proj[2]),
+            proj[0].max(proj[1]).max(proj[2]),
+        );
+        let (s0, s1) = (axis.dot(&seg[0]), axis.dot(&seg[1]));
+        let (min_a, max_a) = (s0.min(s1) - r, s0.max(s1) + r);
+        for (sep, normal) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
+            let allowed = sep > 0.0 || normal.dot(&n) <= ONE_SIDED_TOLERANCE;
+            if allowed && best_edge.is_none_or(|(b, ..)| sep > b) {
+                best_edge = Some((sep, i, normal));
+            }
+        }
+    }
+    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (dir.norm() + r);
+    if let Some((sep, i, normal)) = best_edge {
+        if sep > face_sep + tol {
+            if !within_margin(sep, margin) {
+                return LocalManifold::empty();
+            }
+            let (_, _, cs, ct) = segment_segment(seg[0], seg[1], tri[i], tri[(i + 1) % 3]);
+            return LocalManifold::single(normal, (cs + normal * r + ct) * 0.5, -sep);
+        }
+    }
+    if !within_margin(face_sep, margin) {
+        return LocalManifold::empty();
+    }
+    // The clipped core, plus its deepest end when the clip misses it, so
+    // that the deepest point carries the axis depth.
+    let mut out = face_points(seg, r, tri, n, margin);
+    out.normal = -n;
+    let x = if h0 <= h1 { seg[0] } else { seg[1] };
+    let hx = h0.min(h1);
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if r - hx > deepest + AXIS_TOLERANCE_ABS {
+        out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
     }
     out
 }

@@ -200,16 +200,19 @@ fn face_query(owner: &Polytope, other: &Polytope) -> Option<(f64, usize)> {
 /// test and the separation of the edge lines; a flat (one-sided) B uses full
 /// projections and refuses axes that would push A behind B's face.
 fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> {
+    if !a.flat && !b.flat {
+        return edge_query_solid(a, b);
+    }
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
-    let mut consider = |sep: f64, ea: usize, eb: usize, n: Vec3d| {
-        if best.is_none_or(|(s, ..)| sep > s) {
-            best = Some((sep, ea, eb, n));
-        }
-    };
-    for (ea, edge_a) in a.edges.iter().enumerate() {
+    let front = b
+        .faces
+        .first()
+        .map(|f| f.normal)
+        .unwrap_or_else(Vec3d::zeros);
+    for ea in 0..a.edges.len() {
         let (pa, qa) = a.edge_points(ea);
         let dir_a = qa - pa;
-        for (eb, edge_b) in b.edges.iter().enumerate() {
+        for eb in 0..b.edges.len() {
             let (pb, qb) = b.edge_points(eb);
             let dir_b = qb - pb;
             let cross = dir_a.cross(&dir_b);
@@ -220,43 +223,14 @@ fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> 
                 continue;
             }
             let axis = cross / len_sq.sqrt();
-            if !b.flat && !a.flat {
-                let (Some(fa0), Some(fa1), Some(fb0), Some(fb1)) = (
-                    edge_a.faces[0],
-                    edge_a.faces[1],
-                    edge_b.faces[0],
-                    edge_b.faces[1],
-                ) else {
-                    continue;
-                };
-                if !is_minkowski_face(
-                    a.faces[fa0].normal,
-                    a.faces[fa1].normal,
-                    -b.faces[fb0].normal,
-                    -b.faces[fb1].normal,
-                ) {
-                    continue;
-                }
-                let n = if axis.dot(&(pa - a.center)) < 0.0 {
-                    -axis
-                } else {
-                    axis
-                };
-                consider(n.dot(&(pb - pa)), ea, eb, n);
-            } else {
-                let front = b
-                    .faces
-                    .first()
-                    .map(|f| f.normal)
-                    .unwrap_or_else(Vec3d::zeros);
-                let (min_a, max_a) = (a.min_projection(axis), a.max_projection(axis));
-                let (min_b, max_b) = (b.min_projection(axis), b.max_projection(axis));
-                for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
-                    // B is pushed along n; A along -n. A one-sided face may
-                    // only push A towards its front, unless the axis separates.
-                    if sep > 0.0 || n.dot(&front) <= ONE_SIDED_TOLERANCE {
-                        consider(sep, ea, eb, n);
-                    }
+            let (min_a, max_a) = (a.min_projection(axis), a.max_projection(axis));
+            let (min_b, max_b) = (b.min_projection(axis), b.max_projection(axis));
+            for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
+                // B is pushed along n; A along -n. A one-sided face may
+                // only push A towards its front, unless the axis separates.
+                let allowed = sep > 0.0 || n.dot(&front) <= ONE_SIDED_TOLERANCE;
+                if allowed && best.is_none_or(|(s, ..)| sep > s) {
+                    best = Some((sep, ea, eb, n));
                 }
             }
         }
@@ -264,17 +238,80 @@ fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> 
     best
 }
 
-/// Gregorius's test: the arcs `a -> b` (Gauss map of A's edge) and `c -> d`
-/// (negated Gauss map of B's edge) cross, so the edge pair is a face of the
-/// Minkowski difference.
-fn is_minkowski_face(a: Vec3d, b: Vec3d, c: Vec3d, d: Vec3d) -> bool {
-    let bxa = b.cross(&a);
-    let dxc = d.cross(&c);
-    let cba = c.dot(&bxa);
-    let dba = d.dot(&bxa);
-    let adc = a.dot(&dxc);
-    let bdc = b.dot(&dxc);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+/// An edge with what the Minkowski-face test needs: its first endpoint and
+/// direction, its two face normals `n0`, `n1` and `n1 x n0`.
+struct EdgeArc {
+    index: usize,
+    p: Vec3d,
+    dir: Vec3d,
+    n0: Vec3d,
+    n1: Vec3d,
+    n1_x_n0: Vec3d,
+}
+
+fn edge_arcs(poly: &Polytope) -> Vec<EdgeArc> {
+    poly.edges
+        .iter()
+        .enumerate()
+        .filter_map(|(index, e)| {
+            let (f0, f1) = (e.faces[0]?, e.faces[1]?);
+            let (n0, n1) = (poly.faces[f0].normal, poly.faces[f1].normal);
+            let (p, q) = poly.edge_points(index);
+            Some(EdgeArc {
+                index,
+                p,
+                dir: q - p,
+                n0,
+                n1,
+                n1_x_n0: n1.cross(&n0),
+            })
+        })
+        .collect()
+}
+
+/// [`edge_query`] for two solid polytopes (Gregorius): only edge pairs that
+/// form a face of the Minkowski difference are axes, and their separation
+/// is the distance between the edge lines along the axis oriented out of A.
+fn edge_query_solid(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> {
+    let arcs_a = edge_arcs(a);
+    let arcs_b = edge_arcs(b);
+    let mut best: Option<(f64, usize, usize, Vec3d)> = None;
+    for ea in &arcs_a {
+        for eb in &arcs_b {
+            // The Gauss-map arcs a -> b (A's edge: n0 -> n1) and c -> d
+            // (B's edge negated: -n0 -> -n1) cross when
+            // (c . bxa)(d . bxa) < 0, (a . dxc)(b . dxc) < 0 and
+            // (c . bxa)(b . dxc) > 0, where dxc = (-n1) x (-n0) = n1 x n0.
+            let cba = -eb.n0.dot(&ea.n1_x_n0);
+            let dba = -eb.n1.dot(&ea.n1_x_n0);
+            if cba * dba >= 0.0 {
+                continue;
+            }
+            let adc = ea.n0.dot(&eb.n1_x_n0);
+            let bdc = ea.n1.dot(&eb.n1_x_n0);
+            if adc * bdc >= 0.0 || cba * bdc <= 0.0 {
+                continue;
+            }
+            let cross = ea.dir.cross(&eb.dir);
+            let len_sq = cross.norm_squared();
+            if len_sq <= PARALLEL_SIN_SQ * ea.dir.norm_squared() * eb.dir.norm_squared()
+                || len_sq == 0.0
+            {
+                continue;
+            }
+            let axis = cross / len_sq.sqrt();
+            let n = if axis.dot(&(ea.p - a.center)) < 0.0 {
+                -axis
+            } else {
+                axis
+            };
+            let sep = n.dot(&(eb.p - ea.p));
+            if best.is_none_or(|(s, ..)| sep > s) {
+                best = Some((sep, ea.index, eb.index, n));
+            }
+        }
+    }
+    best
 }
 
 /// Face contact: `reference`'s face `f` against the most anti-parallel face
@@ -304,23 +341,29 @@ fn face_contact(
     out.normal = if ref_is_a { n } else { -n };
     for p in polygon {
         let s = reference.face_distance(f, p);
-        if s < margin {
+        if within_margin(s, margin) {
             out.points.push((p - n * (s * 0.5), -s));
         }
     }
-    if out.is_empty() {
-        // The clipped patch is empty (a face chosen within the axis
-        // tolerance): the incident polytope's deepest vertex along -n.
-        let v = incident
-            .vertices
-            .iter()
-            .copied()
-            .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
-            .unwrap_or(incident.center);
-        let s = reference.face_distance(f, v);
-        if s < margin {
-            out.points.push((v - n * (s * 0.5), -s));
-        }
+    // The incident polytope's deepest vertex along -n carries the axis
+    // depth. When the clipped patch misses it (a corner beside the
+    // reference face, or a face chosen within the axis tolerance), it joins
+    // the manifold, so that the deepest point always equals the overlap
+    // along the normal and moving B by it separates the pair.
+    let v = incident
+        .vertices
+        .iter()
+        .copied()
+        .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
+        .unwrap_or(incident.center);
+    let s = reference.face_distance(f, v);
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if within_margin(s, margin) && -s > deepest + AXIS_TOLERANCE_ABS {
+        out.points.push((v - n * (s * 0.5), -s));
     }
     out
 }
@@ -448,11 +491,9 @@ pub(crate) fn capsule_polytope(
     if !within_margin(best_face.0, margin) {
         return LocalManifold::empty();
     }
-    let out = capsule_face_contact(seg, r, b, best_face.1, margin);
-    if !out.is_empty() {
-        return out;
-    }
-    // The core leaves the face's prism: its deepest end against the face.
+    // The face's clipped core, plus the core's deepest end when the clip
+    // misses it, so that the deepest point carries the axis depth.
+    let mut out = capsule_face_contact(seg, r, b, best_face.1, margin);
     let f = best_face.1;
     let n = b.faces[f].normal;
     let x = if b.face_distance(f, seg[0]) <= b.face_distance(f, seg[1]) {
@@ -461,7 +502,16 @@ pub(crate) fn capsule_polytope(
         seg[1]
     };
     let hx = b.face_distance(f, x);
-    LocalManifold::single(-n, (x - n * r + x - n * hx) * 0.5, r - hx)
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if r - hx > deepest + AXIS_TOLERANCE_ABS {
+        out.normal = -n;
+        out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
+    }
+    out
 }
 
 /// The parameter range of `seg` inside the solid polytope, if any

@@ -6,6 +6,11 @@
 //! a counter-clockwise vertex loop seen from outside) and its edges with
 //! their adjacent faces. A triangle is a *flat* polytope with one face, its
 //! front: the back is not a face, which makes every test one-sided.
+//!
+//! Closest points of separated polytopes are found by brute force over
+//! feature pairs (vertex against face polygon, edge against edge; Ericson
+//! 5.1), which is exact and costs O(V F + E^2). Precision domain: `f64`
+//! vertices relative to the working origin (shape A's position).
 
 use parapet_geometry::ConvexHull;
 use parapet_math::{promote, Mat3d, Vec3d};
@@ -42,10 +47,22 @@ pub(crate) struct Polytope {
     pub flat: bool,
     /// The mean of the vertices: an interior point (on the face when flat).
     pub center: Vec3d,
+    /// The largest distance of a vertex from `center` (m).
+    pub radius: f64,
 }
 
 /// Counter-clockwise (from outside) loops of a cuboid whose vertex `i` has
 /// coordinate signs `(+ if i & 1, + if i & 2, + if i & 4)`.
+/// Local outward normals of the faces of [`CUBOID_LOOPS`], in order.
+const CUBOID_NORMALS: [Vec3d; 6] = [
+    Vec3d::new(1.0, 0.0, 0.0),
+    Vec3d::new(-1.0, 0.0, 0.0),
+    Vec3d::new(0.0, 1.0, 0.0),
+    Vec3d::new(0.0, -1.0, 0.0),
+    Vec3d::new(0.0, 0.0, 1.0),
+    Vec3d::new(0.0, 0.0, -1.0),
+];
+
 const CUBOID_LOOPS: [[usize; 4]; 6] = [
     [1, 3, 7, 5],
     [0, 4, 6, 2],
@@ -65,26 +82,40 @@ impl Polytope {
             })
             .collect();
         let loops: Vec<&[usize]> = CUBOID_LOOPS.iter().map(|l| &l[..]).collect();
-        Polytope::from_faces(&local, &loops, rotation, center)
+        Polytope::from_faces(&local, &loops, Some(&CUBOID_NORMALS), rotation, center)
     }
 
     /// A convex polytope from local vertices and counter-clockwise (seen from
     /// outside) face loops, placed by `rotation` then `translation`. Face
-    /// normals come from Newell's method on the placed vertices.
+    /// normals are the given local unit normals rotated, or else come from
+    /// Newell's method on the placed vertices; each plane offset is the mean
+    /// of its vertices' projections.
     pub fn from_faces(
         local: &[Vec3d],
         face_loops: &[&[usize]],
+        local_normals: Option<&[Vec3d]>,
         rotation: &Mat3d,
         translation: Vec3d,
     ) -> Polytope {
         let vertices: Vec<Vec3d> = local.iter().map(|v| rotation * v + translation).collect();
         let mut faces = Vec::with_capacity(face_loops.len());
-        let mut loops = Vec::new();
-        let mut directed = Vec::new();
+        let mut loops = Vec::with_capacity(face_loops.len() * 4);
+        let mut directed = Vec::with_capacity(face_loops.len() * 4);
         for (f, l) in face_loops.iter().enumerate() {
             let start = loops.len();
             loops.extend_from_slice(l);
-            let normal = newell_normal(&vertices, l);
+            let normal = match local_normals.and_then(|n| n.get(f)) {
+                Some(n) => {
+                    let r = rotation * n;
+                    let len = r.norm();
+                    if len > 0.0 {
+                        r / len
+                    } else {
+                        newell_normal(&vertices, l)
+                    }
+                }
+                None => newell_normal(&vertices, l),
+            };
             let offset =
                 l.iter().map(|&i| normal.dot(&vertices[i])).sum::<f64>() / l.len().max(1) as f64;
             faces.push(Face {
@@ -99,7 +130,7 @@ impl Polytope {
             }
         }
         directed.sort_unstable();
-        let mut edges: Vec<Edge> = Vec::new();
+        let mut edges: Vec<Edge> = Vec::with_capacity(directed.len() / 2 + 1);
         for (i, j, f) in directed {
             match edges.last_mut() {
                 Some(e) if e.a == i && e.b == j && e.faces[1].is_none() => e.faces[1] = Some(f),
@@ -111,6 +142,7 @@ impl Polytope {
             }
         }
         let center = mean(&vertices);
+        let radius = max_distance(&vertices, center);
         Polytope {
             vertices,
             faces,
@@ -118,6 +150,7 @@ impl Polytope {
             edges,
             flat: false,
             center,
+            radius,
         }
     }
 
@@ -131,19 +164,8 @@ impl Polytope {
             .map(|f| f.vertices().iter().map(|&i| i as usize).collect())
             .collect();
         let loop_refs: Vec<&[usize]> = loops.iter().map(|l| &l[..]).collect();
-        let mut p = Polytope::from_faces(&local, &loop_refs, rotation, translation);
-        for (face, hull_face) in p.faces.iter_mut().zip(hull.faces()) {
-            let n = rotation * hull_face.normal();
-            let len = n.norm();
-            if len > 0.0 {
-                let n = n / len;
-                let l = &p.loops[face.start..face.start + face.len];
-                face.offset =
-                    l.iter().map(|&i| n.dot(&p.vertices[i])).sum::<f64>() / l.len() as f64;
-                face.normal = n;
-            }
-        }
-        p
+        let normals: Vec<Vec3d> = hull.faces().iter().map(|f| f.normal()).collect();
+        Polytope::from_faces(&local, &loop_refs, Some(&normals), rotation, translation)
     }
 
     /// A one-sided triangle; `normal` is its unit front normal.
@@ -167,6 +189,7 @@ impl Polytope {
                 .collect(),
             flat: true,
             center: mean(&tri[..]),
+            radius: max_distance(&tri[..], mean(&tri[..])),
         }
     }
 
@@ -199,10 +222,7 @@ impl Polytope {
 
     /// The largest distance of a vertex from [`Polytope::center`] (m).
     pub fn radius(&self) -> f64 {
-        self.vertices
-            .iter()
-            .map(|v| (v - self.center).norm())
-            .fold(0.0, f64::max)
+        self.radius
     }
 
     /// The closest point of the polytope's surface to `p`, for `p` outside
@@ -337,6 +357,13 @@ fn newell_normal(vertices: &[Vec3d], l: &[usize]) -> Vec3d {
     } else {
         n
     }
+}
+
+fn max_distance(points: &[Vec3d], center: Vec3d) -> f64 {
+    points
+        .iter()
+        .map(|v| (v - center).norm())
+        .fold(0.0, f64::max)
 }
 
 fn mean(points: &[Vec3d]) -> Vec3d {

@@ -7,19 +7,23 @@
 use parapet_math::Vec3d;
 
 use super::LocalHit;
-use crate::contact::polytope::Polytope;
 
-/// The first hit of the ray `o + t d` (unit `d`) on the solid polytope.
-pub(crate) fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option<LocalHit> {
-    if p.faces.is_empty() {
-        return None;
-    }
+/// The first hit of the ray `o + t d` (unit `d`) on the solid polytope
+/// bounded by the planes `normal . x <= offset` (unit outward normals).
+pub(crate) fn ray_planes(
+    o: Vec3d,
+    d: Vec3d,
+    planes: impl IntoIterator<Item = (Vec3d, f64)>,
+    max: f64,
+) -> Option<LocalHit> {
     let mut t_enter = f64::NEG_INFINITY;
     let mut t_exit = max;
     let mut normal = -d;
-    for face in &p.faces {
-        let dist = face.normal.dot(&o) - face.offset;
-        let rate = face.normal.dot(&d);
+    let mut any = false;
+    for (face_normal, offset) in planes {
+        any = true;
+        let dist = face_normal.dot(&o) - offset;
+        let rate = face_normal.dot(&d);
         if rate == 0.0 {
             if dist > 0.0 {
                 return None;
@@ -30,7 +34,7 @@ pub(crate) fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option
         if rate < 0.0 {
             if t > t_enter {
                 t_enter = t;
-                normal = face.normal;
+                normal = face_normal;
             }
         } else {
             t_exit = t_exit.min(t);
@@ -39,7 +43,7 @@ pub(crate) fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option
             return None;
         }
     }
-    if t_exit < 0.0 {
+    if !any || t_exit < 0.0 {
         return None;
     }
     if t_enter <= 0.0 {
@@ -51,7 +55,12 @@ pub(crate) fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contact::polytope::Polytope;
     use parapet_math::Mat3d;
+
+    fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option<LocalHit> {
+        ray_planes(o, d, p.faces.iter().map(|f| (f.normal, f.offset)), max)
+    }
 
     #[test]
     fn ray_hits_a_cube_face_from_outside_and_reports_zero_from_inside() {

@@ -16,7 +16,6 @@
 use parapet_geometry::{ConvexHull, Shape, TriangleMesh};
 use parapet_math::{promote, Vec3, Vec3d};
 
-use crate::contact::polytope::Polytope;
 use crate::contact::{working_rotation, Pose};
 
 mod capsule;
@@ -125,8 +124,18 @@ pub fn cast_mesh(
 }
 
 fn ray_hull_local(hull: &ConvexHull, o: Vec3d, d: Vec3d, max: f64) -> Option<LocalHit> {
-    let p = Polytope::hull(hull, &parapet_math::Mat3d::identity(), Vec3d::zeros());
-    ray_polytope(o, d, &p, max)
+    let v = hull.vertices();
+    let planes = hull.faces().iter().map(|f| {
+        let n = f.normal();
+        let l = f.vertices();
+        let offset = l
+            .iter()
+            .map(|&i| n.dot(&promote(v[i as usize])))
+            .sum::<f64>()
+            / l.len().max(1) as f64;
+        (n, offset)
+    });
+    ray_planes(o, d, planes, max)
 }
 
 /// Nearest front-face hit over the mesh triangles, in the mesh's frame;
@@ -149,7 +158,7 @@ fn ray_mesh_local(mesh: &TriangleMesh, o: Vec3d, d: Vec3d, max: f64) -> Option<(
 
 pub(crate) use capsule::ray_capsule;
 pub(crate) use cuboid::ray_cuboid;
-pub(crate) use hull::ray_polytope;
+pub(crate) use hull::ray_planes;
 pub(crate) use sphere::ray_sphere;
 pub(crate) use triangle::ray_triangle;
 

@@ -25,6 +25,14 @@ pub struct ContactPointInput {
     pub depth: f32,
     /// The mixed material of the pair ([`Material::mix`]).
     pub material: Material,
+    /// Warm start (N s): the normal impulse this point accumulated in the
+    /// previous step (0 for a new point). Applied before the iterations and
+    /// kept as the starting accumulated impulse, so that resting contacts
+    /// and stacks start from last step's answer (Catto 2005).
+    pub warm_normal_impulse: f32,
+    /// Warm start (N s, world): last step's friction impulse on B; its
+    /// component in the plane of the new normal is reused.
+    pub warm_tangent_impulse: Vec3,
 }
 
 /// A prepared contact row: the input plus everything the iterations reuse.
@@ -124,9 +132,9 @@ impl ContactRow {
             bounce_threshold: input.material.bounce_threshold as f64,
             closing_velocity: relative.dot(&normal),
             depth: input.depth as f64,
-            normal_impulse: 0.0,
+            normal_impulse: (input.warm_normal_impulse as f64).max(0.0),
             max_normal_impulse: 0.0,
-            tangent_impulse: [0.0; 2],
+            tangent_impulse: tangents.map(|t| promote(input.warm_tangent_impulse).dot(&t)),
             split_impulse: 0.0,
         }
     }

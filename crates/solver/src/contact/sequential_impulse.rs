@@ -113,6 +113,29 @@ pub fn solve_contacts(
     // Speculative target: a point separated by a gap may close by at most
     // that gap during the step; an overlapping point may not close.
     let targets: Vec<f64> = rows.iter().map(|r| -(-r.depth).max(0.0) / dt).collect();
+    // Warm start: last step's accumulated impulses, applied once; the
+    // iterations then correct them (the clamps still hold on the totals).
+    for row in rows.iter_mut() {
+        if active(row) {
+            let friction_limit = row.friction * row.normal_impulse;
+            let length = (row.tangent_impulse[0].powi(2) + row.tangent_impulse[1].powi(2)).sqrt();
+            if length > friction_limit {
+                let scale = if length > 0.0 {
+                    friction_limit / length
+                } else {
+                    0.0
+                };
+                row.tangent_impulse = row.tangent_impulse.map(|x| x * scale);
+            }
+            let impulse = row.normal * row.normal_impulse
+                + row.tangents[0] * row.tangent_impulse[0]
+                + row.tangents[1] * row.tangent_impulse[1];
+            apply(bodies, row, &impulse);
+        } else {
+            row.normal_impulse = 0.0;
+            row.tangent_impulse = [0.0; 2];
+        }
+    }
     for _ in 0..VELOCITY_ITERATIONS {
         for (row, &target) in rows.iter_mut().zip(&targets) {
             if active(row) {
@@ -175,6 +198,8 @@ mod tests {
             normal: Vec3::z(),
             depth,
             material,
+            warm_normal_impulse: 0.0,
+            warm_tangent_impulse: Vec3::zeros(),
         }
     }
 

@@ -33,7 +33,7 @@ use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
 use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::{BodyError, RigidBody};
 
-use super::contacts::MeshContactQuery;
+use super::contacts::ContactQuery;
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
@@ -63,6 +63,11 @@ pub(crate) struct CcdPlan {
 }
 
 const MODE: &str = "SPHERE_MESH_CCD";
+
+/// Moving bodies from which the sweeps of bodies alone run in parallel
+/// (count): below it, rayon's scheduling costs more than a few sweeps
+/// (each is microseconds). Results never depend on it.
+const PARALLEL_BODIES: usize = 16;
 
 fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
     world
@@ -221,14 +226,17 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::SphereMeshCcd => {}
     }
     let roles = classify_all(world).map_err(|e| step_error(world, e))?;
-    let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
-        .entries()
-        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
-        .collect();
-    let checked = world
-        .ccd_mesh
-        .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
-    checked.map_err(|e| step_error(world, e))?;
+    if !world.ccd_mesh.is_validated() {
+        // Once per snapshot: every mesh body's triangles, in insertion order.
+        let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
+            .entries()
+            .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
+            .collect();
+        let checked = world
+            .ccd_mesh
+            .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
+        checked.map_err(|e| step_error(world, e))?;
+    }
     Ok(Some(CcdPlan {
         energy: vec![0.0; roles.len()],
         roles,
@@ -250,13 +258,16 @@ impl CcdPlan {
         self
     }
 
-    /// Whether the contact stage hands this mesh contact to the sweep: a
-    /// swept body's separated point (negative depth) whose closing travel
-    /// `(v . n) dt` exceeds [`CONTACT_MARGIN`].
-    pub(crate) fn defers(&self, q: &MeshContactQuery<'_>) -> bool {
+    /// Whether the contact stage hands this contact to the sweep: a mesh
+    /// contact of a swept or turning body, separated (negative depth), whose
+    /// closing travel `(v . n) dt` exceeds [`CONTACT_MARGIN`] (for a turning
+    /// body, `v` is its contact point's velocity). Primitive pairs are never
+    /// deferred here: bodies that could meet are refused as interacting
+    /// (groups are a later issue).
+    pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
         let role = self.roles.get(q.body.index() as usize);
         let swept = matches!(role, Some(Some(Role::Swept(_) | Role::Turning(_))));
-        if !swept || !(q.depth < 0.0) {
+        if !swept || q.triangle.is_none() || !(q.depth < 0.0) {
             return false;
         }
         // A turning body's contact point moves with its spin too.
@@ -323,44 +334,62 @@ fn sweep_each(
         tree,
         material: &material,
     });
-    for (slot, r) in moving {
-        let Some(entry) = world.slots[*slot].as_ref() else {
-            continue;
-        };
-        if let Some(Role::Turning(shape)) = &plan.roles[*slot] {
-            // A turning body always takes its pose from its sweep.
-            let input = TurningInput {
-                index: *slot,
-                body: &entry.body,
-                shape: *shape,
-                dt,
-                max_impacts: world.ccd_max_impacts,
-                max_substeps: world.ccd_max_substeps,
-            };
-            let result =
-                sweep_turning(&input, mesh.as_ref()).map_err(|err| step_error(world, err))?;
-            substeps.push((entry.id, result.substeps));
-            results.push((
-                *slot,
-                crate::ccd::SoloOutcome {
-                    motion: Some(result.motion),
-                    impacts: result.impacts,
-                },
-            ));
-            continue;
+    // Bodies alone are independent: they are swept in parallel (rayon) when
+    // there are enough of them, and the results are taken in insertion
+    // order, so the outcome and the first error do not depend on the
+    // thread count. A turning body also reports its sub-step count.
+    type Swept = (crate::ccd::SoloOutcome, Option<u32>);
+    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<Swept, CcdError>> {
+        let entry = world.slots[*slot].as_ref()?;
+        match &plan.roles[*slot] {
+            Some(Role::Turning(shape)) => {
+                // A turning body always takes its pose from its sweep, with
+                // or without meshes.
+                let input = TurningInput {
+                    index: *slot,
+                    body: &entry.body,
+                    shape: *shape,
+                    dt,
+                    max_impacts: world.ccd_max_impacts,
+                    max_substeps: world.ccd_max_substeps,
+                };
+                Some(sweep_turning(&input, mesh.as_ref()).map(|t| {
+                    let outcome = crate::ccd::SoloOutcome {
+                        motion: Some(t.motion),
+                        impacts: t.impacts,
+                    };
+                    (outcome, Some(t.substeps))
+                }))
+            }
+            Some(Role::Swept(shape)) => {
+                let mesh = mesh.as_ref()?;
+                let input = SoloInput {
+                    index: *slot,
+                    body: &entry.body,
+                    shape,
+                    reach: *r,
+                    dt,
+                    max_impacts: world.ccd_max_impacts,
+                };
+                Some(sweep_alone(&input, mesh).map(|o| (o, None)))
+            }
+            _ => None,
         }
-        let (Some(Role::Swept(shape)), Some(mesh)) = (&plan.roles[*slot], &mesh) else {
+    };
+    let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
+        use rayon::prelude::*;
+        moving.par_iter().map(sweep).collect()
+    } else {
+        moving.iter().map(sweep).collect()
+    };
+    for ((slot, _), outcome) in moving.iter().zip(outcomes) {
+        let Some(outcome) = outcome else {
             continue;
         };
-        let input = SoloInput {
-            index: *slot,
-            body: &entry.body,
-            shape,
-            reach: *r,
-            dt,
-            max_impacts: world.ccd_max_impacts,
-        };
-        let result = sweep_alone(&input, mesh).map_err(|err| step_error(world, err))?;
+        let (result, count) = outcome.map_err(|err| step_error(world, err))?;
+        if let Some(n) = count {
+            substeps.push((id_of(world, *slot), n));
+        }
         if result.motion.is_some() || !result.impacts.is_empty() {
             results.push((*slot, result));
         }

@@ -15,10 +15,15 @@
 //!    candidates come in triangle insertion order, triangles of owners with
 //!    `collides == false` are skipped, and each candidate is tested by
 //!    `parapet_narrow::contact::shape_triangle` (one-sided). A deferral
-//!    predicate may hand a mesh contact point to the continuous stage.
+//!    predicate may hand any contact point (pair or mesh) to the continuous
+//!    stage.
 //! 5. Points are sorted by (body_a, body_b, feature, point), where body_a is
 //!    the body added first and the normal points from A to B; the solver
 //!    runs in that order, and the events keep it.
+//!
+//! Each point is warm-started from the impulses of the matching point of
+//! the last step ([`crate::contact_cache`]), and the new impulses replace
+//! the cache.
 //!
 //! A point is reported as an event when it touches or overlaps
 //! (depth >= 0) or when it took a normal impulse (a speculative point that
@@ -33,35 +38,42 @@ use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CON
 use parapet_solver::{BodyError, BodyKind, RigidBody};
 
 use crate::broad_phase::{overlapping_pairs, BroadBox};
+use crate::contact_cache::{CachedPoint, ContactCache};
 use crate::shape_pose::{shape_bounds, shape_pose};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
-/// A speculative or touching mesh contact point, as the deferral predicate
-/// sees it (the hook of the continuous stage: seed 000 defers a negative-depth
-/// contact whose closing travel exceeds the margin to the sweep).
+/// A speculative or touching contact point, as the deferral predicate sees
+/// it: the hook of the continuous stage, which takes over a negative-depth
+/// mesh contact whose closing travel exceeds the margin, and a primitive
+/// pair closing faster than the margin per step (seed 000 "Step and contact
+/// behavior", "Moving sphere pairs").
 // The discrete predicate reads none of the fields; the continuous stage's
-// predicate (seed 000: closing travel against the margin) reads them all.
+// predicate reads them all.
 #[allow(dead_code)]
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct MeshContactQuery<'a> {
-    /// The moving body.
+pub(crate) struct ContactQuery<'a> {
+    /// The moving body: body A of a primitive pair, the solid of a mesh contact.
     pub body: BodyId,
     /// Its state after the force stage.
     pub rigid: &'a RigidBody,
-    /// The triangle's global index in the mesh index.
-    pub triangle: usize,
-    /// Unit normal from the body to the triangle.
+    /// The other body: B of a primitive pair, the mesh's owner.
+    pub other: BodyId,
+    /// Its state after the force stage.
+    pub other_rigid: &'a RigidBody,
+    /// The triangle's global index in the mesh index, `None` for a primitive pair.
+    pub triangle: Option<usize>,
+    /// Unit normal from `body` to `other`.
     pub normal: Vec3,
+    /// The contact point (m, world).
+    pub point: Vec3,
     /// Penetration (m), negative for a gap.
     pub depth: f32,
-    /// The contact point midway between the surfaces (m, world).
-    pub point: Vec3,
     /// The step (s).
     pub dt: f32,
 }
 
 /// The deferral predicate of the discrete mode: every contact stays.
-pub(crate) fn keep_every_contact(_: &MeshContactQuery<'_>) -> bool {
+pub(crate) fn keep_every_contact(_: &ContactQuery<'_>) -> bool {
     false
 }
 
@@ -139,6 +151,8 @@ fn primitive_contacts(
     world: &PhysicsWorld,
     colliders: &[Collider],
     boxes: &[BroadBox],
+    dt: f32,
+    defer: &dyn Fn(&ContactQuery<'_>) -> bool,
     found: &mut Vec<Found>,
 ) -> Result<(), StepError> {
     for (i, j) in overlapping_pairs(boxes) {
@@ -153,6 +167,20 @@ fn primitive_contacts(
             })?;
         let material = ba.material().mix(&bb.material());
         for (k, p) in manifold.points().iter().enumerate() {
+            let query = ContactQuery {
+                body: ca.id,
+                rigid: ba,
+                other: cb.id,
+                other_rigid: bb,
+                triangle: None,
+                normal: manifold.normal(),
+                point: p.point,
+                depth: p.depth,
+                dt,
+            };
+            if defer(&query) {
+                continue;
+            }
             found.push(Found {
                 key: (ca.id, cb.id, 0, k),
                 slot_a: ca.slot,
@@ -172,7 +200,7 @@ fn mesh_contacts(
     colliders: &[Collider],
     boxes: &[BroadBox],
     dt: f32,
-    defer: &dyn Fn(&MeshContactQuery<'_>) -> bool,
+    defer: &dyn Fn(&ContactQuery<'_>) -> bool,
     found: &mut Vec<Found>,
 ) -> Result<(), StepError> {
     let Some(tree) = world.meshes.tree() else {
@@ -206,13 +234,15 @@ fn mesh_contacts(
             let material = solid.material().mix(&owner.body.material());
             let feature = world.meshes.local_index(t);
             for (k, p) in manifold.points().iter().enumerate() {
-                let query = MeshContactQuery {
+                let query = ContactQuery {
                     body: c.id,
                     rigid: solid,
-                    triangle: t,
+                    other: owner.id,
+                    other_rigid: &owner.body,
+                    triangle: Some(t),
                     normal: manifold.normal(),
-                    depth: p.depth,
                     point: p.point,
+                    depth: p.depth,
                     dt,
                 };
                 if defer(&query) {
@@ -242,7 +272,7 @@ fn mesh_contacts(
 /// new velocities and split velocities back, and returns the initial
 /// contact events in (body_a, body_b, feature, point) order.
 ///
-/// `defer` decides, for each mesh contact point, whether the continuous
+/// `defer` decides, for each contact point, whether the continuous
 /// stage takes it instead ([`keep_every_contact`] in DISCRETE).
 ///
 /// # Errors
@@ -252,14 +282,15 @@ fn mesh_contacts(
 pub(crate) fn run(
     world: &mut PhysicsWorld,
     dt: f32,
-    defer: &dyn Fn(&MeshContactQuery<'_>) -> bool,
+    defer: &dyn Fn(&ContactQuery<'_>) -> bool,
 ) -> Result<Vec<ContactEvent>, StepError> {
     rebuild_mesh_index(world)?;
     let (colliders, boxes) = colliders(world)?;
     let mut found = Vec::new();
-    primitive_contacts(world, &colliders, &boxes, &mut found)?;
+    primitive_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
     mesh_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
     if found.is_empty() {
+        world.contact_cache = ContactCache::default();
         return Ok(Vec::new());
     }
     found.sort_by_key(|f| f.key);
@@ -281,6 +312,9 @@ pub(crate) fn run(
         };
         let body_a = index(f.slot_a);
         let body_b = index(f.slot_b);
+        let (warm_normal_impulse, warm_tangent_impulse) = world
+            .contact_cache
+            .warm_start((f.key.0, f.key.1, f.key.2), f.point);
         inputs.push(ContactPointInput {
             body_a,
             body_b,
@@ -288,6 +322,8 @@ pub(crate) fn run(
             normal: f.normal,
             depth: f.depth,
             material: f.material,
+            warm_normal_impulse,
+            warm_tangent_impulse,
         });
     }
     let impulses = solve_contacts(&mut solver_bodies, &inputs, dt as f64);
@@ -298,6 +334,19 @@ pub(crate) fn run(
                 .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
         }
     }
+    world.contact_cache = ContactCache::new(
+        found
+            .iter()
+            .zip(&impulses)
+            .filter(|(_, i)| i.normal_impulse > 0.0)
+            .map(|(f, i)| CachedPoint {
+                key: (f.key.0, f.key.1, f.key.2),
+                point: f.point,
+                normal_impulse: i.normal_impulse as f32,
+                tangent_impulse: i.tangent_impulse.cast::<f32>(),
+            })
+            .collect(),
+    );
     let events = found
         .iter()
         .zip(&impulses)
@@ -354,13 +403,39 @@ mod tests {
         let (mut w, id) = floor_and_ball();
         super::super::forces::apply(&mut w, dt).unwrap();
         let seen = std::cell::RefCell::new(Vec::new());
-        let defer_all = |q: &MeshContactQuery<'_>| {
-            seen.borrow_mut().push((q.body, q.triangle, q.normal, q.dt));
+        let defer_all = |q: &ContactQuery<'_>| {
+            seen.borrow_mut()
+                .push((q.body, q.other, q.triangle, q.normal, q.dt));
             true
         };
         let events = run(&mut w, dt, &defer_all).unwrap();
         assert!(events.is_empty());
-        assert_eq!(*seen.borrow(), vec![(id, 0, -Vec3::z(), dt)]);
+        let floor = w.bodies().next().unwrap().0;
+        assert_eq!(*seen.borrow(), vec![(id, floor, Some(0), -Vec3::z(), dt)]);
         assert!(w.body(id).unwrap().linear_velocity().z < 0.0);
+    }
+
+    #[test]
+    fn disabled_bodies_never_enter_the_broad_phase() {
+        let (mut w, id) = floor_and_ball();
+        let other = w
+            .add_body(
+                RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 1.0)
+                    .unwrap()
+                    .with_position(Vec3::new(0.2, 0.0, 0.6)),
+            )
+            .unwrap();
+        let (colliders, boxes) = colliders(&w).unwrap();
+        assert_eq!(colliders.len(), 2);
+        assert_eq!(boxes.len(), 2);
+        w.body_mut(other).unwrap().set_collides(false);
+        let (colliders, _) = colliders_of(&w);
+        // Only the ball remains; the mesh enters through the index, never here.
+        assert_eq!(colliders, vec![id]);
+    }
+
+    fn colliders_of(w: &PhysicsWorld) -> (Vec<BodyId>, usize) {
+        let (c, b) = colliders(w).unwrap();
+        (c.iter().map(|c| c.id).collect(), b.len())
     }
 }

@@ -1,7 +1,8 @@
 //! Stage 2: the snapshot of everything a step may change, restored bit for
 //! bit when a later stage fails (seed 000 "Ordering, limits and rollback":
 //! positions, rotations, velocities, forces, torques, split state, previous
-//! contact count, previous events, primitive order and mesh dirty state).
+//! contact count, previous events, primitive order and mesh dirty state),
+//! plus the warm-starting contact cache.
 //!
 //! Bodies are cloned whole (shapes share their data, so a clone copies the
 //! body's scalars and bumps a reference count): what the step could change
@@ -9,6 +10,7 @@
 
 use parapet_solver::RigidBody;
 
+use crate::contact_cache::ContactCache;
 use crate::{ContactEvent, PhysicsWorld};
 
 /// The restorable state of a world.
@@ -19,6 +21,7 @@ pub(crate) struct Snapshot {
     contact_count: usize,
     order: Vec<u32>,
     mesh_dirty: bool,
+    contact_cache: ContactCache,
 }
 
 impl Snapshot {
@@ -33,6 +36,7 @@ impl Snapshot {
             contact_count: world.contact_count,
             order: world.order.clone(),
             mesh_dirty: world.meshes.is_dirty(),
+            contact_cache: world.contact_cache.clone(),
         }
     }
 
@@ -49,5 +53,6 @@ impl Snapshot {
         world.contact_count = self.contact_count;
         world.order = self.order;
         world.meshes.set_dirty(self.mesh_dirty);
+        world.contact_cache = self.contact_cache;
     }
 }

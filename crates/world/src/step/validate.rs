@@ -26,6 +26,9 @@ pub(crate) fn config(world: &PhysicsWorld, dt: f32) -> Result<(), StepError> {
             limit: "finite components (m/s^2)",
         });
     }
+    // A Rust enum holds only valid modes (an unknown numeric value is refused
+    // by `TryFrom<u8>` before it becomes one); the match keeps this check
+    // next to the others when a mode is added.
     match world.collision_detection {
         CollisionDetection::Discrete | CollisionDetection::SphereMeshCcd => {}
     }
