@@ -177,3 +177,49 @@ fn swept_events_of_a_turning_body_are_well_formed_and_runs_are_deterministic() {
     }
     assert_eq!(w.contact_count(), w.events().len());
 }
+
+/// Twenty turning bodies, each alone (8 m apart), dropped spinning onto a
+/// floor: enough for the sweeps of bodies alone to run in parallel.
+fn crowd() -> world_support::WorldState {
+    let mut w = PhysicsWorld::new();
+    w.collision_detection = SPHERE_MESH_CCD;
+    w.add_body(plate(Vec3::zeros(), Vec3::z(), 60.0, mat(0.6, 0.4, 0.5)))
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..20 {
+        let x = -36.0 + (i % 5) as f32 * 18.0;
+        let y = -27.0 + (i / 5) as f32 * 18.0;
+        let spin = Vec3::new(20.0 - i as f32, 3.0 * i as f32 - 25.0, 7.0);
+        let b = if i % 2 == 0 {
+            turning_capsule(0.1, 0.3, 1.0)
+        } else {
+            off_center_sphere(0.15, 1.0, Vec3::new(0.08, -0.04, 0.0))
+        };
+        let b = b
+            .with_position(Vec3::new(x, y, 0.8))
+            .with_rotation(rotation(Vec3::new(0.2 * i as f32, 1.0, -0.5)))
+            .with_linear_velocity(Vec3::new(1.0, -2.0, -12.0))
+            .with_angular_velocity(spin);
+        ids.push(w.add_body(b).unwrap());
+    }
+    w.ccd_max_impacts = 256;
+    for _ in 0..20 {
+        w.step(1.0 / 60.0).unwrap();
+        for id in &ids {
+            assert!(w.ccd_substeps(*id).is_some());
+        }
+    }
+    capture(&w)
+}
+
+#[test]
+fn turning_bodies_give_the_same_bits_on_one_thread_and_on_several() {
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(crowd)
+    };
+    assert_eq!(on(1), on(3));
+}
