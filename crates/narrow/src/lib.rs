@@ -10,3 +10,4 @@
 pub mod contact;
 pub mod ray;
 pub mod inclusion;
+pub mod sweep;

@@ -5,6 +5,7 @@
 use parapet_geometry::bvh::BvhError;
 use parapet_geometry::TriangleError;
 use parapet_narrow::contact::ContactError;
+use parapet_narrow::sweep::SweepRefusal;
 use parapet_solver::{BodyError, BodyKind};
 
 use crate::BodyId;
@@ -70,10 +71,46 @@ pub enum StepError {
         shape: &'static str,
         /// The mode ("SPHERE_MESH_CCD").
         mode: &'static str,
-        /// Why.
-        reason: &'static str,
+        /// Why (naming the refused quantity and its value where there is one).
+        reason: String,
         /// What the mode supports.
         limit: &'static str,
+    },
+    /// A value outside a checked precision limit of the continuous mode
+    /// (seed 000 "Precision and refusal limits").
+    #[error("{body}: {quantity} = {value} is beyond the limit {limit} of collision detection SPHERE_MESH_CCD")]
+    Precision {
+        /// The body.
+        body: BodyId,
+        /// The quantity and its unit.
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// A continuous sweep refused its input: outside the precision domain of
+    /// seed 000 (radius, coordinates, reach, triangle distance or shape).
+    #[error("{body}: the sweep against triangle {triangle} of mesh {mesh} was refused: {source}")]
+    SweepRefused {
+        /// The moving body.
+        body: BodyId,
+        /// The mesh body that owns the triangle.
+        mesh: BodyId,
+        /// The triangle's index in that mesh.
+        triangle: usize,
+        /// The refusal (quantity, value and limit).
+        source: SweepRefusal,
+    },
+    /// A static mesh's snapshot triangle fails the continuous mode's geometry
+    /// check (seed 000: every snapshot triangle is checked before the index
+    /// is queried).
+    #[error("mesh {body}: {source}")]
+    InvalidMesh {
+        /// The mesh body.
+        body: BodyId,
+        /// The triangle (index in that mesh), quantity, value and limit.
+        source: TriangleError,
     },
     /// A body exhausted `ccd_max_impacts` during the step.
     #[error("{body} needs more than {limit} impacts in one step (impacts so far: {impacts}; limit: ccd_max_impacts = {limit})")]

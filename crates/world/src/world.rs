@@ -14,7 +14,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
-use crate::ccd::{CollisionDetection, DISCRETE};
+use crate::ccd::{CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
@@ -86,6 +86,9 @@ pub struct PhysicsWorld {
     pub(crate) meshes: MeshIndex,
     /// Last step's contact impulses, for warm starting (sorted by key).
     pub(crate) contact_cache: ContactCache,
+    /// The continuous mode's retained geometry check of the mesh snapshot,
+    /// invalidated together with the index when a mesh is added or removed.
+    pub(crate) ccd_mesh: MeshSnapshotCache,
 }
 
 impl Default for PhysicsWorld {
@@ -147,6 +150,7 @@ impl PhysicsWorld {
             contact_count: 0,
             meshes: MeshIndex::default(),
             contact_cache: ContactCache::default(),
+            ccd_mesh: MeshSnapshotCache::new(),
         }
     }
 
@@ -181,6 +185,7 @@ impl PhysicsWorld {
         self.next_generation += 1;
         if mesh.is_some() {
             self.meshes.mark_dirty();
+            self.ccd_mesh.invalidate();
         }
         let entry = Entry { id, body, mesh };
         if self.free.last() == Some(&index) {
@@ -210,6 +215,7 @@ impl PhysicsWorld {
         self.free.push(id.index());
         if entry.mesh.is_some() {
             self.meshes.invalidate();
+            self.ccd_mesh.invalidate();
         }
         self.contact_cache.forget(id);
         // Trailing free slots are released so that a world emptied of its
@@ -271,6 +277,13 @@ impl PhysicsWorld {
     /// sorted by (body_a, body_b, feature), then swept impacts by time.
     pub fn events(&self) -> &[ContactEvent] {
         &self.events
+    }
+
+    /// How many times the continuous mode has run its full geometry check of
+    /// the mesh snapshot (diagnostics: once per snapshot, after a mesh is
+    /// added or removed, not once per step).
+    pub fn ccd_mesh_checks(&self) -> u64 {
+        self.ccd_mesh.full_checks()
     }
 
     /// Initial contact points plus swept impacts of the last successful step.

@@ -1,13 +1,25 @@
-//! Continuous collision detection: the mode ([`CollisionDetection`]) and,
-//! from the next issues on, the policy of seed 000 (classification, reach
-//! bounds, groups, ordering, refusal), apart from the sweep geometry, which
-//! lives in parapet-narrow.
-//!
-//! In this issue the world runs the discrete mode only: a step in
-//! [`SPHERE_MESH_CCD`] refuses with `StepError::Unsupported` rather than
-//! silently running discrete contacts (seed 000 "Supported worlds": the mode
-//! never silently uses discrete contacts for moving bodies it cannot sweep).
+//! Continuous collision detection: the mode ([`CollisionDetection`]) and the
+//! SPHERE_MESH_CCD policy of seed 000 "Continuous collision", apart from the
+//! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry):
+//! which bodies the mode supports ([`support`]), how far each can reach
+//! ([`reach`]), the validated mesh snapshot ([`mesh_cache`]), the sweep and
+//! impact loop of a body alone ([`solo`]) and its impact response
+//! ([`response`]). The step stage that runs them is `step/ccd.rs`.
 
+// Limits are written `!(value <= limit)` so that a NaN fails them too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod error;
+pub mod mesh_cache;
 mod mode;
+pub mod reach;
+pub mod response;
+pub mod solo;
+pub mod support;
 
+pub use error::{CcdError, UnsupportedReason};
+pub use mesh_cache::MeshSnapshotCache;
 pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+pub use reach::Reach;
+pub use solo::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptImpact, SweptMotion};
+pub use support::{classify, Role, SweptShape};

@@ -1,19 +1,44 @@
-//! Stage 5: continuous collision. In DISCRETE mode nothing happens. In
-//! SPHERE_MESH_CCD this issue has no sweeps yet, and the mode must never
-//! silently fall back to discrete contacts for a moving body (seed 000
-//! "Supported worlds"), so the step refuses with [`StepError::Unsupported`]
-//! naming the first enabled moving collider; the step's rollback then leaves
-//! the world unchanged. The next issue replaces this file with the sweeps.
+//! Stage 5: continuous collision (seed 000 "Continuous collision"). Nothing
+//! happens in DISCRETE. In SPHERE_MESH_CCD the stage runs in three parts
+//! around the force and contact stages:
 //!
-//! Hooks for the continuous stage: [`CcdOutcome::moved`] tells the integrate
-//! stage which bodies the sweeps already moved, and the contacts stage takes
-//! a predicate that defers a speculative contact (mesh or pair) to the sweep
-//! (`contacts::run`).
+//! 1. [`prepare`] (before forces, which consume the pending torques that the
+//!    support rules read): every body is classified by
+//!    [`crate::ccd::support::classify`] in insertion order and refused with
+//!    [`StepError::Unsupported`] when the mode cannot handle it; positions
+//!    and radii are checked against the precision limits; the mesh snapshot
+//!    passes its geometry check (once per snapshot, [`crate::ccd::mesh_cache`]).
+//! 2. [`CcdPlan::after_forces`] records each swept body's kinetic energy
+//!    after the force update, and [`CcdPlan::defers`] hands the contact stage
+//!    every negative-depth mesh contact of a swept body whose closing travel
+//!    this step exceeds [`CONTACT_MARGIN`] (the sweep takes it: no early
+//!    bounce; slower contacts keep the speculative path, overlaps keep the
+//!    solver and split correction).
+//! 3. [`run`] (after the contact solve): reach bounds from the larger of the
+//!    post-force and post-solver energies plus split travel, the group test
+//!    (a moving body whose region overlaps another's is refused: groups of
+//!    one only), then each swept body in insertion order is swept alone
+//!    ([`crate::ccd::solo`]). Bodies with an impact end the step here; the
+//!    others are integrated as usual. Swept impacts become
+//!    [`ContactKind::Swept`] events, which the report sorts stably by time
+//!    after the initial contacts.
+//!
+//! Every error rolls the whole step back (`PhysicsWorld::step`).
 
-use parapet_solver::BodyKind;
+// Limits are written `!(value <= limit)` so that a NaN fails them too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use crate::ccd::CollisionDetection;
-use crate::{ContactEvent, PhysicsWorld, StepError};
+use parapet_math::{promote, Vec3d};
+use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
+use parapet_solver::contact::CONTACT_MARGIN;
+use parapet_solver::{BodyError, RigidBody};
+
+use super::contacts::ContactQuery;
+use crate::ccd::reach::{self, Reach};
+use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
+use crate::ccd::support::{classify, Role, SweptShape};
+use crate::ccd::{CcdError, CollisionDetection};
+use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// What the continuous stage did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -25,29 +50,363 @@ pub(crate) struct CcdOutcome {
     pub events: Vec<ContactEvent>,
 }
 
-/// Runs the continuous stage of the world's mode.
-///
-/// # Errors
-/// [`StepError::Unsupported`] in SPHERE_MESH_CCD for the first enabled
-/// moving collider (insertion order).
-pub(crate) fn run(world: &mut PhysicsWorld, _dt: f32) -> Result<CcdOutcome, StepError> {
-    match world.collision_detection {
-        CollisionDetection::Discrete => Ok(CcdOutcome::default()),
-        CollisionDetection::SphereMeshCcd => {
-            let moving = world.entries().find(|e| {
-                e.body.collides() && e.body.shape().is_solid() && e.body.kind() != BodyKind::Static
-            });
-            match moving {
-                Some(e) => Err(StepError::Unsupported {
-                    body: e.id,
-                    kind: e.body.kind(),
-                    shape: e.body.shape().kind_name(),
-                    mode: "SPHERE_MESH_CCD",
-                    reason: "continuous sweeps are not available in this build, and the mode never falls back to discrete contacts",
-                    limit: "no enabled moving collider",
-                }),
-                None => Ok(CcdOutcome::default()),
+/// The continuous mode's plan for one step.
+#[derive(Debug, Clone)]
+pub(crate) struct CcdPlan {
+    /// Per slot: the body's role (`None` for free slots).
+    roles: Vec<Option<Role>>,
+    /// Per slot: the kinetic energy after the force update (J), swept bodies.
+    energy: Vec<f64>,
+}
+
+const MODE: &str = "SPHERE_MESH_CCD";
+
+fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
+    world
+        .slots
+        .get(slot)
+        .and_then(|e| e.as_ref())
+        .map(|e| e.id)
+        .unwrap_or_else(|| BodyId::new(slot as u32, 0))
+}
+
+/// Turns an engine error into the world's error, naming bodies by id.
+fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
+    let id = id_of(world, e.body());
+    match e {
+        CcdError::Unsupported { body, reason } => {
+            let text = match reason {
+                crate::ccd::UnsupportedReason::Interacting { other, reach } => format!(
+                    "its reachable region (radius {reach} m) overlaps that of moving body {}",
+                    id_of(world, other)
+                ),
+                _ => reason.to_string(),
+            };
+            let (kind, shape) = world
+                .slots
+                .get(body)
+                .and_then(|e| e.as_ref())
+                .map(|e| (e.body.kind(), e.body.shape().kind_name()))
+                .unwrap_or((parapet_solver::BodyKind::Static, "unknown"));
+            StepError::Unsupported {
+                body: id,
+                kind,
+                shape,
+                mode: MODE,
+                reason: text,
+                limit: reason.limit(),
             }
         }
+        CcdError::Precision {
+            quantity,
+            value,
+            limit,
+            ..
+        } => StepError::Precision {
+            body: id,
+            quantity,
+            value,
+            limit,
+        },
+        CcdError::SweepRefused {
+            triangle, refusal, ..
+        } => {
+            let owner = world.meshes.owner(triangle) as usize;
+            StepError::SweepRefused {
+                body: id,
+                mesh: id_of(world, owner),
+                triangle: world.meshes.local_index(triangle) as usize,
+                source: refusal,
+            }
+        }
+        CcdError::InvalidTriangle { error, .. } => StepError::InvalidMesh {
+            body: id,
+            source: error,
+        },
+        CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
+            body: id,
+            impacts,
+            limit,
+        },
+        CcdError::NotRepresentable {
+            quantity, value, ..
+        } => StepError::NotRepresentable {
+            body: id,
+            source: BodyError::NotRepresentable { quantity, value },
+        },
+        // CcdError is non_exhaustive for users; every variant is mapped above.
+        #[allow(unreachable_patterns)]
+        other => StepError::Unsupported {
+            body: id,
+            kind: parapet_solver::BodyKind::Static,
+            shape: "unknown",
+            mode: MODE,
+            reason: other.to_string(),
+            limit: "supported worlds of seed 000",
+        },
     }
+}
+
+fn precision(body: usize, quantity: &'static str, value: f64, limit: f64) -> CcdError {
+    CcdError::Precision {
+        body,
+        quantity,
+        value,
+        limit,
+    }
+}
+
+/// Radius limits of seed 000 for spheres and capsules.
+fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
+    let r = radius as f64;
+    if !(MIN_RADIUS..=MAX_RADIUS).contains(&r) {
+        let limit = if r < MIN_RADIUS {
+            MIN_RADIUS
+        } else {
+            MAX_RADIUS
+        };
+        return Err(precision(slot, "sphere or capsule radius (m)", r, limit));
+    }
+    Ok(())
+}
+
+fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
+    let mut roles = vec![None; world.slots.len()];
+    for e in world.entries() {
+        let slot = e.id.index() as usize;
+        let role = classify(slot, &e.body)?;
+        if !matches!(role, Role::Passive) {
+            for &x in e.body.position().iter() {
+                if !((x as f64).abs() <= MAX_COORDINATE) {
+                    return Err(precision(
+                        slot,
+                        "position coordinate (m)",
+                        x as f64,
+                        MAX_COORDINATE,
+                    ));
+                }
+            }
+        }
+        match &role {
+            Role::KinematicSphere { radius }
+            | Role::Swept(SweptShape::Sphere { radius })
+            | Role::Swept(SweptShape::Capsule { radius, .. }) => check_radius(slot, *radius)?,
+            _ => {}
+        }
+        roles[slot] = Some(role);
+    }
+    Ok(roles)
+}
+
+/// Part 1: the plan of a CCD step, `None` in DISCRETE (nothing is read or
+/// changed then).
+///
+/// # Errors
+/// [`StepError::Unsupported`], [`StepError::Precision`] or
+/// [`StepError::InvalidMesh`] for the first refused body in insertion order.
+pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepError> {
+    match world.collision_detection {
+        CollisionDetection::Discrete => return Ok(None),
+        CollisionDetection::SphereMeshCcd => {}
+    }
+    let roles = classify_all(world).map_err(|e| step_error(world, e))?;
+    let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
+        .entries()
+        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
+        .collect();
+    let checked = world
+        .ccd_mesh
+        .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
+    checked.map_err(|e| step_error(world, e))?;
+    Ok(Some(CcdPlan {
+        energy: vec![0.0; roles.len()],
+        roles,
+    }))
+}
+
+impl CcdPlan {
+    /// Part 2: records the swept bodies' energies after the force update.
+    pub(crate) fn after_forces(mut self, world: &PhysicsWorld) -> CcdPlan {
+        for e in world.entries() {
+            let slot = e.id.index() as usize;
+            if matches!(self.roles.get(slot), Some(Some(Role::Swept(_)))) {
+                self.energy[slot] = reach::bound_energy(&e.body);
+            }
+        }
+        self
+    }
+
+    /// Whether the contact stage hands this mesh contact to the sweep: a
+    /// swept body's separated point (negative depth) whose closing travel
+    /// `(v . n) dt` exceeds [`CONTACT_MARGIN`].
+    pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
+        // Primitive pairs stay with the solver: a body that can reach another
+        // moving body is refused before the sweep (groups of one only).
+        if q.triangle.is_none() {
+            return false;
+        }
+        let swept = matches!(
+            self.roles.get(q.body.index() as usize),
+            Some(Some(Role::Swept(_)))
+        );
+        if !swept || !(q.depth < 0.0) {
+            return false;
+        }
+        let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
+        closing * q.dt as f64 > CONTACT_MARGIN as f64
+    }
+}
+
+/// The reach of a swept body: region centre and shape bound by shape.
+fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Reach {
+    let p = body.position();
+    let (center, bound) = match shape {
+        SweptShape::Sphere { radius } => (promote(p), *radius as f64),
+        SweptShape::Capsule {
+            radius,
+            half_height,
+        } => {
+            let a = promote(capsule_half_axis(body, *half_height));
+            let c = promote(p);
+            let ends = [(c - a).map(|x| x as f32), (c + a).map(|x| x as f32)];
+            (c, reach::capsule_bound(p, ends, *radius))
+        }
+        SweptShape::Solid { solid, .. } => {
+            let (offset, _) = body.shape_offset();
+            let q = parapet_math::promote_quat(body.rotation());
+            let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
+            let c: Vec3d = promote(p) + q * promote(offset);
+            // Rotation roundoff of the vertices: a relative 1e-12 outward.
+            (c, solid.bounding_radius() * (1.0 + 1.0e-12))
+        }
+    };
+    let energy = energy.max(reach::bound_energy(body));
+    reach::dynamic_reach(
+        center,
+        bound,
+        energy,
+        body.mass() as f64,
+        body.split_linear_velocity(),
+        dt,
+    )
+}
+
+/// Sweeps every swept body alone, in insertion order, reading the world
+/// only; returns the bodies that took an impact with their outcomes.
+fn sweep_each(
+    world: &PhysicsWorld,
+    dt: f32,
+    plan: &CcdPlan,
+    moving: &[(usize, Reach)],
+) -> Result<Vec<(usize, crate::ccd::SoloOutcome)>, StepError> {
+    let mut results = Vec::new();
+    let Some(tree) = world.meshes.tree() else {
+        return Ok(results);
+    };
+    let material = |t: usize| {
+        let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
+        owner.body.collides().then(|| owner.body.material())
+    };
+    let mesh = MeshView {
+        triangles: world.meshes.triangles(),
+        tree,
+        material: &material,
+    };
+    for (slot, r) in moving {
+        let Some(Role::Swept(shape)) = &plan.roles[*slot] else {
+            continue;
+        };
+        let Some(entry) = world.slots[*slot].as_ref() else {
+            continue;
+        };
+        let input = SoloInput {
+            index: *slot,
+            body: &entry.body,
+            shape,
+            reach: *r,
+            dt,
+            max_impacts: world.ccd_max_impacts,
+        };
+        let result = sweep_alone(&input, &mesh).map_err(|err| step_error(world, err))?;
+        if result.motion.is_some() || !result.impacts.is_empty() {
+            results.push((*slot, result));
+        }
+    }
+    Ok(results)
+}
+
+/// Part 3: reach, groups and the sweeps (see the module docs).
+///
+/// # Errors
+/// The first error in body insertion order: [`StepError::Precision`],
+/// [`StepError::Unsupported`] (interacting bodies), [`StepError::SweepRefused`],
+/// [`StepError::ImpactLimit`] or [`StepError::NotRepresentable`].
+pub(crate) fn run(
+    world: &mut PhysicsWorld,
+    dt: f32,
+    plan: &CcdPlan,
+) -> Result<CcdOutcome, StepError> {
+    let mut outcome = CcdOutcome {
+        moved: vec![false; world.slots.len()],
+        events: Vec::new(),
+    };
+    // Reach bounds and the group test.
+    let mut moving: Vec<(usize, Reach)> = Vec::new();
+    for e in world.entries() {
+        let slot = e.id.index() as usize;
+        match &plan.roles[slot] {
+            Some(Role::Swept(shape)) => {
+                let r = swept_reach(&e.body, shape, plan.energy[slot], dt);
+                reach::check_reach(slot, &r, shape.limit_radius())
+                    .map_err(|err| step_error(world, err))?;
+                moving.push((slot, r));
+            }
+            Some(Role::KinematicSphere { radius }) => {
+                let r = reach::kinematic_reach(
+                    promote(e.body.position()),
+                    *radius,
+                    e.body.linear_velocity(),
+                    dt,
+                );
+                moving.push((slot, r));
+            }
+            _ => {}
+        }
+    }
+    reach::check_alone(&moving).map_err(|err| step_error(world, err))?;
+
+    let results = sweep_each(world, dt, plan, &moving)?;
+    for (slot, result) in results {
+        let id = id_of(world, slot);
+        for impact in &result.impacts {
+            let owner = id_of(world, world.meshes.owner(impact.triangle) as usize);
+            let n = impact.normal;
+            let jn: Vec3d = n * n.dot(&impact.impulse);
+            let (body_a, body_b, normal, impulse_b) = if owner < id {
+                (owner, id, n, jn)
+            } else {
+                (id, owner, -n, -jn)
+            };
+            outcome.events.push(ContactEvent {
+                body_a,
+                body_b,
+                point: impact.point.cast::<f32>(),
+                normal: normal.cast::<f32>(),
+                normal_impulse: impulse_b.cast::<f32>(),
+                time: impact.time as f32,
+                kind: ContactKind::Swept,
+            });
+        }
+        if let (Some(motion), Some(entry)) = (result.motion, world.slots[slot].as_mut()) {
+            let b = &mut entry.body;
+            b.set_position(motion.position);
+            b.set_rotation(motion.rotation);
+            b.set_linear_velocity(motion.linear_velocity);
+            b.set_angular_velocity(motion.angular_velocity);
+            b.set_split_linear_velocity(parapet_math::Vec3::zeros());
+            b.set_split_angular_velocity(parapet_math::Vec3::zeros());
+            outcome.moved[slot] = true;
+        }
+    }
+    Ok(outcome)
 }

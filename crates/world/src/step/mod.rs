@@ -52,9 +52,20 @@ impl PhysicsWorld {
 
     /// Stages 3 to 6, and the report of stage 7 (not yet committed).
     fn run_stages(&mut self, dt: f32) -> Result<report::StepReport, StepError> {
+        // The continuous mode's support rules read the pending torques (the
+        // angular push), so its plan is made before the forces consume them;
+        // in DISCRETE there is no plan and the stages run as they always did.
+        let plan = ccd::prepare(self)?;
         forces::apply(self, dt)?;
-        let initial = contacts::run(self, dt, &contacts::keep_every_contact)?;
-        let swept = ccd::run(self, dt)?;
+        let plan = plan.map(|p| p.after_forces(self));
+        let initial = match &plan {
+            None => contacts::run(self, dt, &contacts::keep_every_contact)?,
+            Some(p) => contacts::run(self, dt, &|q| p.defers(q))?,
+        };
+        let swept = match &plan {
+            None => ccd::CcdOutcome::default(),
+            Some(p) => ccd::run(self, dt, p)?,
+        };
         integrate::advance(self, dt, &swept.moved)?;
         Ok(report::StepReport::new(initial, swept.events))
     }

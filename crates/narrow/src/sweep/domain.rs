@@ -1,0 +1,362 @@
+//! The precision domain of the analytic sweeps: the checked limits of seed
+//! 000 "Precision and refusal limits", their named constants and the refusal
+//! type every sweep returns for inputs outside them.
+//!
+//! The sweeps are analytic piecewise-linear computations with `f64`
+//! intermediates, not exact predicates. Their accuracy is relative to the
+//! moving shape's radius; these limits keep every operand within a range
+//! where the `f64` roundoff stays far below the radius (the coordinate limit
+//! bounds each component's final `f32` rounding by about `radius / 256`).
+
+use parapet_math::{Quat, Vec3, Vec3d};
+
+/// Smallest accepted radius of a sphere, capsule or pair member (unit: metre).
+/// Seed 000: "Sphere radii must be between 0.0001 m and 10000 m, inclusive".
+/// Boxes and hulls use their farthest-corner radius.
+pub const MIN_RADIUS: f64 = 1.0e-4;
+
+/// Largest accepted radius (unit: metre), see [`MIN_RADIUS`].
+pub const MAX_RADIUS: f64 = 1.0e4;
+
+/// Largest accepted magnitude of any position or triangle coordinate on each
+/// axis (unit: metre). Seed 000: within 1000000 m of the origin on each axis.
+pub const MAX_COORDINATE: f64 = 1.0e6;
+
+/// Largest accepted ratio of a moving shape's coordinates (start and end of
+/// the step, on each axis) to its radius (dimensionless). Seed 000: 65536
+/// radii, which bounds each `f32` component's rounding by about radius / 256.
+pub const MAX_COORDINATE_RADII: f64 = 65536.0;
+
+/// Largest accepted reach of a moving shape in radii (dimensionless): travel
+/// plus the shape's bounding radius. Seed 000: 1048576 radii.
+pub const MAX_REACH_RADII: f64 = 1_048_576.0;
+
+/// Largest accepted distance, in radii on each axis, of a candidate
+/// triangle's vertices from the moving shape's start centre (dimensionless).
+/// Seed 000: 1048576 radii. Callers reject distant triangles with bounds
+/// before they sweep them.
+pub const MAX_TRIANGLE_DISTANCE_RADII: f64 = 1_048_576.0;
+
+/// Thin-triangle limit (dimensionless): the `f64` magnitude of
+/// `(b - a) x (c - a)` must be at least the longest squared edge length
+/// divided by this ratio, so that the face normal is resolved to about
+/// `2^-20` relative error. Seed 000.
+pub const THIN_TRIANGLE_RATIO: f64 = 1_048_576.0;
+
+/// The approach bound (dimensionless, a multiple of `f64::EPSILON`): a normal
+/// approach counts only when `normal . motion < -32 eps * sum |terms|`, i.e.
+/// when its sign is resolved beyond the rounding of a three-term dot product
+/// (at most 3 eps relative) with a tenfold margin. Seed 000.
+pub const APPROACH_EPS_FACTOR: f64 = 32.0;
+
+/// Largest accepted offset of a box or hull from its body origin (unit:
+/// metre). Seed 000: "by at most 10000 meters".
+pub const MAX_SHAPE_OFFSET: f64 = 1.0e4;
+
+/// Largest accepted deviation of a rotation's squared norm from one
+/// (dimensionless). Seed 000: "finite unit quaternions, within 0.00001 in
+/// squared norm".
+pub const ROTATION_NORM_SQ_TOLERANCE: f64 = 1.0e-5;
+
+/// Why a sweep refused its input: the quantity, its value and the limit.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SweepRefusal {
+    /// An input is NaN or infinite.
+    #[error("{quantity} is not finite")]
+    NotFinite {
+        /// The input's name.
+        quantity: &'static str,
+    },
+    /// The step length is negative.
+    #[error("step length dt = {dt} s is negative (limit 0)")]
+    NegativeStep {
+        /// The step length, seconds.
+        dt: f64,
+    },
+    /// A radius lies outside `[MIN_RADIUS, MAX_RADIUS]`.
+    #[error("{quantity} = {value} m is outside [{min}, {max}] m")]
+    RadiusOutOfRange {
+        /// The radius' name.
+        quantity: &'static str,
+        /// The radius, metres.
+        value: f64,
+        /// [`MIN_RADIUS`].
+        min: f64,
+        /// [`MAX_RADIUS`].
+        max: f64,
+    },
+    /// A coordinate exceeds [`MAX_COORDINATE`].
+    #[error("{quantity} has a coordinate {value} m beyond the limit {limit} m")]
+    CoordinateTooLarge {
+        /// The position's name.
+        quantity: &'static str,
+        /// The offending coordinate, metres.
+        value: f64,
+        /// [`MAX_COORDINATE`].
+        limit: f64,
+    },
+    /// A moving shape's coordinate exceeds [`MAX_COORDINATE_RADII`] radii.
+    #[error("{quantity} has a coordinate of {value} radii beyond the limit {limit} radii")]
+    CoordinateTooCoarse {
+        /// The position's name.
+        quantity: &'static str,
+        /// The offending coordinate divided by the radius.
+        value: f64,
+        /// [`MAX_COORDINATE_RADII`].
+        limit: f64,
+    },
+    /// The reach (travel plus bounding radius) exceeds [`MAX_REACH_RADII`] radii.
+    #[error("reach of {value} radii exceeds the limit {limit} radii")]
+    ReachTooLarge {
+        /// Reach divided by the radius.
+        value: f64,
+        /// [`MAX_REACH_RADII`].
+        limit: f64,
+    },
+    /// A triangle vertex lies farther than [`MAX_TRIANGLE_DISTANCE_RADII`]
+    /// radii from the moving shape on some axis.
+    #[error("triangle vertex {vertex} lies {value} radii from the moving shape, beyond the limit {limit} radii")]
+    TriangleTooFar {
+        /// Which vertex (0, 1, 2).
+        vertex: u8,
+        /// Its largest per-axis distance divided by the radius.
+        value: f64,
+        /// [`MAX_TRIANGLE_DISTANCE_RADII`].
+        limit: f64,
+    },
+    /// The triangle's `f32` raw normal `(b - a) x (c - a)` is zero.
+    #[error("triangle raw f32 normal is zero (limit: nonzero)")]
+    DegenerateTriangle,
+    /// The triangle is too thin (see [`THIN_TRIANGLE_RATIO`]).
+    #[error("triangle cross-product magnitude {value} m^2 is below the limit {limit} m^2 (longest squared edge / {ratio})")]
+    ThinTriangle {
+        /// `|(b - a) x (c - a)|` in `f64`, square metres.
+        value: f64,
+        /// Longest squared edge length divided by the ratio, square metres.
+        limit: f64,
+        /// [`THIN_TRIANGLE_RATIO`].
+        ratio: f64,
+    },
+    /// A rotation is not a unit quaternion within [`ROTATION_NORM_SQ_TOLERANCE`].
+    #[error("{quantity} has squared norm {value}, more than {limit} from 1")]
+    RotationNotUnit {
+        /// The rotation's name.
+        quantity: &'static str,
+        /// Its squared norm.
+        value: f64,
+        /// [`ROTATION_NORM_SQ_TOLERANCE`].
+        limit: f64,
+    },
+    /// A shape offset from its body origin exceeds [`MAX_SHAPE_OFFSET`].
+    #[error("shape offset of {value} m exceeds the limit {limit} m")]
+    ShapeOffsetTooLarge {
+        /// The offset's length, metres.
+        value: f64,
+        /// [`MAX_SHAPE_OFFSET`].
+        limit: f64,
+    },
+    /// A convex solid has no vertices or no faces.
+    #[error("convex solid has {vertices} vertices and {faces} faces (at least 1 and 1 needed)")]
+    EmptySolid {
+        /// Vertex count.
+        vertices: usize,
+        /// Face count.
+        faces: usize,
+    },
+}
+
+pub(crate) type Checked<T = ()> = Result<T, SweepRefusal>;
+
+pub(crate) fn finite_vec(quantity: &'static str, v: Vec3) -> Checked {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(SweepRefusal::NotFinite { quantity })
+    }
+}
+
+pub(crate) fn finite_scalar(quantity: &'static str, x: f32) -> Checked {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(SweepRefusal::NotFinite { quantity })
+    }
+}
+
+/// A finite, non-negative step length.
+pub(crate) fn step(dt: f32) -> Checked {
+    finite_scalar("step length dt", dt)?;
+    if dt < 0.0 {
+        return Err(SweepRefusal::NegativeStep { dt: dt as f64 });
+    }
+    Ok(())
+}
+
+/// A finite radius within `[MIN_RADIUS, MAX_RADIUS]`.
+pub(crate) fn radius(quantity: &'static str, r: f64) -> Checked {
+    if !r.is_finite() {
+        return Err(SweepRefusal::NotFinite { quantity });
+    }
+    if !(MIN_RADIUS..=MAX_RADIUS).contains(&r) {
+        return Err(SweepRefusal::RadiusOutOfRange {
+            quantity,
+            value: r,
+            min: MIN_RADIUS,
+            max: MAX_RADIUS,
+        });
+    }
+    Ok(())
+}
+
+/// Every coordinate within [`MAX_COORDINATE`].
+pub(crate) fn coordinate(quantity: &'static str, p: Vec3d) -> Checked {
+    for &x in p.iter() {
+        if !(x.abs() <= MAX_COORDINATE) {
+            return Err(SweepRefusal::CoordinateTooLarge {
+                quantity,
+                value: x,
+                limit: MAX_COORDINATE,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Every coordinate of a moving shape within [`MAX_COORDINATE_RADII`] radii
+/// (and within [`MAX_COORDINATE`]).
+pub(crate) fn moving_coordinate(quantity: &'static str, p: Vec3d, r: f64) -> Checked {
+    coordinate(quantity, p)?;
+    for &x in p.iter() {
+        let ratio = x.abs() / r;
+        if !(ratio <= MAX_COORDINATE_RADII) {
+            return Err(SweepRefusal::CoordinateTooCoarse {
+                quantity,
+                value: ratio,
+                limit: MAX_COORDINATE_RADII,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reach (travel plus bounding radius, metres) within [`MAX_REACH_RADII`].
+pub(crate) fn reach(reach: f64, r: f64) -> Checked {
+    let ratio = reach / r;
+    if !(ratio <= MAX_REACH_RADII) {
+        return Err(SweepRefusal::ReachTooLarge {
+            value: ratio,
+            limit: MAX_REACH_RADII,
+        });
+    }
+    Ok(())
+}
+
+/// A triangle: finite, within [`MAX_COORDINATE`], vertices within
+/// [`MAX_TRIANGLE_DISTANCE_RADII`] radii of `center` on each axis, nonzero
+/// `f32` raw normal and not thinner than [`THIN_TRIANGLE_RATIO`] allows.
+pub(crate) fn triangle(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
+    for (i, v) in tri.iter().enumerate() {
+        finite_vec("triangle vertex", *v)?;
+        let vd = parapet_math::promote(*v);
+        coordinate("triangle vertex", vd)?;
+        let far = (vd - center).amax() / r;
+        if !(far <= MAX_TRIANGLE_DISTANCE_RADII) {
+            return Err(SweepRefusal::TriangleTooFar {
+                vertex: i as u8,
+                value: far,
+                limit: MAX_TRIANGLE_DISTANCE_RADII,
+            });
+        }
+    }
+    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    if raw32.iter().all(|&x| x == 0.0) {
+        return Err(SweepRefusal::DegenerateTriangle);
+    }
+    let [a, b, c] = tri.map(parapet_math::promote);
+    let cross = (b - a).cross(&(c - a)).norm();
+    let longest = (b - a)
+        .norm_squared()
+        .max((c - b).norm_squared())
+        .max((a - c).norm_squared());
+    let limit = longest / THIN_TRIANGLE_RATIO;
+    if !(cross >= limit) || cross == 0.0 {
+        return Err(SweepRefusal::ThinTriangle {
+            value: cross,
+            limit,
+            ratio: THIN_TRIANGLE_RATIO,
+        });
+    }
+    Ok(())
+}
+
+/// A finite rotation whose squared norm is within
+/// [`ROTATION_NORM_SQ_TOLERANCE`] of one.
+pub(crate) fn rotation(quantity: &'static str, q: &Quat) -> Checked {
+    let c = q.into_inner().coords;
+    if !c.iter().all(|x| x.is_finite()) {
+        return Err(SweepRefusal::NotFinite { quantity });
+    }
+    let n2 = c.cast::<f64>().norm_squared();
+    if !((n2 - 1.0).abs() <= ROTATION_NORM_SQ_TOLERANCE) {
+        return Err(SweepRefusal::RotationNotUnit {
+            quantity,
+            value: n2,
+            limit: ROTATION_NORM_SQ_TOLERANCE,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn radius_limits_are_inclusive() {
+        assert!(radius("r", MIN_RADIUS).is_ok());
+        assert!(radius("r", MAX_RADIUS).is_ok());
+        assert!(radius("r", MIN_RADIUS * 0.999).is_err());
+        assert!(radius("r", MAX_RADIUS * 1.001).is_err());
+        assert!(radius("r", f64::NAN).is_err());
+    }
+
+    #[test]
+    fn a_thin_sliver_is_refused_and_a_fat_triangle_is_not() {
+        let fat = [
+            Vec3::zeros(),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        assert!(triangle(&fat, Vec3d::zeros(), 1.0).is_ok());
+        // Height 1e-7 over a base of 1: cross 1e-7 < 1 / 2^20 ~ 9.5e-7.
+        let thin = [
+            Vec3::zeros(),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.5, 1.0e-7, 0.0),
+        ];
+        assert!(matches!(
+            triangle(&thin, Vec3d::zeros(), 1.0),
+            Err(SweepRefusal::ThinTriangle { .. })
+        ));
+        let flat = [
+            Vec3::zeros(),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 0.0),
+        ];
+        assert!(matches!(
+            triangle(&flat, Vec3d::zeros(), 1.0),
+            Err(SweepRefusal::DegenerateTriangle)
+        ));
+    }
+
+    #[test]
+    fn refusal_messages_name_value_and_limit() {
+        let e = radius("sphere radius", 2.0e4).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("sphere radius") && msg.contains("20000") && msg.contains("10000"),
+            "{msg}"
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! Exact continuous-collision sweeps of translating shapes against static
+//! one-sided triangles and between two translating segments (seed 000, "Step
+//! and contact behavior", "Moving sphere pairs", "Boxes and hulls", "Precision
+//! and refusal limits").
+//!
+//! # Conventions shared by every sweep
+//!
+//! - **Inputs are `f32`** (parapet's storage type); every computation is in
+//!   `f64`. Each sweep re-centres its problem on the moving shape's start
+//!   position before it does anything else, so the precision of the answer
+//!   depends on distances near the shape, not on the world coordinates.
+//! - **Motion** is a translation at constant velocity over one step of length
+//!   `dt` seconds: the displacement is `velocity * dt`, formed in `f64`, where
+//!   the product of two `f32` values is exact.
+//! - **Time** is a fraction of the step in `[0, 1]`.
+//! - **Normal** is a unit `f64` vector pointing *from the static triangle (or
+//!   from body B of a pair) towards the moving shape (or body A)*: the
+//!   direction in which an impulse pushes the moving shape.
+//! - **Triangles** are `[Vec3; 3]`, one-sided: the front is the side that the
+//!   counter-clockwise normal `(b - a) x (c - a)` points to. Edge `i` runs from
+//!   vertex `i` to vertex `(i + 1) % 3`.
+//! - **Tangency is not an impact**: a shape that only grazes a feature, or
+//!   whose normal approach is unresolved at the arithmetic scale of its
+//!   operands ([`APPROACH_EPS_FACTOR`]), is not reported.
+//! - **Ties**: equal feature times keep face, then edge, then vertex order (and
+//!   lower indices first); the mesh helpers keep triangle insertion order.
+//! - **Refusal**: inputs outside the precision domain of seed 000 are refused
+//!   with a [`SweepRefusal`] that names the quantity, its value and the limit.
+//!   No sweep panics on any input.
+//!
+//! One file per shape pair: [`sphere_triangle`], [`capsule_triangle`],
+//! [`segment_pair`], [`polyhedron_triangle`]; the shared precision checks are
+//! in [`domain`].
+
+pub mod capsule_triangle;
+pub mod domain;
+pub mod polyhedron_triangle;
+pub mod segment_pair;
+pub mod sphere_triangle;
+
+pub use capsule_triangle::{
+    sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
+};
+
+pub use domain::{
+    SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
+    MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
+    ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
+};
+pub use polyhedron_triangle::{
+    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement,
+};
+pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
+pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};
+
+use parapet_math::Vec3d;
+
+/// Which feature of a triangle a contact lies on. Edge `i` runs from vertex
+/// `i` to vertex `(i + 1) % 3`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TriangleFeature {
+    /// The interior of the face (the contact normal is the face normal).
+    Face,
+    /// The edge from vertex `i` to vertex `(i + 1) % 3`.
+    Edge(u8),
+    /// Vertex `i`.
+    Vertex(u8),
+}
+
+/// The geometry of one contact found by a sweep.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Impact<F> {
+    /// Fraction of the step in `[0, 1]` at which the shapes touch; `0` for an
+    /// initial contact.
+    pub time: f64,
+    /// World-space contact point at `time` (on the static triangle, or on body
+    /// B of a pair), metres.
+    pub point: Vec3d,
+    /// Unit contact normal, from the triangle (or body B) towards the moving
+    /// shape (or body A).
+    pub normal: Vec3d,
+    /// The features in contact.
+    pub feature: F,
+}
+
+/// The result of one sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SweepOutcome<F> {
+    /// The shapes are apart at the start and first touch, approaching, at
+    /// `impact.time` in `(0, 1]` (or at `0` when the start gap rounds to zero
+    /// while closing).
+    Hit(Impact<F>),
+    /// No approaching contact during the step: the shapes stay apart, only
+    /// graze, or the moving shape starts behind a one-sided triangle.
+    Miss,
+    /// The shapes already touch or overlap at the start of the step (front
+    /// side). The impact's time is `0`; its normal is the separation
+    /// direction (closest points, or for solids the axis of least overlap).
+    /// Whether the shapes close on each other is the caller's test:
+    /// `normal . relative_velocity < 0`.
+    InitiallyTouching(Impact<F>),
+    /// The input is outside the precision domain of seed 000 and the sweep
+    /// makes no promise about it.
+    Refused(SweepRefusal),
+}
+
+impl<F: Copy> SweepOutcome<F> {
+    /// The impact of a hit or of an initial contact.
+    pub fn impact(&self) -> Option<Impact<F>> {
+        match self {
+            SweepOutcome::Hit(i) | SweepOutcome::InitiallyTouching(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The time of a hit or initial contact (fraction of the step).
+    pub fn time(&self) -> Option<f64> {
+        self.impact().map(|i| i.time)
+    }
+
+    /// Whether this is a [`SweepOutcome::Hit`].
+    pub fn is_hit(&self) -> bool {
+        matches!(self, SweepOutcome::Hit(_))
+    }
+
+    /// Whether this is a [`SweepOutcome::Miss`].
+    pub fn is_miss(&self) -> bool {
+        matches!(self, SweepOutcome::Miss)
+    }
+
+    /// Whether this is a [`SweepOutcome::Refused`].
+    pub fn is_refused(&self) -> bool {
+        matches!(self, SweepOutcome::Refused(_))
+    }
+}
+
+/// A feature of one triangle among several (the mesh helpers): the index is
+/// the triangle's position in the slice given to the sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OnTriangle<F> {
+    /// Index of the triangle in the input slice (insertion order).
+    pub triangle: usize,
+    /// The feature on that triangle.
+    pub feature: F,
+}
+
+/// Picks the earlier of two results of the same sweep over several
+/// triangles: a refusal wins (no early hit may skip another candidate's
+/// refusal), then the earlier time, then the earlier triangle (`current`,
+/// which was inserted first). Initial contacts are time 0.
+pub(crate) fn earlier_of<F: Copy>(
+    current: SweepOutcome<F>,
+    next: SweepOutcome<F>,
+) -> SweepOutcome<F> {
+    match (&current, &next) {
+        (SweepOutcome::Refused(_), _) => current,
+        (_, SweepOutcome::Refused(_)) => next,
+        (_, SweepOutcome::Miss) => current,
+        (SweepOutcome::Miss, _) => next,
+        _ => {
+            let tc = current.time().unwrap_or(f64::INFINITY);
+            let tn = next.time().unwrap_or(f64::INFINITY);
+            // Strictly earlier only: insertion order breaks ties, and an
+            // initial contact precedes a hit at rounded time zero.
+            let current_initial = matches!(current, SweepOutcome::InitiallyTouching(_));
+            let next_initial = matches!(next, SweepOutcome::InitiallyTouching(_));
+            if tn < tc || (tn == tc && next_initial && !current_initial) {
+                next
+            } else {
+                current
+            }
+        }
+    }
+}
+
+/// The triangle's vertices in `f64`, relative to `origin`.
+#[inline]
+pub(crate) fn relative_triangle(tri: &[parapet_math::Vec3; 3], origin: Vec3d) -> [Vec3d; 3] {
+    [
+        parapet_math::promote(tri[0]) - origin,
+        parapet_math::promote(tri[1]) - origin,
+        parapet_math::promote(tri[2]) - origin,
+    ]
+}
+
+/// The approach test of seed 000 ("Precision and refusal limits"): the dot
+/// product `normal . motion` is negative by more than
+/// [`APPROACH_EPS_FACTOR`] `* f64::EPSILON` times the sum of the absolute
+/// values of its three terms. An approach whose sign is unresolved at that
+/// scale is ignored (returns `false`).
+#[inline]
+pub(crate) fn approaches(normal: Vec3d, motion: Vec3d) -> bool {
+    let t = normal.component_mul(&motion);
+    let dot = t.x + t.y + t.z;
+    let scale = t.x.abs() + t.y.abs() + t.z.abs();
+    dot < -APPROACH_EPS_FACTOR * f64::EPSILON * scale
+}
+
+/// Whether `normal . motion` is zero within the same arithmetic bound as
+/// [`approaches`] (neither approaching nor receding at that scale).
+#[inline]
+pub(crate) fn unresolved_dot(normal: Vec3d, motion: Vec3d) -> bool {
+    let t = normal.component_mul(&motion);
+    let dot = t.x + t.y + t.z;
+    let scale = t.x.abs() + t.y.abs() + t.z.abs();
+    dot.abs() <= APPROACH_EPS_FACTOR * f64::EPSILON * scale
+}
+
+/// The earlier root of `a t^2 + 2 b t + c = 0` for a point entering a round
+/// surface from outside (`c > 0`) while approaching (`b < 0`), when the
+/// surface is crossed rather than grazed (discriminant strictly positive).
+/// Written as `c / (-b + sqrt(b^2 - a c))` to avoid cancellation.
+#[inline]
+pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
+    if !(a > 0.0 && b < 0.0 && c > 0.0) {
+        return None;
+    }
+    let disc = b * b - a * c;
+    if !(disc > 0.0) {
+        return None;
+    }
+    let t = c / (-b + disc.sqrt());
+    t.is_finite().then_some(t)
+}

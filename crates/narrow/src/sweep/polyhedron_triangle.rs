@@ -1,0 +1,742 @@
+//! Sweep of a translating convex solid (box or convex hull that cannot turn)
+//! against a static one-sided triangle by the separating-axis test over time:
+//! `sweep_solid_triangle`, with the solid's input type [`ConvexSolid`] and its
+//! pose [`SolidPlacement`].
+//!
+//! # Method
+//! Seed 000 "Boxes and hulls". The solid and the triangle overlap exactly when
+//! their projections overlap on every candidate axis: the solid's face
+//! normals, the triangle's normal, and the cross product of each solid edge
+//! direction with each triangle edge (parallel pairs give no axis: the faces
+//! of the Minkowski difference come only from face normals and non-parallel
+//! edge pairs). Along each axis the solid's interval moves linearly in time,
+//! so the two overlap along that axis during one interval of time; the first
+//! contact is the latest entry over all axes, when it comes strictly before
+//! the earliest exit (an entry equal to the exit is a tangency, no hit), and
+//! its normal is the axis that entered last (the triangle normal, then solid
+//! faces, then edge pairs on equal entries).
+//!
+//! An axis along which the solid does not move (`axis . d` unresolved at the
+//! approach bound [`super::APPROACH_EPS_FACTOR`]) separates it for the whole
+//! step when the projections are disjoint *or only touch*: a face or edge
+//! sliding along a triangle with zero clearance is no impact. A solid that
+//! already touches or overlaps the triangle on every axis is reported as
+//! [`SweepOutcome::InitiallyTouching`] with the axis of least overlap as its
+//! normal, so a box resting on a floor and sliding does not close on it (the
+//! normal is the floor normal and the sliding velocity is tangent to it).
+//!
+//! One-sided: a solid that starts wholly behind the face plane (every vertex
+//! at or below it) is not caught.
+//!
+//! # Source and precision domain
+//! Seed 000 "Boxes and hulls", "Precision and refusal limits"; Ericson,
+//! *Real-Time Collision Detection* 5.5.8 (intervals of overlap of moving
+//! projections); Akenine-Moller, "Fast 3D triangle-box overlap testing" (the
+//! 13 axes of a box and a triangle). `f64` intermediates, re-centred on the
+//! solid's world centre. The solid's farthest-vertex radius sets its
+//! radius-relative limits (radius within [`super::MIN_RADIUS`],
+//! [`super::MAX_RADIUS`]; coordinates within 65536 radii; reach within
+//! 1048576 radii); the shape offset is at most [`super::MAX_SHAPE_OFFSET`].
+
+use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
+
+use super::domain::{self, Checked, SweepRefusal};
+use super::sphere_triangle::TriangleFrame;
+use super::{relative_triangle, unresolved_dot, Impact, SweepOutcome};
+
+/// Two unit directions whose dot product exceeds this (in absolute value
+/// for edges) are treated as one direction when a solid is built
+/// (dimensionless; about 1.4e-6 rad, far above `f64` roundoff of a
+/// normalisation and far below any meaningful face or edge angle).
+pub const PARALLEL_DIRECTION_COS: f64 = 1.0 - 1.0e-12;
+
+/// A triangle edge and a solid edge whose cross product is shorter than this
+/// fraction of the product of their lengths are treated as parallel and give
+/// no candidate axis (dimensionless; the sine of about 1e-7 rad; an axis from
+/// nearly parallel edges is numerically meaningless and is covered by the
+/// face axes).
+pub const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
+
+/// Support vertices within this fraction of the length scale of the
+/// extreme projection belong to the contact feature (dimensionless).
+pub const SUPPORT_TOLERANCE: f64 = 1.0e-9;
+
+/// Why a [`ConvexSolid`] could not be built.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolidError {
+    /// Fewer than four vertices or no face.
+    #[error("a convex solid needs at least 4 vertices and 4 faces, got {vertices} vertices and {faces} faces")]
+    TooSmall {
+        /// Vertex count.
+        vertices: usize,
+        /// Face count.
+        faces: usize,
+    },
+    /// A coordinate or half extent is NaN or infinite.
+    #[error("vertex {index} is not finite")]
+    NotFinite {
+        /// The vertex (or half-extent component) index.
+        index: usize,
+    },
+    /// A cuboid half extent is not positive.
+    #[error("half extent {axis} = {value} m is not positive (limit > 0)")]
+    NonPositiveExtent {
+        /// Axis 0, 1 or 2.
+        axis: usize,
+        /// The half extent, metres.
+        value: f32,
+    },
+    /// A face refers to a vertex that does not exist.
+    #[error("face {face} refers to vertex {index}, beyond the {count} vertices")]
+    IndexOutOfRange {
+        /// The face.
+        face: usize,
+        /// The index found.
+        index: u32,
+        /// The number of vertices.
+        count: usize,
+    },
+    /// A face has no area.
+    #[error("face {face} has zero area")]
+    DegenerateFace {
+        /// The face.
+        face: usize,
+    },
+}
+
+/// A convex polyhedron in its own (shape) frame, prepared for the
+/// separating-axis sweep: vertices, outward unit face normals (parallel
+/// duplicates merged) and unit edge directions (parallel and antiparallel
+/// duplicates merged).
+///
+/// Build it with [`ConvexSolid::from_cuboid`] or [`ConvexSolid::from_points`]
+/// (vertices of a convex polytope and the triangles of its boundary).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexSolid {
+    vertices: Vec<Vec3d>,
+    face_normals: Vec<Vec3d>,
+    edges: Vec<Vec3d>,
+    radius: f64,
+}
+
+fn push_direction(list: &mut Vec<Vec3d>, v: Vec3d, either_sign: bool) {
+    let dup = list.iter().any(|u| {
+        let c = u.dot(&v);
+        c > PARALLEL_DIRECTION_COS || (either_sign && -c > PARALLEL_DIRECTION_COS)
+    });
+    if !dup {
+        list.push(v);
+    }
+}
+
+impl ConvexSolid {
+    /// A box centred on the shape origin with the given half extents
+    /// (metres): 8 vertices, 6 face normals, 3 edge directions.
+    ///
+    /// # Errors
+    /// [`SolidError::NotFinite`] or [`SolidError::NonPositiveExtent`].
+    pub fn from_cuboid(half_extents: Vec3) -> Result<Self, SolidError> {
+        for axis in 0..3 {
+            let value = half_extents[axis];
+            if !value.is_finite() {
+                return Err(SolidError::NotFinite { index: axis });
+            }
+            if !(value > 0.0) {
+                return Err(SolidError::NonPositiveExtent { axis, value });
+            }
+        }
+        let h = promote(half_extents);
+        let mut vertices = Vec::with_capacity(8);
+        for i in 0..8 {
+            let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+            vertices.push(Vec3d::new(s(1) * h.x, s(2) * h.y, s(4) * h.z));
+        }
+        let mut face_normals = Vec::with_capacity(6);
+        for axis in 0..3 {
+            let mut n = Vec3d::zeros();
+            n[axis] = 1.0;
+            face_normals.push(n);
+            face_normals.push(-n);
+        }
+        Ok(ConvexSolid {
+            vertices,
+            face_normals,
+            edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
+            radius: h.norm(),
+        })
+    }
+
+    /// A convex hull from its vertices (shape frame, metres) and the
+    /// triangles of its boundary. Each triangle's normal is turned outward
+    /// (away from the vertex centroid) whatever its winding. The caller
+    /// promises that the vertices are those of a convex polytope and that the
+    /// triangles cover its boundary; interior diagonals of triangulated faces
+    /// only add harmless candidate axes.
+    ///
+    /// # Errors
+    /// [`SolidError::TooSmall`], [`SolidError::NotFinite`],
+    /// [`SolidError::IndexOutOfRange`], [`SolidError::DegenerateFace`].
+    pub fn from_points(vertices: &[Vec3], faces: &[[u32; 3]]) -> Result<Self, SolidError> {
+        if vertices.len() < 4 || faces.len() < 4 {
+            return Err(SolidError::TooSmall {
+                vertices: vertices.len(),
+                faces: faces.len(),
+            });
+        }
+        for (index, v) in vertices.iter().enumerate() {
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(SolidError::NotFinite { index });
+            }
+        }
+        let verts: Vec<Vec3d> = vertices.iter().map(|v| promote(*v)).collect();
+        let centroid = verts.iter().sum::<Vec3d>() / verts.len() as f64;
+        let mut face_normals = Vec::new();
+        let mut edges = Vec::new();
+        for (face, tri) in faces.iter().enumerate() {
+            let mut p = [Vec3d::zeros(); 3];
+            for k in 0..3 {
+                let index = tri[k];
+                p[k] = *verts
+                    .get(index as usize)
+                    .ok_or(SolidError::IndexOutOfRange {
+                        face,
+                        index,
+                        count: verts.len(),
+                    })?;
+            }
+            let n = (p[1] - p[0]).cross(&(p[2] - p[0]));
+            let len = n.norm();
+            if !(len > 0.0) {
+                return Err(SolidError::DegenerateFace { face });
+            }
+            let mut n = n / len;
+            if n.dot(&(p[0] - centroid)) < 0.0 {
+                n = -n;
+            }
+            push_direction(&mut face_normals, n, false);
+            for k in 0..3 {
+                let e = p[(k + 1) % 3] - p[k];
+                let el = e.norm();
+                if el > 0.0 {
+                    push_direction(&mut edges, e / el, true);
+                }
+            }
+        }
+        let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
+        Ok(ConvexSolid {
+            vertices: verts,
+            face_normals,
+            edges,
+            radius,
+        })
+    }
+
+    /// The vertices in the shape frame (metres).
+    pub fn vertices(&self) -> &[Vec3d] {
+        &self.vertices
+    }
+
+    /// The outward unit face normals in the shape frame.
+    pub fn face_normals(&self) -> &[Vec3d] {
+        &self.face_normals
+    }
+
+    /// The unit edge directions in the shape frame (one per parallel class).
+    pub fn edges(&self) -> &[Vec3d] {
+        &self.edges
+    }
+
+    /// The farthest-vertex distance from the shape origin (metres): the
+    /// radius of the seed's radius-relative precision limits.
+    pub fn bounding_radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+/// Where a solid sits: its body's world pose and the shape's offset in the
+/// body frame (seed 000: a shape may sit off its body's origin by at most
+/// [`super::MAX_SHAPE_OFFSET`]). The shape's world pose is
+/// `body_position + body_rotation * (shape_offset + shape_rotation * x)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolidPlacement {
+    /// The body origin in world coordinates (metres).
+    pub body_position: Vec3,
+    /// The body's rotation, body to world.
+    pub body_rotation: Quat,
+    /// The shape origin in the body frame (metres).
+    pub shape_offset: Vec3,
+    /// The shape's rotation in the body frame.
+    pub shape_rotation: Quat,
+}
+
+impl SolidPlacement {
+    /// A shape centred on its body's origin, with the body at this pose.
+    pub fn at(position: Vec3, rotation: Quat) -> Self {
+        SolidPlacement {
+            body_position: position,
+            body_rotation: rotation,
+            shape_offset: Vec3::zeros(),
+            shape_rotation: Quat::identity(),
+        }
+    }
+}
+
+/// The separating axis that decided a solid-triangle contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SatAxis {
+    /// The triangle's face normal.
+    TriangleNormal,
+    /// The solid's face normal of this index (see [`ConvexSolid::face_normals`]).
+    SolidFace(u16),
+    /// The cross product of a solid edge direction (index into
+    /// [`ConvexSolid::edges`]) with a triangle edge (`i` from vertex `i` to
+    /// `i + 1`).
+    EdgePair {
+        /// The solid's edge direction.
+        solid_edge: u16,
+        /// The triangle's edge.
+        triangle_edge: u8,
+    },
+}
+
+fn unit_quat(q: &Quat) -> Quatd {
+    Quatd::new_normalize(promote_quat(*q).into_inner())
+}
+
+/// A checked placement: world centre, rotation shape -> world.
+fn checked_placement(
+    solid: &ConvexSolid,
+    place: &SolidPlacement,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<(Vec3d, Quatd, Vec3d, f64)> {
+    domain::finite_vec("body position", place.body_position)?;
+    domain::finite_vec("shape offset", place.shape_offset)?;
+    domain::rotation("body rotation", &place.body_rotation)?;
+    domain::rotation("shape rotation", &place.shape_rotation)?;
+    domain::finite_vec("solid velocity", velocity)?;
+    domain::step(dt)?;
+    if solid.vertices.is_empty() || solid.face_normals.is_empty() {
+        return Err(SweepRefusal::EmptySolid {
+            vertices: solid.vertices.len(),
+            faces: solid.face_normals.len(),
+        });
+    }
+    let r = solid.radius;
+    domain::radius("solid farthest-vertex radius", r)?;
+    let offset = promote(place.shape_offset);
+    let off_len = offset.norm();
+    if !(off_len <= domain::MAX_SHAPE_OFFSET) {
+        return Err(SweepRefusal::ShapeOffsetTooLarge {
+            value: off_len,
+            limit: domain::MAX_SHAPE_OFFSET,
+        });
+    }
+    let body_rot = unit_quat(&place.body_rotation);
+    let rot = body_rot * unit_quat(&place.shape_rotation);
+    let body = promote(place.body_position);
+    domain::coordinate("body position", body)?;
+    let center = body + body_rot * offset;
+    let d = promote(velocity) * dt as f64;
+    domain::moving_coordinate("solid centre at step start", center, r)?;
+    domain::moving_coordinate("solid centre at step end", center + d, r)?;
+    domain::reach(d.norm() + r, r)?;
+    Ok((center, rot, d, r))
+}
+
+/// Projection interval of points on an axis.
+#[inline]
+fn interval(points: &[Vec3d], axis: &Vec3d) -> (f64, f64) {
+    points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let x = axis.dot(p);
+            (lo.min(x), hi.max(x))
+        })
+}
+
+/// Support vertices of `points` within `tol` of the extreme projection
+/// along `dir` (the largest `dir . p`).
+fn support(points: &[Vec3d], dir: &Vec3d, tol: f64) -> Vec<Vec3d> {
+    let best = points
+        .iter()
+        .map(|p| dir.dot(p))
+        .fold(f64::NEG_INFINITY, f64::max);
+    points
+        .iter()
+        .copied()
+        .filter(|p| dir.dot(p) >= best - tol)
+        .collect()
+}
+
+/// Whether `p` lies within the convex polygon `poly` (at least three
+/// coplanar points, any order) seen along `n`.
+fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
+    if poly.len() < 3 {
+        return false;
+    }
+    let c = poly.iter().sum::<Vec3d>() / poly.len() as f64;
+    // Order the points by angle around the centroid in the plane.
+    let u = (poly[0] - c).cross(n).cross(n);
+    let u = if u.norm() > 0.0 {
+        u.normalize()
+    } else {
+        return false;
+    };
+    let w = n.cross(&u);
+    let mut sorted: Vec<(f64, Vec3d)> = poly
+        .iter()
+        .map(|q| {
+            let r = q - c;
+            (r.dot(&w).atan2(r.dot(&u)), *q)
+        })
+        .collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let k = sorted.len();
+    let sign = n.dot(&u.cross(&w)).signum();
+    (0..k).all(|i| {
+        let a = sorted[i].1;
+        let b = sorted[(i + 1) % k].1;
+        sign * (b - a).cross(&(p - a)).dot(n) >= 0.0
+    })
+}
+
+/// A point of the contact region of the solid (vertices `solid`, already at
+/// the contact time) and the triangle, with `normal` from the triangle to
+/// the solid.
+fn contact_point(solid: &[Vec3d], tri: &[Vec3d; 3], normal: &Vec3d, tol: f64) -> Vec3d {
+    let s = support(solid, &-normal, tol);
+    let t = support(tri, normal, tol);
+    if s.len() == 1 {
+        return s[0];
+    }
+    if t.len() == 1 {
+        return t[0];
+    }
+    if s.len() == 2 && t.len() == 2 {
+        let (a, b) = super::capsule_triangle::closest_params(s[0], s[1] - s[0], t[0], t[1] - t[0]);
+        let p = s[0] + a * (s[1] - s[0]);
+        let q = t[0] + b * (t[1] - t[0]);
+        return 0.5 * (p + q);
+    }
+    let mut sum = Vec3d::zeros();
+    let mut count = 0usize;
+    for p in &s {
+        if inside_polygon(p, &t, normal) {
+            sum += p;
+            count += 1;
+        }
+    }
+    for p in &t {
+        if inside_polygon(p, &s, normal) {
+            sum += p;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        for p in s.iter().chain(t.iter()) {
+            sum += p;
+            count += 1;
+        }
+    }
+    sum / count as f64
+}
+
+/// Sweeps a convex solid that only translates, at `velocity` (m/s) for `dt`
+/// seconds, against one static one-sided triangle by the separating-axis
+/// test over time.
+///
+/// Returns the first contact (time as a fraction of the step, a point of the
+/// contact region, the unit normal from the triangle towards the solid, and
+/// the axis that entered last), an initial contact with the axis of least
+/// overlap, a miss (including a solid that starts wholly behind the face,
+/// and sliding contact with zero clearance) or a refusal.
+pub fn sweep_solid_triangle(
+    solid: &ConvexSolid,
+    placement: &SolidPlacement,
+    velocity: Vec3,
+    dt: f32,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<SatAxis> {
+    let (center, rot, d, r) = match checked_placement(solid, placement, velocity, dt) {
+        Ok(x) => x,
+        Err(e) => return SweepOutcome::Refused(e),
+    };
+    if let Err(e) = domain::triangle(triangle, center, r) {
+        return SweepOutcome::Refused(e);
+    }
+    let tri = TriangleFrame::new(relative_triangle(triangle, center));
+    let verts: Vec<Vec3d> = solid.vertices.iter().map(|v| rot * v).collect();
+
+    // One-sided: wholly behind the face plane (every vertex at or below it).
+    let plane = tri.n.dot(&tri.v[0]);
+    let (_, top) = interval(&verts, &tri.n);
+    if top <= plane {
+        return SweepOutcome::Miss;
+    }
+
+    // Candidate axes in order: triangle normal, solid faces, edge pairs.
+    let mut axes: Vec<(Vec3d, SatAxis)> =
+        Vec::with_capacity(1 + solid.face_normals.len() + 3 * solid.edges.len());
+    axes.push((tri.n, SatAxis::TriangleNormal));
+    for (i, n) in solid.face_normals.iter().enumerate() {
+        axes.push((rot * n, SatAxis::SolidFace(i as u16)));
+    }
+    for (j, e) in solid.edges.iter().enumerate() {
+        let e = rot * e;
+        for k in 0..3 {
+            let (_, te) = tri.edge(k);
+            let c = e.cross(&te);
+            let cl = c.norm();
+            if cl > PARALLEL_EDGE_SIN * te.norm() {
+                axes.push((
+                    c / cl,
+                    SatAxis::EdgePair {
+                        solid_edge: j as u16,
+                        triangle_edge: k as u8,
+                    },
+                ));
+            }
+        }
+    }
+
+    let mut enter = (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal);
+    let mut exit = f64::INFINITY;
+    let mut least = (f64::INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal);
+    for (axis, label) in &axes {
+        let (smin, smax) = interval(&verts, axis);
+        let (tmin, tmax) = interval(&tri.v, axis);
+        // Overlap depth at the start and the side the solid is on.
+        let below = smax - tmin;
+        let above = tmax - smin;
+        let (depth, side) = if below < above {
+            (below, -1.0)
+        } else {
+            (above, 1.0)
+        };
+        if depth < least.0 {
+            least = (depth, side * axis, *label);
+        }
+        if unresolved_dot(*axis, d) {
+            // Not moving along this axis: disjoint or only touching
+            // projections separate for the whole step.
+            if !(smin < tmax && smax > tmin) {
+                return SweepOutcome::Miss;
+            }
+            continue;
+        }
+        let v = axis.dot(&d);
+        let (t_in, t_out, normal) = if v < 0.0 {
+            ((smin - tmax) / -v, (smax - tmin) / -v, *axis)
+        } else {
+            ((tmin - smax) / v, (tmax - smin) / v, -axis)
+        };
+        if t_in > enter.0 {
+            enter = (t_in, normal, *label);
+        }
+        exit = exit.min(t_out);
+        if !(enter.0 < exit) || enter.0 > 1.0 || !(exit > 0.0) {
+            return SweepOutcome::Miss;
+        }
+    }
+    let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
+    if enter.0 <= 0.0 {
+        // Touching or overlapping on every axis at the start.
+        let (_, normal, label) = least;
+        let point = contact_point(&verts, &tri.v, &normal, tol);
+        return SweepOutcome::InitiallyTouching(Impact {
+            time: 0.0,
+            point: point + center,
+            normal,
+            feature: label,
+        });
+    }
+    let (t, normal, label) = enter;
+    let moved: Vec<Vec3d> = verts.iter().map(|p| p + t * d).collect();
+    let point = contact_point(&moved, &tri.v, &normal, tol);
+    SweepOutcome::Hit(Impact {
+        time: t,
+        point: point + center,
+        normal,
+        feature: label,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floor() -> [Vec3; 3] {
+        [
+            Vec3::new(-4.0, -4.0, 0.0),
+            Vec3::new(4.0, -4.0, 0.0),
+            Vec3::new(0.0, 4.0, 0.0),
+        ]
+    }
+
+    fn unit_box() -> ConvexSolid {
+        ConvexSolid::from_cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap()
+    }
+
+    #[test]
+    fn a_falling_box_lands_flat_on_the_floor() {
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(0.0, 0.0, 2.5), Quat::identity()),
+            Vec3::new(0.0, 0.0, -4.0),
+            1.0,
+            &floor(),
+        );
+        let SweepOutcome::Hit(i) = o else {
+            panic!("{o:?}")
+        };
+        // Bottom face at z = 2 reaches z = 0 after 2 of 4 m.
+        assert!((i.time - 0.5).abs() < 1e-15);
+        assert_eq!(i.feature, SatAxis::TriangleNormal);
+        assert_eq!(i.normal, Vec3d::new(0.0, 0.0, 1.0));
+        // The contact region is the whole bottom face: its centre.
+        assert!(
+            (i.point - Vec3d::new(0.0, 0.0, 0.0)).norm() < 1e-12,
+            "{:?}",
+            i.point
+        );
+    }
+
+    #[test]
+    fn a_box_sliding_on_the_floor_with_zero_clearance_is_no_impact() {
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(0.0, 0.0, 0.5), Quat::identity()),
+            Vec3::new(3.0, 1.0, 0.0),
+            0.5,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn a_resting_box_that_overlaps_slightly_reports_the_floor_normal() {
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(0.0, 0.0, 0.499), Quat::identity()),
+            Vec3::new(3.0, 0.0, 0.0),
+            0.1,
+            &floor(),
+        );
+        let SweepOutcome::InitiallyTouching(i) = o else {
+            panic!("{o:?}")
+        };
+        assert_eq!(i.normal, Vec3d::new(0.0, 0.0, 1.0));
+        assert_eq!(i.feature, SatAxis::TriangleNormal);
+    }
+
+    #[test]
+    fn a_box_wholly_behind_the_face_is_not_caught() {
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(0.0, 0.0, -0.5), Quat::identity()),
+            Vec3::new(0.0, 0.0, 4.0),
+            1.0,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn a_tilted_box_lands_on_its_lowest_corner() {
+        // Rotated so that one corner points straight down: the corner sits
+        // sqrt(3) / 2 below the centre.
+        let axis = parapet_math::nalgebra::Unit::new_normalize(Vec3::new(1.0, -1.0, 0.0));
+        let rot = Quat::from_axis_angle(&axis, (1.0f32 / 3.0f32.sqrt()).acos());
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(0.0, 0.0, 2.0), rot),
+            Vec3::new(0.0, 0.0, -2.0),
+            1.0,
+            &floor(),
+        );
+        let SweepOutcome::Hit(i) = o else {
+            panic!("{o:?}")
+        };
+        let expected = (2.0 - 3f64.sqrt() / 2.0) / 2.0;
+        // f32 rotation of the corner: a few f32 ulps of a unit length.
+        assert!((i.time - expected).abs() < 1e-6, "{} vs {expected}", i.time);
+        assert!(
+            i.point.z.abs() < 1e-6 && i.point.xy().norm() < 1e-6,
+            "{:?}",
+            i.point
+        );
+    }
+
+    #[test]
+    fn an_offset_shape_is_swept_where_it_sits() {
+        // Body at z = 5, shape 2 m below its origin: bottom face at z = 2.5.
+        let place = SolidPlacement {
+            body_position: Vec3::new(0.0, 0.0, 5.0),
+            body_rotation: Quat::identity(),
+            shape_offset: Vec3::new(0.0, 0.0, -2.0),
+            shape_rotation: Quat::identity(),
+        };
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &place,
+            Vec3::new(0.0, 0.0, -5.0),
+            1.0,
+            &floor(),
+        );
+        assert!((o.time().unwrap() - 0.5).abs() < 1e-15, "{o:?}");
+    }
+
+    #[test]
+    fn a_hull_from_points_matches_the_same_box() {
+        let b = unit_box();
+        let faces: [[u32; 3]; 12] = [
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        let pts: Vec<Vec3> = b.vertices().iter().map(|v| v.cast::<f32>()).collect();
+        let hull = ConvexSolid::from_points(&pts, &faces).unwrap();
+        assert_eq!(hull.face_normals().len(), 6);
+        let place = SolidPlacement::at(
+            Vec3::new(0.3, -0.2, 3.0),
+            Quat::from_euler_angles(0.3, 0.2, 0.1),
+        );
+        let v = Vec3::new(1.0, 0.5, -6.0);
+        let (x, y) = (
+            sweep_solid_triangle(&b, &place, v, 1.0, &floor()),
+            sweep_solid_triangle(&hull, &place, v, 1.0, &floor()),
+        );
+        // The hull adds face-diagonal edge axes, which never separate more
+        // than the box's own axes: the same time to roundoff.
+        assert!(
+            (x.time().unwrap() - y.time().unwrap()).abs() < 1e-12,
+            "{x:?} {y:?}"
+        );
+    }
+
+    #[test]
+    fn a_box_edge_grazing_a_triangle_edge_is_no_hit() {
+        // A box beside the triangle whose face x = 4 touches vertex 1 at
+        // (4, -4, 0) with zero clearance, moving straight down.
+        let o = sweep_solid_triangle(
+            &unit_box(),
+            &SolidPlacement::at(Vec3::new(4.5, 0.0, 0.5), Quat::identity()),
+            Vec3::new(0.0, 0.0, -1.0),
+            1.0,
+            &floor(),
+        );
+        // The solid-face axis x does not move and only touches: no hit.
+        assert_eq!(o, SweepOutcome::Miss);
+    }
+}

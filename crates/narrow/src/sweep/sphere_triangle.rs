@@ -1,0 +1,640 @@
+//! Sweep of a translating sphere against a static one-sided triangle:
+//! `sweep_sphere_triangle`, and its earliest hit over a slice of triangles.
+//!
+//! # Method
+//! The sphere's centre moves on the segment `p(t) = p0 + t d`, `t in [0, 1]`.
+//! It touches the triangle when it enters the triangle grown by the radius,
+//! which is the union of the face slab, three finite edge cylinders and three
+//! vertex spheres. The first entry into the union is the earliest of:
+//! - **face**: the plane at height `r` in front of the face, crossed at
+//!   `t = (s0 - r) / -(n . d)`, when the touching point lies inside the face;
+//! - **edge cylinder** `i`: the earlier root of `|(m + t d) x e|^2 = r^2 |e|^2`
+//!   (`m = p0 - v_i`, `e` the edge) in the stable form
+//!   `c / (-b + sqrt(b^2 - a c))`, when the closest edge point is within the
+//!   edge;
+//! - **vertex sphere** `i`: the earlier root of `|m + t d|^2 = r^2`.
+//!
+//! A root counts only when the sphere crosses the surface (strictly positive
+//! discriminant: exact tangency is no hit) and the approach test of seed 000
+//! resolves the sign of `normal . d` ([`super::APPROACH_EPS_FACTOR`]). Equal
+//! times keep face, then edge, then vertex order, lower indices first.
+//!
+//! # One-sided rule
+//! A sphere whose centre starts behind the face plane (signed distance < 0)
+//! is not caught, whatever feature it would reach, and an initial overlap of
+//! the back of the face is not reported. A sphere that starts in front is
+//! caught by every feature that it approaches, so it can never pass through
+//! the triangle from the front.
+//!
+//! # Source and precision domain
+//! Seed 000 "Step and contact behavior" and "Precision and refusal limits";
+//! the closest-point regions follow Ericson, *Real-Time Collision Detection*
+//! 5.1.5. `f64` intermediates on `f32` inputs, re-centred on the sphere's start
+//! position; inputs outside the limits of [`super::domain`] are refused.
+
+use parapet_math::{promote, Vec3, Vec3d};
+
+use super::domain::{self, Checked};
+use super::{
+    approaches, earlier_of, entry_root, relative_triangle, Impact, OnTriangle, SweepOutcome,
+    TriangleFeature,
+};
+
+/// A triangle prepared for sweeps: vertices relative to the sweep's origin and
+/// its raw and unit normals.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TriangleFrame {
+    pub(crate) v: [Vec3d; 3],
+    /// `(v1 - v0) x (v2 - v0)`.
+    pub(crate) n_raw: Vec3d,
+    /// `|n_raw|`.
+    pub(crate) n_len: f64,
+    /// `n_raw / n_len`.
+    pub(crate) n: Vec3d,
+}
+
+impl TriangleFrame {
+    pub(crate) fn new(v: [Vec3d; 3]) -> Self {
+        let n_raw = (v[1] - v[0]).cross(&(v[2] - v[0]));
+        let n_len = n_raw.norm();
+        TriangleFrame {
+            v,
+            n_raw,
+            n_len,
+            n: n_raw / n_len,
+        }
+    }
+
+    /// Edge `i`: start vertex and direction to the next vertex.
+    #[inline]
+    pub(crate) fn edge(&self, i: usize) -> (Vec3d, Vec3d) {
+        let a = self.v[i];
+        (a, self.v[(i + 1) % 3] - a)
+    }
+
+    /// Raw signed height of `p` over the face plane (times `n_len`).
+    #[inline]
+    pub(crate) fn raw_height(&self, p: Vec3d) -> f64 {
+        self.n_raw.dot(&(p - self.v[0]))
+    }
+
+    /// Whether the projection of `p` along the normal lies in the closed
+    /// triangle.
+    #[inline]
+    pub(crate) fn projects_inside(&self, p: Vec3d) -> bool {
+        (0..3).all(|i| {
+            let (a, e) = self.edge(i);
+            e.cross(&(p - a)).dot(&self.n_raw) >= 0.0
+        })
+    }
+}
+
+/// What the point-sweep kernel found (relative frame).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Found {
+    Initial(Impact<TriangleFeature>),
+    Hit(Impact<TriangleFeature>),
+    Nothing,
+}
+
+/// Unit direction of `v`, or `fallback` when `v` is zero.
+#[inline]
+pub(crate) fn unit_or(v: Vec3d, fallback: Vec3d) -> Vec3d {
+    let n = v.norm();
+    if n > 0.0 && n.is_finite() {
+        v / n
+    } else {
+        fallback
+    }
+}
+
+/// The initial contact of a sphere at `p0` with radius `r`, if it touches or
+/// overlaps the triangle (either side): the closest of the touching features,
+/// face before edges before vertices on equal distance. The face normal is
+/// always the front normal.
+pub(crate) fn initial_contact(
+    tri: &TriangleFrame,
+    p0: Vec3d,
+    r: f64,
+) -> Option<Impact<TriangleFeature>> {
+    let mut best: Option<(f64, Impact<TriangleFeature>)> = None;
+    let mut offer = |dist2: f64, point: Vec3d, normal: Vec3d, feature: TriangleFeature| {
+        if best.as_ref().is_none_or(|(d, _)| dist2 < *d) {
+            best = Some((
+                dist2,
+                Impact {
+                    time: 0.0,
+                    point,
+                    normal,
+                    feature,
+                },
+            ));
+        }
+    };
+    let s0 = tri.raw_height(p0) / tri.n_len;
+    if s0.abs() <= r && tri.projects_inside(p0) {
+        offer(s0 * s0, p0 - s0 * tri.n, tri.n, TriangleFeature::Face);
+    }
+    for i in 0..3 {
+        let (a, e) = tri.edge(i);
+        let m = p0 - a;
+        let ee = e.norm_squared();
+        let mxe = m.cross(&e);
+        let c = mxe.norm_squared() - r * r * ee;
+        let u = m.dot(&e) / ee;
+        if c <= 0.0 && (0.0..=1.0).contains(&u) {
+            let q = a + u * e;
+            offer(
+                mxe.norm_squared() / ee,
+                q,
+                unit_or(p0 - q, tri.n),
+                TriangleFeature::Edge(i as u8),
+            );
+        }
+    }
+    for i in 0..3 {
+        let m = p0 - tri.v[i];
+        let d2 = m.norm_squared();
+        if d2 <= r * r {
+            offer(
+                d2,
+                tri.v[i],
+                unit_or(m, tri.n),
+                TriangleFeature::Vertex(i as u8),
+            );
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// The first approaching entry of a sphere of radius `r`, centre moving from
+/// `p0` by `d`, into the triangle grown by `r`, after the start (the caller
+/// has excluded initial contact). Face, edges, vertices; strict `<` keeps the
+/// earlier feature on equal times.
+pub(crate) fn first_entry(
+    tri: &TriangleFrame,
+    p0: Vec3d,
+    r: f64,
+    d: Vec3d,
+) -> Option<Impact<TriangleFeature>> {
+    let mut best: Option<Impact<TriangleFeature>> = None;
+    let mut offer = |imp: Impact<TriangleFeature>| {
+        if best.as_ref().is_none_or(|b| imp.time < b.time) {
+            best = Some(imp);
+        }
+    };
+
+    // Face: the plane at height r in front.
+    let s0_raw = tri.raw_height(p0);
+    let r_raw = r * tri.n_len;
+    if s0_raw > r_raw && approaches(tri.n_raw, d) {
+        let t = (s0_raw - r_raw) / -tri.n_raw.dot(&d);
+        if t <= 1.0 {
+            let q = p0 + t * d - r * tri.n;
+            if tri.projects_inside(q) {
+                offer(Impact {
+                    time: t,
+                    point: q,
+                    normal: tri.n,
+                    feature: TriangleFeature::Face,
+                });
+            }
+        }
+    }
+
+    // Edge cylinders.
+    for i in 0..3 {
+        let (a, e) = tri.edge(i);
+        let ee = e.norm_squared();
+        let m = p0 - a;
+        let mxe = m.cross(&e);
+        let dxe = d.cross(&e);
+        let Some(t) = entry_root(
+            dxe.norm_squared(),
+            mxe.dot(&dxe),
+            mxe.norm_squared() - r * r * ee,
+        ) else {
+            continue;
+        };
+        if t > 1.0 {
+            continue;
+        }
+        let p = p0 + t * d;
+        let u = (p - a).dot(&e) / ee;
+        if !(0.0..=1.0).contains(&u) {
+            continue;
+        }
+        let q = a + u * e;
+        let nrm = p - q;
+        if approaches(nrm, d) {
+            offer(Impact {
+                time: t,
+                point: q,
+                normal: unit_or(nrm, tri.n),
+                feature: TriangleFeature::Edge(i as u8),
+            });
+        }
+    }
+
+    // Vertex spheres.
+    for i in 0..3 {
+        let m = p0 - tri.v[i];
+        let Some(t) = entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - r * r) else {
+            continue;
+        };
+        if t > 1.0 {
+            continue;
+        }
+        let nrm = m + t * d;
+        if approaches(nrm, d) {
+            offer(Impact {
+                time: t,
+                point: tri.v[i],
+                normal: unit_or(nrm, tri.n),
+                feature: TriangleFeature::Vertex(i as u8),
+            });
+        }
+    }
+    best
+}
+
+/// The point-sweep kernel without the one-sided admission: initial contact,
+/// else first entry (relative frame).
+pub(crate) fn point_sweep(tri: &TriangleFrame, p0: Vec3d, r: f64, d: Vec3d) -> Found {
+    if let Some(i) = initial_contact(tri, p0, r) {
+        return Found::Initial(i);
+    }
+    match first_entry(tri, p0, r, d) {
+        Some(i) => Found::Hit(i),
+        None => Found::Nothing,
+    }
+}
+
+/// Validates a sphere and its motion; returns `(centre, radius, displacement)`
+/// in `f64`.
+fn checked_sphere(
+    center: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<(Vec3d, f64, Vec3d)> {
+    domain::finite_vec("sphere centre", center)?;
+    domain::finite_scalar("sphere radius", radius)?;
+    domain::finite_vec("sphere velocity", velocity)?;
+    domain::step(dt)?;
+    let r = radius as f64;
+    domain::radius("sphere radius", r)?;
+    let c = promote(center);
+    let d = promote(velocity) * dt as f64;
+    domain::moving_coordinate("sphere centre at step start", c, r)?;
+    domain::moving_coordinate("sphere centre at step end", c + d, r)?;
+    domain::reach(d.norm() + r, r)?;
+    Ok((c, r, d))
+}
+
+/// One triangle against an already validated sphere.
+fn sphere_vs(c: Vec3d, r: f64, d: Vec3d, triangle: &[Vec3; 3]) -> SweepOutcome<TriangleFeature> {
+    if let Err(e) = domain::triangle(triangle, c, r) {
+        return SweepOutcome::Refused(e);
+    }
+    let tri = TriangleFrame::new(relative_triangle(triangle, c));
+    // One-sided admission: a centre that starts behind the face plane is
+    // not caught, and its overlap with the back of the face is not reported.
+    if tri.raw_height(Vec3d::zeros()) < 0.0 {
+        return SweepOutcome::Miss;
+    }
+    let to_world = |i: Impact<TriangleFeature>| Impact {
+        point: i.point + c,
+        ..i
+    };
+    match point_sweep(&tri, Vec3d::zeros(), r, d) {
+        Found::Initial(i) => SweepOutcome::InitiallyTouching(to_world(i)),
+        Found::Hit(i) => SweepOutcome::Hit(to_world(i)),
+        Found::Nothing => SweepOutcome::Miss,
+    }
+}
+
+/// Sweeps a sphere (centre `center`, radius `radius`, metres) moving at
+/// `velocity` (m/s) for `dt` seconds against one static one-sided triangle.
+///
+/// Returns the first approaching front-side contact as a fraction of the
+/// step, the contact point on the triangle, the unit normal from the triangle
+/// towards the sphere, and the feature (face, edge `i` from vertex `i` to
+/// `i + 1`, or vertex `i`). A sphere already within its radius of the
+/// triangle (front side) gives [`SweepOutcome::InitiallyTouching`] with the
+/// closest-point normal; a sphere whose centre starts behind the face plane
+/// gives [`SweepOutcome::Miss`]. Inputs outside the precision domain give
+/// [`SweepOutcome::Refused`].
+///
+/// ```
+/// use parapet_math::Vec3;
+/// use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome, TriangleFeature};
+/// // Seed 000's tunnelling example: r = 0.1 m, z = 0.15 m, v = -30 m/s, dt = 0.01 s.
+/// let floor = [Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
+/// let hit = sweep_sphere_triangle(Vec3::new(0.0, 0.0, 0.15), 0.1, Vec3::new(0.0, 0.0, -30.0), 0.01, &floor);
+/// let SweepOutcome::Hit(impact) = hit else { panic!("{hit:?}") };
+/// assert!((impact.time - 1.0 / 6.0).abs() < 1e-6);
+/// assert_eq!(impact.feature, TriangleFeature::Face);
+/// ```
+pub fn sweep_sphere_triangle(
+    center: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<TriangleFeature> {
+    match checked_sphere(center, radius, velocity, dt) {
+        Ok((c, r, d)) => sphere_vs(c, r, d, triangle),
+        Err(e) => SweepOutcome::Refused(e),
+    }
+}
+
+/// Sweeps a sphere against every triangle of a slice and returns the earliest
+/// contact, ties kept in insertion order (the lower index). Every triangle is
+/// validated: a refusal of any triangle is returned even if another triangle
+/// is hit earlier. An initial contact (time 0) precedes a hit.
+pub fn sweep_sphere_triangles(
+    center: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+    triangles: &[[Vec3; 3]],
+) -> SweepOutcome<OnTriangle<TriangleFeature>> {
+    let (c, r, d) = match checked_sphere(center, radius, velocity, dt) {
+        Ok(x) => x,
+        Err(e) => return SweepOutcome::Refused(e),
+    };
+    let mut best = SweepOutcome::Miss;
+    for (index, tri) in triangles.iter().enumerate() {
+        let next = tag(sphere_vs(c, r, d, tri), index);
+        best = earlier_of(best, next);
+        if best.is_refused() {
+            break;
+        }
+    }
+    best
+}
+
+/// Attaches a triangle index to a single-triangle outcome.
+pub(crate) fn tag<F: Copy>(o: SweepOutcome<F>, triangle: usize) -> SweepOutcome<OnTriangle<F>> {
+    let t = |i: Impact<F>| Impact {
+        time: i.time,
+        point: i.point,
+        normal: i.normal,
+        feature: OnTriangle {
+            triangle,
+            feature: i.feature,
+        },
+    };
+    match o {
+        SweepOutcome::Hit(i) => SweepOutcome::Hit(t(i)),
+        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(t(i)),
+        SweepOutcome::Miss => SweepOutcome::Miss,
+        SweepOutcome::Refused(e) => SweepOutcome::Refused(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floor() -> [Vec3; 3] {
+        [
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    fn hit(o: SweepOutcome<TriangleFeature>) -> Impact<TriangleFeature> {
+        match o {
+            SweepOutcome::Hit(i) => i,
+            other => panic!("expected a hit, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn seed_tunnelling_example_stops_at_one_radius() {
+        let i = hit(sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, 0.15),
+            0.1,
+            Vec3::new(0.0, 0.0, -30.0),
+            0.01,
+            &floor(),
+        ));
+        // Travel 0.3 m (v*dt in f64 from f32 inputs: -30 * 0.0099999998 m), gap 0.05 m.
+        let travel = 30.0 * (0.01f32 as f64);
+        let gap = 0.15f32 as f64 - 0.1f32 as f64;
+        assert!((i.time - gap / travel).abs() < 1e-15, "{}", i.time);
+        assert_eq!(i.feature, TriangleFeature::Face);
+        assert_eq!(i.normal, Vec3d::new(0.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn a_sphere_starting_behind_the_face_is_not_caught() {
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, -0.15),
+            0.1,
+            Vec3::new(0.0, 0.0, 30.0),
+            0.01,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+        // Overlapping the back of the face: not reported either.
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, -0.05),
+            0.1,
+            Vec3::zeros(),
+            0.01,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn sliding_at_exactly_one_radius_is_no_hit() {
+        // Parallel motion at height r: n . d = 0, exact tangency with the face.
+        let o = sweep_sphere_triangle(
+            Vec3::new(-3.0, 0.0, 0.5),
+            0.5,
+            Vec3::new(100.0, 0.0, 0.0),
+            0.06,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn edge_cylinder_time_matches_the_hand_formula() {
+        // Edge 0 runs along y = -1 from x = -1 to 1 in the plane z = 0. A
+        // sphere of radius 0.5 in the plane z = 0 at y = -2 moves +y: it
+        // touches the edge when its centre is 0.5 from it: y = -1.5, t = 0.5.
+        let i = hit(sweep_sphere_triangle(
+            Vec3::new(0.0, -2.0, 0.0),
+            0.5,
+            Vec3::new(0.0, 1.0, 0.0),
+            1.0,
+            &floor(),
+        ));
+        assert_eq!(i.feature, TriangleFeature::Edge(0));
+        assert!((i.time - 0.5).abs() < 1e-15);
+        assert!((i.normal - Vec3d::new(0.0, -1.0, 0.0)).norm() < 1e-15);
+        // Above the plane: centre (0, -2, 1) moving
+        // along +y: the distance to the edge line is sqrt((y+1)^2 + 1) = r
+        // = 1.25 at y + 1 = -0.75, t = 0.25.
+        let i = hit(sweep_sphere_triangle(
+            Vec3::new(0.0, -2.0, 1.0),
+            1.25,
+            Vec3::new(0.0, 1.0, 0.0),
+            1.0,
+            &floor(),
+        ));
+        assert_eq!(i.feature, TriangleFeature::Edge(0));
+        assert!((i.time - 0.25).abs() < 1e-15, "{}", i.time);
+        assert!((i.normal - Vec3d::new(0.0, -0.6, 0.8)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn vertex_sphere_time_matches_the_hand_formula() {
+        // Vertex 2 at (0, 1, 0). Centre (0, 3, 0) moving -y with r = 0.5:
+        // touch at y = 1.5, t = 1.5 / 2 = 0.75.
+        let i = hit(sweep_sphere_triangle(
+            Vec3::new(0.0, 3.0, 0.0),
+            0.5,
+            Vec3::new(0.0, -2.0, 0.0),
+            1.0,
+            &floor(),
+        ));
+        assert_eq!(i.feature, TriangleFeature::Vertex(2));
+        assert!((i.time - 0.75).abs() < 1e-15);
+        assert_eq!(i.point, Vec3d::new(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn grazing_a_vertex_at_exactly_the_radius_is_no_hit() {
+        // Passes vertex 2 at distance exactly 0.5 (tangency).
+        let o = sweep_sphere_triangle(
+            Vec3::new(-3.0, 1.0, 0.5),
+            0.5,
+            Vec3::new(6.0, 0.0, 0.0),
+            1.0,
+            &floor(),
+        );
+        assert_eq!(o, SweepOutcome::Miss);
+        // Passing 1e-4 closer is a hit.
+        let o = sweep_sphere_triangle(
+            Vec3::new(-3.0, 1.0, 0.4999),
+            0.5,
+            Vec3::new(6.0, 0.0, 0.0),
+            1.0,
+            &floor(),
+        );
+        assert!(o.is_hit(), "{o:?}");
+    }
+
+    #[test]
+    fn face_wins_an_equal_time_tie_with_an_edge() {
+        // A sphere falling straight onto the midpoint of edge 0 at height r:
+        // the face's touching point lies on the edge, so face and edge give
+        // the same time; face order wins.
+        let i = hit(sweep_sphere_triangle(
+            Vec3::new(0.0, -1.0, 2.0),
+            0.5,
+            Vec3::new(0.0, 0.0, -3.0),
+            1.0,
+            &floor(),
+        ));
+        assert_eq!(i.feature, TriangleFeature::Face);
+        assert!((i.time - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn an_initial_front_overlap_is_reported_with_its_closest_feature() {
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, 0.05),
+            0.1,
+            Vec3::new(0.0, 0.0, -1.0),
+            0.01,
+            &floor(),
+        );
+        let SweepOutcome::InitiallyTouching(i) = o else {
+            panic!("{o:?}")
+        };
+        assert_eq!((i.time, i.feature), (0.0, TriangleFeature::Face));
+        assert_eq!(i.normal, Vec3d::new(0.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn refusals_name_their_quantity() {
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, 1.0),
+            1.0e-5,
+            Vec3::zeros(),
+            0.01,
+            &floor(),
+        );
+        assert!(matches!(
+            o,
+            SweepOutcome::Refused(domain::SweepRefusal::RadiusOutOfRange { .. })
+        ));
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, 0.0, f32::NAN),
+            1.0,
+            Vec3::zeros(),
+            0.01,
+            &floor(),
+        );
+        assert!(matches!(
+            o,
+            SweepOutcome::Refused(domain::SweepRefusal::NotFinite { .. })
+        ));
+        // 65536 radii: a 1 mm sphere at x = 70 m is too coarse.
+        let o = sweep_sphere_triangle(
+            Vec3::new(70.0, 0.0, 1.0),
+            1.0e-3,
+            Vec3::zeros(),
+            0.01,
+            &floor(),
+        );
+        assert!(matches!(
+            o,
+            SweepOutcome::Refused(domain::SweepRefusal::CoordinateTooCoarse { .. })
+        ));
+    }
+
+    #[test]
+    fn the_mesh_helper_keeps_insertion_order_on_ties() {
+        let f = floor();
+        let tris = [
+            f,
+            f,
+            [
+                f[0] + Vec3::new(0.0, 0.0, 0.01),
+                f[1] + Vec3::new(0.0, 0.0, 0.01),
+                f[2] + Vec3::new(0.0, 0.0, 0.01),
+            ],
+        ];
+        let o = sweep_sphere_triangles(
+            Vec3::new(0.0, 0.0, 1.0),
+            0.1,
+            Vec3::new(0.0, 0.0, -2.0),
+            1.0,
+            &tris,
+        );
+        let SweepOutcome::Hit(i) = o else {
+            panic!("{o:?}")
+        };
+        assert_eq!(i.feature.triangle, 2, "the raised copy is reached first");
+        let o = sweep_sphere_triangles(
+            Vec3::new(0.0, 0.0, 1.0),
+            0.1,
+            Vec3::new(0.0, 0.0, -2.0),
+            1.0,
+            &tris[..2],
+        );
+        let SweepOutcome::Hit(i) = o else {
+            panic!("{o:?}")
+        };
+        assert_eq!(i.feature.triangle, 0, "equal times keep the first inserted");
+    }
+}

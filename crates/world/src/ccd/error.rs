@@ -1,0 +1,182 @@
+//! The errors of the SPHERE_MESH_CCD engine (seed 000 "Supported worlds",
+//! "Precision and refusal limits", "Ordering, limits and rollback"): every
+//! variant names the body (its index in insertion order), the quantity, its
+//! value and the limit. The world maps them onto its `StepError`.
+
+use parapet_geometry::TriangleError;
+use parapet_narrow::sweep::SweepRefusal;
+
+/// Why the mode refuses a body (seed 000 "Supported worlds", as lifted so
+/// far: this engine handles bodies alone in their group).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UnsupportedReason {
+    /// A box or hull whose inverse inertia is not zero, or that spins or has
+    /// a pending torque: rotating convex CCD is not supported.
+    #[error("a {shape} that can turn (nonzero inverse inertia, spin or torque) is not a continuous collider")]
+    TurningSolid {
+        /// "box" or "hull".
+        shape: &'static str,
+    },
+    /// A capsule that can turn (later issue: turning bodies).
+    #[error("a capsule that can turn is not supported yet")]
+    TurningCapsule,
+    /// A capsule that cannot turn but spins or has a pending torque.
+    #[error("a capsule with zero inverse inertia has spin or torque {value}")]
+    LockedCapsuleSpins {
+        /// The largest spin or torque component magnitude.
+        value: f32,
+    },
+    /// A sphere or capsule whose shape or mass centre sits off its body
+    /// origin (a turning body, later issue).
+    #[error("a {shape} whose shape or mass centre sits {value} m off its body origin is not supported yet")]
+    OffCenter {
+        /// "sphere" or "capsule".
+        shape: &'static str,
+        /// The larger of the two offsets' lengths, metres.
+        value: f64,
+    },
+    /// A dynamic sphere whose inverse tensor is not symmetric positive definite.
+    #[error("a dynamic sphere's inverse inertia must be symmetric positive definite")]
+    SphereTensorNotSpd,
+    /// A kinematic body that is not a sphere.
+    #[error("a kinematic {shape} is not supported")]
+    KinematicShape {
+        /// The shape's kind name.
+        shape: &'static str,
+    },
+    /// A kinematic sphere with spin, angular push or an offset shape.
+    #[error("a kinematic sphere with {quantity} = {value} is not supported")]
+    KinematicSphereMotion {
+        /// "spin", "torque" or "shape offset".
+        quantity: &'static str,
+        /// The largest component magnitude.
+        value: f64,
+    },
+    /// A mesh on a body that is not static: meshes must not move.
+    #[error("a moving mesh is not supported")]
+    MovingMesh,
+    /// A static body that is not a mesh.
+    #[error("a static {shape} is not supported")]
+    StaticPrimitive {
+        /// The shape's kind name.
+        shape: &'static str,
+    },
+    /// A moving (dynamic) body whose reachable region overlaps another
+    /// moving body's: interacting groups come in a later issue.
+    #[error("its reachable region (radius {reach} m) overlaps that of moving body {other}")]
+    Interacting {
+        /// The other body's index.
+        other: usize,
+        /// This body's reach radius, metres.
+        reach: f64,
+    },
+}
+
+impl UnsupportedReason {
+    /// What the mode supports instead (the limit the reason exceeds).
+    pub fn limit(&self) -> &'static str {
+        match self {
+            UnsupportedReason::TurningSolid { .. } => {
+                "boxes and hulls with zero inverse inertia, no spin and no torque"
+            }
+            UnsupportedReason::TurningCapsule | UnsupportedReason::LockedCapsuleSpins { .. } => {
+                "capsules with zero inverse inertia, no spin and no torque"
+            }
+            UnsupportedReason::OffCenter { .. } => {
+                "spheres and capsules centred on their body origin and mass centre"
+            }
+            UnsupportedReason::SphereTensorNotSpd => {
+                "dynamic spheres with a symmetric positive-definite inverse inertia"
+            }
+            UnsupportedReason::KinematicShape { .. } => "kinematic spheres only",
+            UnsupportedReason::KinematicSphereMotion { .. } => {
+                "kinematic spheres without spin, torque or shape offset"
+            }
+            UnsupportedReason::MovingMesh | UnsupportedReason::StaticPrimitive { .. } => {
+                "static meshes only"
+            }
+            UnsupportedReason::Interacting { .. } => {
+                "moving bodies alone in their group (reachable regions apart)"
+            }
+        }
+    }
+}
+
+/// Why a CCD step failed. The world rolls the whole step back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CcdError {
+    /// The body is outside the supported worlds.
+    #[error("body {body}: {reason}")]
+    Unsupported {
+        /// The body's index.
+        body: usize,
+        /// The reason.
+        reason: UnsupportedReason,
+    },
+    /// A checked precision limit of seed 000 is exceeded.
+    #[error("body {body}: {quantity} = {value} is beyond the limit {limit}")]
+    Precision {
+        /// The body's index.
+        body: usize,
+        /// The quantity's name and unit.
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// A sweep refused its input (precision domain of seed 000).
+    #[error("body {body}: sweep against triangle {triangle} refused: {refusal}")]
+    SweepRefused {
+        /// The body's index.
+        body: usize,
+        /// The triangle's index in the mesh snapshot.
+        triangle: usize,
+        /// The refusal, naming quantity, value and limit.
+        refusal: SweepRefusal,
+    },
+    /// A mesh snapshot triangle fails the seed 000 geometry check.
+    #[error("mesh body {body}: {error}")]
+    InvalidTriangle {
+        /// The mesh body's index.
+        body: usize,
+        /// The triangle error (its index is the snapshot index).
+        error: TriangleError,
+    },
+    /// `ccd_max_impacts` is exhausted.
+    #[error("body {body}: swept impact {impacts} in one step exceeds ccd_max_impacts = {limit}")]
+    ImpactLimit {
+        /// The body's index.
+        body: usize,
+        /// The impact that would exceed the limit (limit + 1).
+        impacts: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// A newly computed state value or impulse is not a finite `f32`.
+    #[error("body {body}: new {quantity} = {value} is not representable in f32")]
+    NotRepresentable {
+        /// The body's index.
+        body: usize,
+        /// The quantity's name.
+        quantity: &'static str,
+        /// The offending `f64` value.
+        value: f64,
+    },
+}
+
+impl CcdError {
+    /// The index of the body the error names.
+    pub fn body(&self) -> usize {
+        match self {
+            CcdError::Unsupported { body, .. }
+            | CcdError::Precision { body, .. }
+            | CcdError::SweepRefused { body, .. }
+            | CcdError::InvalidTriangle { body, .. }
+            | CcdError::ImpactLimit { body, .. }
+            | CcdError::NotRepresentable { body, .. } => *body,
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! The reach bound of a moving body and the group test (seed 000 "Supported
+//! worlds").
+//!
+//! # Method
+//! A dynamic body alone with static meshes never gains kinetic energy during
+//! the step: each impact's normal response with restitution in `[0, 1]` and
+//! its Coulomb friction are dissipative for the ideal impulse, and the
+//! response uses the world tensor at the step's start orientation. So its
+//! mass centre's speed never exceeds `sqrt(2 E / m)`, where `E` is the total
+//! translational plus rotational kinetic energy after the force update (the
+//! rotational part with the tensor at the start orientation). This covers
+//! friction that transfers spin into translation and any number of rebounds.
+//! The reachable region is the ball around the start position of radius
+//!
+//! `shape bound + contact margin + sqrt(2 E / m) dt + |v_split| dt`,
+//!
+//! every operation rounded outward. The shape bound is the sphere radius;
+//! for a capsule, the farthest of its two actual `f32` world-space segment
+//! ends from the centre (an outward-rounded length of the `f32`-rotated half
+//! axis) plus its radius; for a box or hull, its farthest vertex from its
+//! world shape centre. A kinematic sphere reaches `|v| dt` plus its radius
+//! and the margin.
+//!
+//! Bodies whose regions overlap form a group; this engine handles groups of
+//! one and refuses the rest ([`check_alone`]).
+//!
+//! # Precision domain
+//! The reach, including the shape, must not exceed
+//! [`MAX_REACH_RADII`] radii (seed 000), checked by [`check_reach`].
+
+use parapet_math::rounding::{add_up, mul_up, sqrt_up};
+use parapet_math::{promote, Vec3, Vec3d};
+use parapet_narrow::sweep::MAX_REACH_RADII;
+use parapet_solver::contact::CONTACT_MARGIN;
+use parapet_solver::RigidBody;
+
+use super::error::{CcdError, UnsupportedReason};
+
+/// A reachable region: a ball (metres).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reach {
+    /// The ball's centre, world, metres.
+    pub center: Vec3d,
+    /// The ball's radius, metres (rounded outward).
+    pub radius: f64,
+}
+
+/// The norm of an `f64` vector rounded up (a few ulps above the computed value).
+pub(crate) fn norm_up(v: &Vec3d) -> f64 {
+    let s = add_up(add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)), mul_up(v.z, v.z));
+    sqrt_up(s)
+}
+
+/// The total kinetic energy (J) used by the bound: `½ m |v|²` plus, for a
+/// spinning body, `½ ω · L` with the tensor at the current orientation.
+/// A body with no spin has no rotational energy (locked tensors included).
+pub fn bound_energy(body: &RigidBody) -> f64 {
+    let v = promote(body.linear_velocity());
+    let translational = 0.5 * body.mass() as f64 * v.norm_squared();
+    if body.angular_velocity() == Vec3::zeros() {
+        return translational;
+    }
+    body.kinetic_energy()
+        .unwrap_or(f64::INFINITY)
+        .max(translational)
+}
+
+/// The largest mass-centre speed (m/s) that `energy` (J) allows a body of
+/// `mass` (kg): `sqrt(2 E / m)`, rounded up.
+pub fn speed_bound(energy: f64, mass: f64) -> f64 {
+    if energy <= 0.0 {
+        return 0.0;
+    }
+    sqrt_up(mul_up(2.0, energy) / mass * (1.0 + 4.0 * f64::EPSILON))
+}
+
+/// The reach of a dynamic body: the ball around `center` (the shape's
+/// start centre) of radius `shape_bound + margin + speed dt + split dt`,
+/// where `speed` is [`speed_bound`] of `energy`.
+pub fn dynamic_reach(
+    center: Vec3d,
+    shape_bound: f64,
+    energy: f64,
+    mass: f64,
+    split_velocity: Vec3,
+    dt: f32,
+) -> Reach {
+    let dt = dt as f64;
+    let travel = mul_up(speed_bound(energy, mass), dt);
+    let split = mul_up(norm_up(&promote(split_velocity)), dt);
+    let radius = add_up(
+        add_up(add_up(shape_bound, CONTACT_MARGIN as f64), travel),
+        split,
+    );
+    Reach { center, radius }
+}
+
+/// The reach of a kinematic sphere: its radius, the margin and `|v| dt`.
+pub fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> Reach {
+    let travel = mul_up(norm_up(&promote(velocity)), dt as f64);
+    Reach {
+        center,
+        radius: add_up(add_up(radius as f64, CONTACT_MARGIN as f64), travel),
+    }
+}
+
+/// The bounding radius (m) of a capsule's actual world segment around its
+/// centre, plus its radius: the larger distance of the two `f32` ends from
+/// the centre, rounded up.
+pub fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
+    let c = promote(center);
+    let far = norm_up(&(promote(ends[0]) - c)).max(norm_up(&(promote(ends[1]) - c)));
+    add_up(far, radius as f64)
+}
+
+/// Checks the reach limit: `reach / radius <= MAX_REACH_RADII`.
+///
+/// # Errors
+/// [`CcdError::Precision`] naming the reach in radii.
+pub fn check_reach(body: usize, reach: &Reach, limit_radius: f64) -> Result<(), CcdError> {
+    let ratio = reach.radius / limit_radius;
+    if !(ratio <= MAX_REACH_RADII) {
+        return Err(CcdError::Precision {
+            body,
+            quantity: "reachable radius (radii)",
+            value: ratio,
+            limit: MAX_REACH_RADII,
+        });
+    }
+    Ok(())
+}
+
+/// Whether two regions overlap (closed balls), decided conservatively: the
+/// centre distance is rounded down and the radius sum up.
+pub fn overlaps(a: &Reach, b: &Reach) -> bool {
+    let d = (a.center - b.center).norm() * (1.0 - 4.0 * f64::EPSILON);
+    d <= add_up(a.radius, b.radius)
+}
+
+/// The group test of this issue: every moving body must be alone. `moving`
+/// lists (body index, region) in body insertion order; the first body (in
+/// that order) whose region overlaps a later one is refused, naming the
+/// other. O(B²).
+///
+/// # Errors
+/// [`CcdError::Unsupported`] with [`UnsupportedReason::Interacting`].
+pub fn check_alone(moving: &[(usize, Reach)]) -> Result<(), CcdError> {
+    for (i, (a, ra)) in moving.iter().enumerate() {
+        for (b, rb) in &moving[i + 1..] {
+            if overlaps(ra, rb) {
+                return Err(CcdError::Unsupported {
+                    body: *a,
+                    reason: UnsupportedReason::Interacting {
+                        other: *b,
+                        reach: ra.radius,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_geometry::Shape;
+
+    #[test]
+    fn a_spinning_sphere_reaches_as_far_as_all_its_energy_allows() {
+        // m = 1 kg, r = 1 m, I = 0.4 kg m^2; v = 3 m/s, w = 5 rad/s:
+        // E = 4.5 + 0.5 * 0.4 * 25 = 9.5 J, speed bound sqrt(19) m/s.
+        let b = RigidBody::new_dynamic(Shape::sphere(1.0).unwrap(), 1.0)
+            .unwrap()
+            .with_linear_velocity(Vec3::new(3.0, 0.0, 0.0))
+            .with_angular_velocity(Vec3::new(0.0, 5.0, 0.0));
+        let e = bound_energy(&b);
+        // The f32 tensor rounds 1/0.4 once: relative 1e-7.
+        assert!((e - 9.5).abs() < 1e-5, "{e}");
+        let r = dynamic_reach(Vec3d::zeros(), 1.0, e, 1.0, Vec3::zeros(), 0.1);
+        let expected = 1.0 + CONTACT_MARGIN as f64 + 19f64.sqrt() * 0.1;
+        assert!(r.radius >= expected - 1e-6 && r.radius < expected + 1e-5);
+    }
+
+    #[test]
+    fn overlapping_regions_are_refused_naming_both_bodies() {
+        let a = Reach {
+            center: Vec3d::zeros(),
+            radius: 1.0,
+        };
+        let b = Reach {
+            center: Vec3d::new(2.0, 0.0, 0.0),
+            radius: 1.0,
+        };
+        let c = Reach {
+            center: Vec3d::new(5.0, 0.0, 0.0),
+            radius: 0.5,
+        };
+        assert!(check_alone(&[(0, a), (2, c)]).is_ok());
+        let e = check_alone(&[(0, a), (1, b), (2, c)]).unwrap_err();
+        assert!(matches!(
+            e,
+            CcdError::Unsupported {
+                body: 0,
+                reason: UnsupportedReason::Interacting { other: 1, .. }
+            }
+        ));
+    }
+
+    #[test]
+    fn the_reach_limit_counts_radii() {
+        let r = Reach {
+            center: Vec3d::zeros(),
+            radius: 2.0 * MAX_REACH_RADII,
+        };
+        assert!(check_reach(3, &r, 1.0).is_err());
+        assert!(check_reach(3, &r, 2.0).is_ok());
+    }
+}

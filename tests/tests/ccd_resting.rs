@@ -1,0 +1,100 @@
+//! Resting and sliding contact in SPHERE_MESH_CCD under gravity: initial
+//! front-side overlaps keep the discrete solver and its split correction,
+//! slow contacts keep the speculative path, and the sweep adds nothing to a
+//! body that rests or slides on a single flat face (seed 000 "Step and
+//! contact behavior"). Each body lands away from the plate's internal
+//! diagonal (ghost edges there are the tessellated-floor limitation).
+
+mod ccd_support;
+
+use ccd_support::{mat, mesh};
+use parapet_geometry::Shape;
+use parapet_math::{Mat3, Vec3};
+use parapet_solver::RigidBody;
+use parapet_world::{ContactKind, PhysicsWorld, SPHERE_MESH_CCD};
+
+/// One large triangle facing +z: no internal edge anywhere near the bodies.
+fn single_floor() -> RigidBody {
+    mesh(
+        vec![
+            Vec3::new(-50.0, -50.0, 0.0),
+            Vec3::new(50.0, -50.0, 0.0),
+            Vec3::new(0.0, 50.0, 0.0),
+        ],
+        vec![[0, 1, 2]],
+        mat(0.5, 0.2, 0.5),
+    )
+}
+
+#[test]
+fn dropped_bodies_come_to_rest_and_slide_without_swept_impulses_or_launches() {
+    let lying = parapet_math::Quat::from_axis_angle(&Vec3::y_axis(), std::f32::consts::FRAC_PI_2);
+    let mut cases: Vec<(&str, RigidBody, f32)> = vec![(
+        "sphere",
+        RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), 1.0).unwrap(),
+        0.1,
+    )];
+    let mut capsule = RigidBody::new_dynamic(Shape::capsule(0.1, 0.3).unwrap(), 1.0)
+        .unwrap()
+        .with_rotation(lying);
+    capsule.set_inverse_inertia(Mat3::zeros()).unwrap();
+    cases.push(("capsule", capsule, 0.1));
+    let mut cube =
+        RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.2, 0.2, 0.2)).unwrap(), 1.0).unwrap();
+    cube.set_inverse_inertia(Mat3::zeros()).unwrap();
+    cases.push(("box", cube, 0.2));
+    for (name, body, height) in cases {
+        let mut w = PhysicsWorld::new();
+        w.collision_detection = SPHERE_MESH_CCD;
+        w.add_body(single_floor()).unwrap();
+        let id = w
+            .add_body(
+                body.with_material(mat(0.5, 0.2, 0.5))
+                    .with_position(Vec3::new(0.0, -10.0, height + 1.0))
+                    .with_linear_velocity(Vec3::new(2.0, 0.0, -20.0)),
+            )
+            .unwrap();
+        let mut swept = 0;
+        for step in 0..200 {
+            w.step(1.0 / 60.0).unwrap();
+            swept += w
+                .events()
+                .iter()
+                .filter(|e| e.kind == ContactKind::Swept)
+                .count();
+            let b = w.body(id).unwrap();
+            let z = b.position().z;
+            // Never below the surface by more than the split correction's
+            // slop (5 mm) plus one step of gravity (2.7 mm).
+            assert!(z > height - 0.008, "{name}: step {step}: z = {z}");
+            if step > 120 {
+                // After the restitution-0.2 hops (4 m/s, then 0.8 m/s): at
+                // rest vertically, no launches.
+                assert!(
+                    b.linear_velocity().z.abs() < 0.2,
+                    "{name}: step {step}: {:?}",
+                    b.linear_velocity()
+                );
+                assert!(z < height + 0.01, "{name}: step {step}: z = {z}");
+            }
+        }
+        // The 20 m/s landing is swept (one impact, perhaps a second for the
+        // restitution-0.2 hop), the resting contact is not.
+        assert!((1..=3).contains(&swept), "{name}: {swept} swept impacts");
+        let b = w.body(id).unwrap();
+        if name == "sphere" {
+            // The sphere rolls without slipping: v_x = w_y r, at 5/7 of
+            // the 2 m/s it slid with (no rolling resistance in the model).
+            let slip = b.linear_velocity().x - b.angular_velocity().y * 0.1;
+            assert!(slip.abs() < 1e-3, "sphere slips at {slip} m/s");
+            assert!((b.linear_velocity().x - 2.0 * 5.0 / 7.0).abs() < 0.05);
+        } else {
+            // Bodies that cannot turn slide until friction stops them.
+            assert!(
+                b.linear_velocity().x.abs() < 1e-3,
+                "{name}: {:?}",
+                b.linear_velocity()
+            );
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! Exact rational oracle for `sweep_sphere_triangle`: random and hand-built
+//! cases (aimed, grazing, exact tangency, parallel, edge-on, behind, thin
+//! triangles, large coordinates) checked against exact squared distances.
+//!
+//! # The contract checked, with `delta = 2^-40 * L`
+//! `L = r + |d| + max |v_i - c|` is the length scale of the re-centred
+//! problem; `delta` is about 4096 `f64` ulps of it, room for the sweep's
+//! roundoff in cross products of operands of size `L` (a few ulps) and for
+//! the approach bound (32 ulps of `|d|`).
+//! - **admission**: a centre exactly behind the face plane by more than
+//!   `delta` gives Miss; within `delta` of the plane the case is counted as
+//!   ambiguous and not judged.
+//! - **hit at `t`**: the exact distance at `t` is at most `r + delta`, and the
+//!   exact distance stays above `r - delta` on `[0, t]` (so no deeper contact
+//!   was skipped).
+//! - **miss**: the exact minimum distance over the step is above `r - delta`
+//!   (zero false negatives).
+//! - **initial contact**: exact start distance at most `r + delta`; a hit or
+//!   miss needs start distance above `r - delta`.
+//! - **time**: on a subset of hits, the exact first time `T` at which the
+//!   distance reaches `r` (bisection to `2^-40`) agrees with parapet's time
+//!   within `delta` divided by the exact approach speed, plus `2^-38`.
+//!
+//! The minimum distance of a miss is first estimated by an independent `f64`
+//! search (Ericson's closest point, golden-section over the convex distance);
+//! only when it lies within `1e-9 L` of `r - delta` (the golden-section estimate is within about `1e-15 L` of the true minimum) is the exact bracket run.
+//! Default 100,000 random cases; set `PARAPET_ORACLE_CASES` for more.
+
+mod sweep_support;
+
+use num_traits::{One, Signed, Zero};
+use parapet_math::Vec3;
+use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome};
+use sweep_support::*;
+
+/// A sphere centre moving by `d` against a fixed triangle, in exact rationals.
+struct MovingPoint {
+    c: P,
+    d: P,
+    tri: [P; 3],
+}
+
+impl Moving for MovingPoint {
+    fn closest(&self, t: &Q) -> (P, P) {
+        let p = add(&self.c, &scale(&self.d, t));
+        let qq = closest_on_triangle(&p, &self.tri[0], &self.tri[1], &self.tri[2]);
+        (p, qq)
+    }
+    fn d(&self) -> &P {
+        &self.d
+    }
+}
+
+/// One sweep query in `f32`, as parapet receives it.
+#[derive(Debug, Clone, Copy)]
+struct Case {
+    center: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+    tri: [Vec3; 3],
+}
+
+// ---------- independent f64 estimate (prefilter only) ----------
+
+type V = [f64; 3];
+fn vsub(a: V, b: V) -> V {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn vdot(a: V, b: V) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn vmad(a: V, s: f64, b: V) -> V {
+    [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
+}
+fn f64v(v: Vec3) -> V {
+    [v.x as f64, v.y as f64, v.z as f64]
+}
+
+/// Ericson 5.1.5 in f64 (distance only).
+fn dist_point_triangle(p: V, a: V, b: V, c: V) -> f64 {
+    let q = closest_f64(p, a, b, c);
+    vdot(vsub(p, q), vsub(p, q)).sqrt()
+}
+
+/// Ericson 5.1.5 in f64: the closest point.
+fn closest_f64(p: V, a: V, b: V, c: V) -> V {
+    let ab = vsub(b, a);
+    let ac = vsub(c, a);
+    let ap = vsub(p, a);
+    let (d1, d2) = (vdot(ab, ap), vdot(ac, ap));
+    let q = if d1 <= 0.0 && d2 <= 0.0 {
+        a
+    } else {
+        let bp = vsub(p, b);
+        let (d3, d4) = (vdot(ab, bp), vdot(ac, bp));
+        let vc = d1 * d4 - d3 * d2;
+        let cp = vsub(p, c);
+        let (d5, d6) = (vdot(ab, cp), vdot(ac, cp));
+        let vb = d5 * d2 - d1 * d6;
+        let va = d3 * d6 - d5 * d4;
+        if d3 >= 0.0 && d4 <= d3 {
+            b
+        } else if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+            vmad(a, d1 / (d1 - d3), ab)
+        } else if d6 >= 0.0 && d5 <= d6 {
+            c
+        } else if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+            vmad(a, d2 / (d2 - d6), ac)
+        } else if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+            vmad(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), vsub(c, b))
+        } else {
+            let den = 1.0 / (va + vb + vc);
+            vmad(vmad(a, vb * den, ab), vc * den, ac)
+        }
+    };
+    q
+}
+
+/// f64 estimate of the distance and of the slope of the squared distance at t.
+fn f64_at(case: &Case, t: f64) -> (f64, f64) {
+    let c = f64v(case.center);
+    let d = vmad([0.0; 3], case.dt as f64, f64v(case.velocity));
+    let [a, b, cc] = case.tri.map(f64v);
+    let p = vmad(c, t, d);
+    let g = vsub(p, closest_f64(p, a, b, cc));
+    (vdot(g, g).sqrt(), 2.0 * vdot(g, d))
+}
+
+/// Minimum over t in [0, 1] of the convex distance (golden section, f64).
+fn f64_min_distance(case: &Case) -> f64 {
+    let c = f64v(case.center);
+    let d = {
+        let v = f64v(case.velocity);
+        let dt = case.dt as f64;
+        [v[0] * dt, v[1] * dt, v[2] * dt]
+    };
+    let [a, b, cc] = case.tri.map(f64v);
+    let f = |t: f64| dist_point_triangle(vmad(c, t, d), a, b, cc);
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let mut best = f(0.0).min(f(1.0));
+    for _ in 0..80 {
+        let m1 = hi - g * (hi - lo);
+        let m2 = lo + g * (hi - lo);
+        let (f1, f2) = (f(m1), f(m2));
+        best = best.min(f1).min(f2);
+        if f1 <= f2 {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    best
+}
+
+// ---------- the judgement ----------
+
+fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
+    tally.cases += 1;
+    let out = sweep_sphere_triangle(case.center, case.radius, case.velocity, case.dt, &case.tri);
+    if let SweepOutcome::Refused(e) = out {
+        tally.refusal(&e);
+        return;
+    }
+    if let Some(t) = out.time() {
+        if !(0.0..=1.0).contains(&t) {
+            tally
+                .failures
+                .push(format!("time {t} outside [0, 1]: {case:?}"));
+            return;
+        }
+    }
+    let r = case.radius as f64;
+    let c = f64v(case.center);
+    let dv = vmad([0.0; 3], case.dt as f64, f64v(case.velocity));
+    let far = case
+        .tri
+        .iter()
+        .map(|v| vdot(vsub(f64v(*v), c), vsub(f64v(*v), c)).sqrt())
+        .fold(0.0f64, f64::max);
+    let l = r + vdot(dv, dv).sqrt() + far;
+    let delta = l * 2f64.powi(-40);
+
+    let tri = case.tri.map(qv);
+    let m = MovingPoint {
+        c: qv(case.center),
+        d: scale(&qv(case.velocity), &q(case.dt as f64)),
+        tri: tri.clone(),
+    };
+    // Admission: signed height of the start centre; exact unless the f64
+    // height (error ~1e-15 L) is clearly beyond delta.
+    let behind = {
+        let [a, b, cc] = case.tri.map(f64v);
+        let nf = cross_f(vsub(b, a), vsub(cc, a));
+        let hf = vdot(nf, vsub(c, a)) / vdot(nf, nf).sqrt();
+        if hf.abs() > 2.0 * delta && !all_exact {
+            hf < 0.0
+        } else {
+            let n = cross(&sub(&tri[1], &tri[0]), &sub(&tri[2], &tri[0]));
+            let h = dot(&n, &sub(&m.c, &tri[0]));
+            let dq = q(delta);
+            if &h * &h <= &dq * &dq * dot(&n, &n) {
+                tally.ambiguous += 1;
+                return;
+            }
+            h.is_negative()
+        }
+    };
+    if behind {
+        tally.behind += 1;
+        if !out.is_miss() {
+            tally
+                .failures
+                .push(format!("caught from behind: {out:?} {case:?}"));
+        }
+        return;
+    }
+    let said = match out {
+        SweepOutcome::InitiallyTouching(_) => Said::Initial,
+        SweepOutcome::Hit(i) => Said::Hit(i.time),
+        _ => Said::Miss,
+    };
+    judge_contact(
+        &m,
+        said,
+        Bounds { r, delta, l },
+        |t| f64_at(case, t),
+        || f64_min_distance(case),
+        tally,
+        Checks {
+            time_check,
+            all_exact,
+        },
+        &format!("{case:?}"),
+    );
+}
+
+// ---------- case generators ----------
+
+fn v3(a: [f64; 3]) -> Vec3 {
+    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
+}
+
+fn random_triangle(rng: &mut Rng, size: f64) -> [[f64; 3]; 3] {
+    loop {
+        let t = [rng.vec(size), rng.vec(size), rng.vec(size)];
+        let n = cross_f(vsub(t[1], t[0]), vsub(t[2], t[0]));
+        if vdot(n, n).sqrt() > 1e-3 * size * size {
+            return t;
+        }
+    }
+}
+
+fn cross_f(a: V, b: V) -> V {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn unit_f(a: V) -> V {
+    let n = vdot(a, a).sqrt();
+    [a[0] / n, a[1] / n, a[2] / n]
+}
+
+/// A point of the triangle's plane from barycentric weights that may leave
+/// the triangle by `spill`.
+fn bary(rng: &mut Rng, t: &[[f64; 3]; 3], spill: f64) -> V {
+    let mut w = [
+        rng.range(-spill, 1.0),
+        rng.range(-spill, 1.0),
+        rng.range(-spill, 1.0),
+    ];
+    let s = w[0] + w[1] + w[2];
+    if s.abs() < 1e-3 {
+        w = [1.0 / 3.0; 3];
+    } else {
+        w = [w[0] / s, w[1] / s, w[2] / s];
+    }
+    let mut p = [0.0; 3];
+    for (k, v) in t.iter().enumerate() {
+        p = vmad(p, w[k], *v);
+    }
+    p
+}
+
+fn make_case(rng: &mut Rng) -> Case {
+    let kind = rng.below(9);
+    let size = rng.log_range(0.01, 100.0);
+    let mut tri = random_triangle(rng, size);
+    if kind == 6 {
+        // Near-degenerate: squash the third vertex towards the first edge,
+        // down to about twice the thin-triangle limit (2^-20 relative).
+        let k = rng.log_range(2e-6, 1e-2);
+        let mid = vmad(tri[0], 0.5, vsub(tri[1], tri[0]));
+        tri[2] = vmad(mid, k, vsub(tri[2], mid));
+    }
+    if kind == 7 {
+        // Axis-aligned floor at a random height, axis-aligned motion below.
+        let z = rng.range(-size, size);
+        for v in tri.iter_mut() {
+            v[2] = z;
+        }
+        if cross_f(vsub(tri[1], tri[0]), vsub(tri[2], tri[0]))[2] < 0.0 {
+            tri.swap(1, 2);
+        }
+    }
+    let n = unit_f(cross_f(vsub(tri[1], tri[0]), vsub(tri[2], tri[0])));
+    let r = (size * rng.log_range(1e-3, 1.0)).max(1.5e-4);
+    let dt = rng.log_range(1e-3, 0.1);
+    let (center, disp): (V, V) = match kind {
+        // Aimed at a point of the plane around the triangle.
+        0..=2 | 6 => {
+            let target = bary(rng, &tri, 0.3);
+            let start = vmad(
+                vmad(target, rng.range(0.0, 3.0) * size, n),
+                rng.range(-1.0, 1.0) * size,
+                rng.dir(),
+            );
+            let over = rng.range(0.3, 2.5);
+            (start, vmad([0.0; 3], over, vsub(target, start)))
+        }
+        // Grazing: closest approach of the path at r (1 + eps) from a point
+        // of the triangle's boundary or face.
+        3 | 4 => {
+            let feature_point = match rng.below(3) {
+                0 => tri[rng.below(3)],
+                1 => {
+                    let i = rng.below(3);
+                    vmad(tri[i], rng.unit(), vsub(tri[(i + 1) % 3], tri[i]))
+                }
+                _ => bary(rng, &tri, 0.0),
+            };
+            let eps = [0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6, 1e-3, -1e-3][rng.below(9)];
+            // Outward direction: the normal tilted at random.
+            let w = unit_f(vmad(n, rng.range(-0.8, 0.8), rng.dir()));
+            let w = if vdot(w, n) < 0.0 {
+                vmad(w, -2.0 * vdot(w, n), n)
+            } else {
+                w
+            };
+            let mut u = cross_f(w, rng.dir());
+            while vdot(u, u) < 1e-6 {
+                u = cross_f(w, rng.dir());
+            }
+            let u = unit_f(u);
+            let closest = vmad(feature_point, r * (1.0 + eps), w);
+            let len = rng.range(0.5, 4.0) * (r + size);
+            let frac = rng.range(0.2, 0.8);
+            let start = vmad(closest, -frac * len, u);
+            (start, vmad([0.0; 3], len, u))
+        }
+        // Parallel to the face at height r (1 + eps), or edge-on in the plane.
+        5 | 8 => {
+            let eps = [0.0, 1e-9, -1e-9, 1e-4, -1e-4][rng.below(5)];
+            let height = if kind == 8 { 0.0 } else { r * (1.0 + eps) };
+            let inplane = unit_f(cross_f(n, rng.dir()));
+            let through = bary(rng, &tri, 0.2);
+            let len = rng.range(1.0, 4.0) * (size + r);
+            let start = vmad(vmad(through, height, n), -0.5 * len, inplane);
+            (start, vmad([0.0; 3], len, inplane))
+        }
+        // Axis-aligned straight down onto the floor.
+        _ => {
+            let target = bary(rng, &tri, 0.2);
+            let start = vmad(target, rng.range(-0.5, 3.0) * size + r, [0.0, 0.0, 1.0]);
+            (start, [0.0, 0.0, -rng.range(0.5, 4.0) * (size + r)])
+        }
+    };
+    // Large coordinates for one case in eight: shift the whole scene by up to
+    // 1e6 m per axis and keep the radius within 65536 radii of the origin.
+    let shift = if rng.below(8) == 0 {
+        rng.vec(1.0e6)
+    } else {
+        [0.0; 3]
+    };
+    let mut r = r;
+    let big = shift.iter().fold(0.0f64, |m, x| m.max(x.abs())) + vdot(center, center).sqrt() + size;
+    if big / r > 60000.0 {
+        r = (big / 60000.0).min(1.0e4);
+    }
+    let vel = vmad([0.0; 3], 1.0 / dt, disp);
+    Case {
+        center: v3(vmad(center, 1.0, shift)),
+        radius: r as f32,
+        velocity: v3(vel),
+        dt: dt as f32,
+        tri: [
+            v3(vmad(tri[0], 1.0, shift)),
+            v3(vmad(tri[1], 1.0, shift)),
+            v3(vmad(tri[2], 1.0, shift)),
+        ],
+    }
+}
+
+#[test]
+fn random_sphere_sweeps_agree_with_the_exact_oracle() {
+    let n = oracle_cases(100_000);
+    let mut rng = Rng(0x5EED_0000_0000_0001);
+    let mut tally = Tally::default();
+    for i in 0..n {
+        let case = make_case(&mut rng);
+        judge(&case, &mut tally, i % 1000 == 0, i % 50 == 0);
+    }
+    tally.report();
+    // The generator must exercise every outcome, or this test proves little.
+    assert!(tally.hits > n / 10 && tally.misses > n / 10, "{tally:?}");
+    assert!(
+        tally.behind > 0 && tally.exact_miss_checks > 0 && tally.timed > 20,
+        "{tally:?}"
+    );
+    assert!(tally.refused < n / 20, "{tally:?}");
+}
+
+fn floor_tri(z: f32) -> [Vec3; 3] {
+    [
+        Vec3::new(-1.0, -1.0, z),
+        Vec3::new(1.0, -1.0, z),
+        Vec3::new(0.0, 1.0, z),
+    ]
+}
+
+#[test]
+fn hand_built_cases_agree_with_the_exact_oracle() {
+    let mut tally = Tally::default();
+    let down = Vec3::new(0.0, 0.0, -30.0);
+    let cases = [
+        // Seed 000's tunnelling example.
+        Case {
+            center: Vec3::new(0.0, 0.0, 0.15),
+            radius: 0.1,
+            velocity: down,
+            dt: 0.01,
+            tri: floor_tri(0.0),
+        },
+        // Exact tangency with the face (parallel at height r).
+        Case {
+            center: Vec3::new(-3.0, 0.0, 0.5),
+            radius: 0.5,
+            velocity: Vec3::new(6.0, 0.0, 0.0),
+            dt: 1.0,
+            tri: floor_tri(0.0),
+        },
+        // Exact tangency with vertex 2.
+        Case {
+            center: Vec3::new(-3.0, 1.0, 0.5),
+            radius: 0.5,
+            velocity: Vec3::new(6.0, 0.0, 0.0),
+            dt: 1.0,
+            tri: floor_tri(0.0),
+        },
+        // Edge-on: 1 mm over the plane, moving parallel to it into edge 0.
+        Case {
+            center: Vec3::new(0.25, -3.0, 0.001),
+            radius: 0.5,
+            velocity: Vec3::new(0.0, 4.0, 0.0),
+            dt: 1.0,
+            tri: floor_tri(0.0),
+        },
+        // Vertex-on: 1 mm over the plane, straight at vertex 0.
+        Case {
+            center: Vec3::new(-3.0, -3.0, 0.001),
+            radius: 0.25,
+            velocity: Vec3::new(3.0, 3.0, 0.0),
+            dt: 1.0,
+            tri: floor_tri(0.0),
+        },
+        // Large coordinates at the limit: 1e6 m with a 16 m radius.
+        Case {
+            center: Vec3::new(999_800.0, -999_800.0, 999_980.0),
+            radius: 16.0,
+            velocity: Vec3::new(0.0, 0.0, -100.0),
+            dt: 0.1,
+            tri: [
+                Vec3::new(999_700.0, -999_900.0, 999_960.0),
+                Vec3::new(999_900.0, -999_900.0, 999_960.0),
+                Vec3::new(999_800.0, -999_700.0, 999_960.0),
+            ],
+        },
+        // A sliver just above the thin-triangle limit.
+        Case {
+            center: Vec3::new(0.3, 0.0, 1.0),
+            radius: 0.01,
+            velocity: Vec3::new(0.0, 0.0, -2.0),
+            dt: 1.0,
+            tri: [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(0.5, 2.0e-6, 0.0),
+            ],
+        },
+    ];
+    for c in &cases {
+        judge(c, &mut tally, true, true);
+    }
+    tally.report();
+    assert_eq!(tally.cases, cases.len());
+    assert_eq!(tally.refused, 0, "{tally:?}");
+    assert!(tally.hits >= 4, "{tally:?}");
+}
