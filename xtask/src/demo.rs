@@ -112,7 +112,11 @@ fn mode_name(mode: CollisionDetection) -> &'static str {
 }
 
 fn run_with_progress(scene: parapet_scenes::Scene, show: bool) -> SceneRun {
-    let label = format!("{} {}", scene.name, mode_name(scene.world.collision_detection));
+    let label = format!(
+        "{} {}",
+        scene.name,
+        mode_name(scene.world.collision_detection)
+    );
     let start = Instant::now();
     let mut last = start;
     let mut shown = false;
@@ -141,7 +145,13 @@ fn write_table(out: &mut dyn Write, report: &SceneReport) -> std::io::Result<()>
     writeln!(
         out,
         "{:<16} {:>6} {:>8} {:>9} {:>11} {:>24}  {}",
-        "mode", "steps", "impacts", "contacts", "min gap m", "energy J start -> end", "crossed a surface"
+        "mode",
+        "steps",
+        "impacts",
+        "contacts",
+        "min gap m",
+        "energy J start -> end",
+        "crossed a surface"
     )?;
     for r in [&report.discrete, &report.ccd] {
         let crossed = match r.crossed_at {
@@ -278,7 +288,11 @@ pub fn run(
         out,
         "parapet {} demo{}: each scene in DISCRETE and in SPHERE_MESH_CCD",
         env!("CARGO_PKG_VERSION"),
-        if quick { " (quick: a tenth of the steps)" } else { "" }
+        if quick {
+            " (quick: a tenth of the steps)"
+        } else {
+            ""
+        }
     )?;
     writeln!(
         out,

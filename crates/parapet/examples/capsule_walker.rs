@@ -10,17 +10,30 @@ use parapet::prelude::*;
 use parapet_scenes::{capsule_walker, run, SceneRun};
 
 /// The walker scene in `mode` for `steps` steps of 1/30 s.
-pub fn walk(mode: CollisionDetection, steps: usize) -> Result<SceneRun, Box<dyn std::error::Error>> {
+pub fn walk(
+    mode: CollisionDetection,
+    steps: usize,
+) -> Result<SceneRun, Box<dyn std::error::Error>> {
     Ok(run(capsule_walker(mode, steps)?, &mut |_, _| {}))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     for mode in [DISCRETE, SPHERE_MESH_CCD] {
         let r = walk(mode, 90)?;
-        let name = if mode == DISCRETE { "DISCRETE" } else { "SPHERE_MESH_CCD" };
-        println!("{name}: {} steps, {} swept impacts", r.steps_taken, r.swept_impacts);
+        let name = if mode == DISCRETE {
+            "DISCRETE"
+        } else {
+            "SPHERE_MESH_CCD"
+        };
+        println!(
+            "{name}: {} steps, {} swept impacts",
+            r.steps_taken, r.swept_impacts
+        );
         for s in r.samples.iter().step_by(15) {
-            println!("  t = {:>5.2} s   gap above the terrain = {:>9.3} m", s.time, s.gap);
+            println!(
+                "  t = {:>5.2} s   gap above the terrain = {:>9.3} m",
+                s.time, s.gap
+            );
         }
         match r.crossed_at {
             Some(t) => println!("  fell through the terrain at t = {t:.3} s"),

@@ -28,7 +28,10 @@ pub struct Refused {
     pub unchanged: bool,
 }
 
-fn attempt(case: &'static str, mut world: PhysicsWorld) -> Result<Refused, Box<dyn std::error::Error>> {
+fn attempt(
+    case: &'static str,
+    mut world: PhysicsWorld,
+) -> Result<Refused, Box<dyn std::error::Error>> {
     let before: Vec<RigidBody> = world.bodies().map(|(_, b)| b.clone()).collect();
     let error = match world.step(0.01) {
         Err(e) => e,
@@ -65,15 +68,26 @@ pub fn cases() -> Result<(Vec<Refused>, f32), Box<dyn std::error::Error>> {
 
     let mut w = ccd_world()?;
     w.add_body(turning_box()?)?;
-    out.push(attempt("a box that can turn (rotating convex CCD is not supported)", w)?);
+    out.push(attempt(
+        "a box that can turn (rotating convex CCD is not supported)",
+        w,
+    )?);
 
     let mut w = ccd_world()?;
-    w.add_body(RigidBody::new_kinematic(Shape::capsule(0.2, 0.5)?).with_position(Vec3::new(0.0, 0.0, 1.0)))?;
-    out.push(attempt("a kinematic capsule (only kinematic spheres are swept)", w)?);
+    w.add_body(
+        RigidBody::new_kinematic(Shape::capsule(0.2, 0.5)?).with_position(Vec3::new(0.0, 0.0, 1.0)),
+    )?;
+    out.push(attempt(
+        "a kinematic capsule (only kinematic spheres are swept)",
+        w,
+    )?);
 
     let mut w = ccd_world()?;
     w.add_body(RigidBody::new_static(Shape::sphere(1.0)?).with_position(Vec3::new(5.0, 0.0, 1.0)))?;
-    out.push(attempt("a static sphere (static colliders must be meshes)", w)?);
+    out.push(attempt(
+        "a static sphere (static colliders must be meshes)",
+        w,
+    )?);
 
     let mut w = ccd_world()?;
     w.ccd_max_impacts = 0;
@@ -89,10 +103,13 @@ pub fn cases() -> Result<(Vec<Refused>, f32), Box<dyn std::error::Error>> {
     Ok((out, z))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (refused, fixed_z) = cases()?;
     for r in &refused {
-        println!("{}:\n  Err: {}\n  world unchanged: {}", r.case, r.error, r.unchanged);
+        println!(
+            "{}:\n  Err: {}\n  world unchanged: {}",
+            r.case, r.error, r.unchanged
+        );
     }
     println!("with the box's rotation locked the step succeeds: box centre at z = {fixed_z:.3} m");
     Ok(())

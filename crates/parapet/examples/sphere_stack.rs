@@ -11,14 +11,21 @@ use parapet::prelude::*;
 use parapet_scenes::{run, sphere_stack, SceneRun};
 
 /// The stack scene in `mode` for `steps` steps of 1/60 s.
-pub fn strike(mode: CollisionDetection, steps: usize) -> Result<SceneRun, Box<dyn std::error::Error>> {
+pub fn strike(
+    mode: CollisionDetection,
+    steps: usize,
+) -> Result<SceneRun, Box<dyn std::error::Error>> {
     Ok(run(sphere_stack(mode, steps)?, &mut |_, _| {}))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     for mode in [DISCRETE, SPHERE_MESH_CCD] {
         let r = strike(mode, 30)?;
-        let name = if mode == DISCRETE { "DISCRETE" } else { "SPHERE_MESH_CCD" };
+        let name = if mode == DISCRETE {
+            "DISCRETE"
+        } else {
+            "SPHERE_MESH_CCD"
+        };
         println!("{name}: {} steps", r.steps_taken);
         for (id, p) in &r.final_positions {
             println!("  {id} at ({:.3}, {:.3}, {:.3})", p.x, p.y, p.z);

@@ -6,7 +6,10 @@
 use parapet::prelude::*;
 
 /// The sphere's height (m) after each of `steps` steps in `mode`.
-pub fn heights(mode: CollisionDetection, steps: usize) -> Result<Vec<f32>, Box<dyn std::error::Error>> {
+pub fn heights(
+    mode: CollisionDetection,
+    steps: usize,
+) -> Result<Vec<f32>, Box<dyn std::error::Error>> {
     let mut world = PhysicsWorld::new(); // gravity (0, 0, -9.8) m/s^2
     world.collision_detection = mode;
     // One counter-clockwise triangle seen from above: its front faces +z.
@@ -26,7 +29,13 @@ pub fn heights(mode: CollisionDetection, steps: usize) -> Result<Vec<f32>, Box<d
     let mut out = Vec::with_capacity(steps);
     for _ in 0..steps {
         world.step(0.01)?;
-        out.push(world.body(ball).ok_or("the ball left the world")?.position().z);
+        out.push(
+            world
+                .body(ball)
+                .ok_or("the ball left the world")?
+                .position()
+                .z,
+        );
     }
     Ok(out)
 }
@@ -36,10 +45,13 @@ pub fn side_by_side(steps: usize) -> Result<(Vec<f32>, Vec<f32>), Box<dyn std::e
     Ok((heights(DISCRETE, steps)?, heights(SPHERE_MESH_CCD, steps)?))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (discrete, ccd) = side_by_side(5)?;
     println!("sphere r = 0.1 m from z = 0.15 m at -30 m/s onto a triangle at z = 0, dt = 0.01 s");
-    println!("{:>6} {:>16} {:>18}", "step", "DISCRETE z (m)", "SPHERE_MESH_CCD z (m)");
+    println!(
+        "{:>6} {:>16} {:>18}",
+        "step", "DISCRETE z (m)", "SPHERE_MESH_CCD z (m)"
+    );
     for (i, (d, c)) in discrete.iter().zip(&ccd).enumerate() {
         println!("{:>6} {:>16.4} {:>18.4}", i + 1, d, c);
     }

@@ -40,11 +40,7 @@ pub fn below_terrain(field: &HeightField, p: Vec3, tolerance: f64) -> bool {
 /// its lateral (y, z) offset stayed within `reach` (the radius sum), so the
 /// two solids must have overlapped along the way without a collision pushing
 /// them apart.
-pub fn passed_through_along_x(
-    before: (Vec3, Vec3),
-    after: (Vec3, Vec3),
-    reach: f64,
-) -> bool {
+pub fn passed_through_along_x(before: (Vec3, Vec3), after: (Vec3, Vec3), reach: f64) -> bool {
     let side = |m: Vec3, o: Vec3| (m.x as f64 - o.x as f64).signum();
     let lateral = |m: Vec3, o: Vec3| {
         let (dy, dz) = (m.y as f64 - o.y as f64, m.z as f64 - o.z as f64);
@@ -63,8 +59,14 @@ mod tests {
     #[test]
     fn plane_distance_has_the_normal_sign() {
         let p = Vec3::new(2.0, 0.0, 0.0);
-        assert_eq!(signed_plane_distance(p, [1.0, 5.0, 5.0], [1.0, 0.0, 0.0]), 1.0);
-        assert_eq!(signed_plane_distance(p, [3.0, 5.0, 5.0], [1.0, 0.0, 0.0]), -1.0);
+        assert_eq!(
+            signed_plane_distance(p, [1.0, 5.0, 5.0], [1.0, 0.0, 0.0]),
+            1.0
+        );
+        assert_eq!(
+            signed_plane_distance(p, [3.0, 5.0, 5.0], [1.0, 0.0, 0.0]),
+            -1.0
+        );
     }
 
     #[test]

@@ -135,7 +135,10 @@ pub struct SceneRun {
 impl SceneRun {
     /// The smallest gap over the run (m).
     pub fn min_gap(&self) -> f64 {
-        self.samples.iter().map(|s| s.gap).fold(f64::INFINITY, f64::min)
+        self.samples
+            .iter()
+            .map(|s| s.gap)
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// Whether anything crossed a surface.
@@ -205,16 +208,18 @@ fn crossed(scene: &Scene, before: &PhysicsWorld, after: &PhysicsWorld) -> bool {
             CROSSING_TOLERANCE,
         ),
         Measure::ToWall { wall, .. } => p.x as f64 > wall + CROSSING_TOLERANCE,
-        Measure::ToStack { stack, radius_sum } => stack.iter().any(|id| {
-            match (before.body(*id), after.body(*id)) {
-                (Some(s0), Some(s1)) => passed_through_along_x(
-                    (b0.position(), s0.position()),
-                    (p, s1.position()),
-                    *radius_sum,
-                ),
-                _ => false,
-            }
-        }),
+        Measure::ToStack { stack, radius_sum } => {
+            stack
+                .iter()
+                .any(|id| match (before.body(*id), after.body(*id)) {
+                    (Some(s0), Some(s1)) => passed_through_along_x(
+                        (b0.position(), s0.position()),
+                        (p, s1.position()),
+                        *radius_sum,
+                    ),
+                    _ => false,
+                })
+        }
     }
 }
 

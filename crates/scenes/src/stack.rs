@@ -43,8 +43,8 @@ pub fn sphere_stack(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
     let mut stack = Vec::with_capacity(LEVELS);
     for level in 0..LEVELS {
         let z = RADIUS * (1.0 + 2.0 * level as f32);
-        let sphere =
-            RigidBody::new_dynamic(Shape::sphere(RADIUS)?, 1.0)?.with_position(Vec3::new(0.0, 0.0, z));
+        let sphere = RigidBody::new_dynamic(Shape::sphere(RADIUS)?, 1.0)?
+            .with_position(Vec3::new(0.0, 0.0, z));
         stack.push(world.add_body(sphere)?);
     }
     let striker = RigidBody::new_dynamic(Shape::sphere(RADIUS)?, 1.0)?

@@ -47,8 +47,7 @@ impl HeightField {
                 let (ix, iy) = (gx.floor() as usize, gy.floor() as usize);
                 let (fx, fy) = (gx - ix as f64, gy - iy as f64);
                 let at = |a: usize, b: usize| lattice[b * cx + a];
-                let smooth = (1.0 - fy)
-                    * ((1.0 - fx) * at(ix, iy) + fx * at(ix + 1, iy))
+                let smooth = (1.0 - fy) * ((1.0 - fx) * at(ix, iy) + fx * at(ix + 1, iy))
                     + fy * ((1.0 - fx) * at(ix, iy + 1) + fx * at(ix + 1, iy + 1));
                 let rough = rng.range(-0.1 * amplitude, 0.1 * amplitude);
                 heights.push((smooth + rough) as f32);
