@@ -5,8 +5,9 @@
 //!
 //! Queries: 1,000 short sphere sweeps near the surface
 //! (`parapet_tests::meshes::sweeps_near`). parapet answers each with its
-//! `SweptBall` query (outward-rounded f64 box plus the conservative
-//! segment-versus-grown-box test, sorted indices) and, as the like-for-like
+//! `SweptBall` query (outward-rounded f64 box, plus the conservative
+//! segment-versus-grown-box test for the few sweeps longer than
+//! `LONG_SWEEP_RADII` radii; sorted indices) and, as the like-for-like
 //! control, with the plain box query of the same swept-ball box (`box`);
 //! parry answers with `Bvh::intersect_aabb` on the f32 box of the swept ball,
 //! collected into a reused vector.

@@ -222,7 +222,7 @@ proptest! {
                     let b = SweptBall::new(s, e, r).expect("valid sweep");
                     check(&tree, &tris, &b, scan_predicate(&tris, &b), &mut out)?;
                     // The swept ball's box query returns a superset.
-                    let outer = scan_box(&tris, b.bounds().min, b.bounds().max);
+                    let outer = scan_box(&tris, b.bounds().min(), b.bounds().max());
                     let inner = scan_predicate(&tris, &b);
                     prop_assert!(inner.iter().all(|i| outer.contains(i)));
                 }

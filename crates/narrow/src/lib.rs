@@ -8,6 +8,6 @@
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
 
 pub mod contact;
-pub mod ray;
 pub mod inclusion;
+pub mod ray;
 pub mod sweep;

@@ -84,11 +84,11 @@ pub struct PhysicsWorld {
     pub(crate) events: Vec<ContactEvent>,
     pub(crate) contact_count: usize,
     pub(crate) meshes: MeshIndex,
-    /// Last step's contact impulses, for warm starting (sorted by key).
-    pub(crate) contact_cache: ContactCache,
     /// The continuous mode's retained geometry check of the mesh snapshot,
     /// invalidated together with the index when a mesh is added or removed.
     pub(crate) ccd_mesh: MeshSnapshotCache,
+    /// Last step's contact impulses, for warm starting (sorted by key).
+    pub(crate) contact_cache: ContactCache,
 }
 
 impl Default for PhysicsWorld {
@@ -149,8 +149,8 @@ impl PhysicsWorld {
             events: Vec::new(),
             contact_count: 0,
             meshes: MeshIndex::default(),
-            contact_cache: ContactCache::default(),
             ccd_mesh: MeshSnapshotCache::new(),
+            contact_cache: ContactCache::default(),
         }
     }
 

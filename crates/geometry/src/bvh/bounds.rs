@@ -18,16 +18,29 @@ use super::BvhError;
 
 /// A closed axis-aligned box in `f64`: the points `p` with `min <= p <= max`
 /// on every axis. Named `Bounds` so that it never clashes with the geometry
-/// crate's own AABB type.
+/// crate's own AABB type. Never NaN and never inverted: the corners are
+/// private, and every constructor checks or guarantees that.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// Lower corner (inclusive).
-    pub min: Vec3d,
+    pub(crate) min: Vec3d,
     /// Upper corner (inclusive).
-    pub max: Vec3d,
+    pub(crate) max: Vec3d,
 }
 
 impl Bounds {
+    /// The lower corner (inclusive).
+    #[inline]
+    pub fn min(&self) -> Vec3d {
+        self.min
+    }
+
+    /// The upper corner (inclusive).
+    #[inline]
+    pub fn max(&self) -> Vec3d {
+        self.max
+    }
+
     /// A box from its corners.
     ///
     /// # Errors
@@ -111,7 +124,13 @@ const WIDEN_ABS: f64 = 5e-324;
 /// stays `+inf` (the exact value then exceeds every finite bound).
 #[inline]
 pub(crate) fn down(x: f64, roundings: u32) -> f64 {
-    (x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).min(x)
+    let lowered = x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from inf - inf (x = +inf); the comparison then keeps x.
+    if lowered < x {
+        lowered
+    } else {
+        x
+    }
 }
 
 /// An upper bound of the exact value that the computed `x` approximates
@@ -119,7 +138,13 @@ pub(crate) fn down(x: f64, roundings: u32) -> f64 {
 /// `+inf`; a `-inf` stays `-inf`.
 #[inline]
 pub(crate) fn up(x: f64, roundings: u32) -> f64 {
-    (x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS)).max(x)
+    let raised = x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
+    // NaN only from -inf + inf (x = -inf); the comparison then keeps x.
+    if raised > x {
+        raised
+    } else {
+        x
+    }
 }
 
 /// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).

@@ -3,16 +3,20 @@
 //! (CCD candidates, discrete contacts, rays).
 //!
 //! Method: a binary tree of closed axis-aligned boxes built by median splits
-//! ([`build`](self) module docs), stored as one array in depth-first preorder.
-//! A node is 32 bytes (aligned to half a cache line; `Node` gives the
-//! lane layout): its `f32` bounds, its *escape link* (the index after its subtree; an internal node's first
+//! (`build.rs`: longest axis of the box centres, `select_nth_unstable`,
+//! O(T log T)), 2T - 1 nodes stored as one array in depth-first preorder.
+//! A node is 32 bytes, aligned to half a cache line (`Node` gives the lanes):
+//! its `f32` bounds, its *escape link* (the index after its subtree: where a
+//! query goes when it skips or finishes the node; an internal node's first
 //! child is the next index, a leaf's escape is its own index + 1) and, for a
 //! leaf, its triangle's index. A query walks the array from the root: a node
-//! whose box passes the query goes to the next index, one that fails jumps
-//! to its escape; no stack, no visited array, each node visited
-//! at most once, so at most 2T - 1 visits and at most T results. Results
-//! are sorted ascending (triangle insertion order), so equal-time ties keep
-//! insertion order whatever the tree order.
+//! whose box passes goes to the next index, one that fails jumps to its
+//! escape; no stack, no visited array, each node visited at most once, so at
+//! most 2T - 1 visits and at most T results. Results are sorted ascending
+//! (triangle insertion order), so equal-time ties keep insertion order
+//! whatever the tree order. The box test is branch-free and lane-parallel
+//! (two 4-lane vector operations), and an accepted internal node starts the
+//! load of its right child while the left subtree is tested.
 //!
 //! Meshes of at most [`LINEAR_SCAN_MAX`] triangles are not split: their
 //! leaves are stored in insertion order and scanned linearly by the same loop.
@@ -39,7 +43,7 @@ mod validate;
 
 pub use bounds::Bounds;
 pub use error::BvhError;
-pub use query::{Ball, BoundsQuery, Ray, SweptBall, SLAB_ROUNDINGS};
+pub use query::{Ball, BoundsQuery, Ray, SweptBall, LONG_SWEEP_RADII, SLAB_ROUNDINGS};
 
 use bounds::{ceil_f32, floor_f32};
 use parapet_math::Vec3;
@@ -378,21 +382,42 @@ impl TriangleBoundsTree {
             -ceil_f32(lo.z),
             f32::INFINITY,
         ];
-        let refine_leaf = Q::REFINES;
-        let refine_internal = Q::REFINES && query.refine_internal();
+        let visited = if Q::REFINES && query.refines() {
+            let refine_internal = query.refine_internal();
+            self.walk::<Q, true>(query, &query_lanes, refine_internal, out)
+        } else {
+            self.walk::<Q, false>(query, &query_lanes, false, out)
+        };
+        if self.layout == Layout::Tree {
+            out.sort_unstable();
+        }
+        QueryStats {
+            visited_nodes: visited,
+            hits: out.len(),
+        }
+    }
+
+    /// The stackless walk: pushes every accepted leaf's triangle (tree order)
+    /// and returns the number of visited nodes. `REFINE` selects at compile
+    /// time whether [`BoundsQuery::refine`] is applied (always to leaves,
+    /// to internal nodes when `refine_internal`).
+    #[inline]
+    fn walk<Q: BoundsQuery, const REFINE: bool>(
+        &self,
+        query: &Q,
+        query_lanes: &[f32; 8],
+        refine_internal: bool,
+        out: &mut Vec<u32>,
+    ) -> usize {
         let nodes = self.nodes.as_slice();
         let mut visited = 0usize;
         let mut touched = 0u32;
         let mut i = 0usize;
         while let Some(node) = nodes.get(i) {
             visited += 1;
-            let in_box = node.meets(&query_lanes);
+            let in_box = node.meets(query_lanes);
             let leaf = node.is_leaf();
-            if in_box
-                && (!Q::REFINES
-                    || !(if leaf { refine_leaf } else { refine_internal })
-                    || query.refine(&node.bounds()))
-            {
+            if in_box && (!REFINE || !(leaf || refine_internal) || query.refine(&node.bounds())) {
                 if leaf {
                     out.push(node.triangle());
                 } else if let Some(right) = nodes
@@ -413,13 +438,7 @@ impl TriangleBoundsTree {
         }
         // Keeps the touch loads from being optimised away.
         std::hint::black_box(touched);
-        if self.layout == Layout::Tree {
-            out.sort_unstable();
-        }
-        QueryStats {
-            visited_nodes: visited,
-            hits: out.len(),
-        }
+        visited
     }
 
     /// [`TriangleBoundsTree::query`] into a new vector.

@@ -210,14 +210,17 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::SphereMeshCcd => {}
     }
     let roles = classify_all(world).map_err(|e| step_error(world, e))?;
-    let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
-        .entries()
-        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
-        .collect();
-    let checked = world
-        .ccd_mesh
-        .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
-    checked.map_err(|e| step_error(world, e))?;
+    if !world.ccd_mesh.is_validated() {
+        // Once per snapshot: every mesh body's triangles, in insertion order.
+        let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
+            .entries()
+            .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
+            .collect();
+        let checked = world
+            .ccd_mesh
+            .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
+        checked.map_err(|e| step_error(world, e))?;
+    }
     Ok(Some(CcdPlan {
         energy: vec![0.0; roles.len()],
         roles,
@@ -236,20 +239,17 @@ impl CcdPlan {
         self
     }
 
-    /// Whether the contact stage hands this mesh contact to the sweep: a
-    /// swept body's separated point (negative depth) whose closing travel
-    /// `(v . n) dt` exceeds [`CONTACT_MARGIN`].
+    /// Whether the contact stage hands this contact to the sweep: a mesh
+    /// contact of a swept body, separated (negative depth), whose closing
+    /// travel `(v . n) dt` exceeds [`CONTACT_MARGIN`]. Primitive pairs are
+    /// never deferred here: bodies that could meet are refused as
+    /// interacting (groups are a later issue).
     pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
-        // Primitive pairs stay with the solver: a body that can reach another
-        // moving body is refused before the sweep (groups of one only).
-        if q.triangle.is_none() {
-            return false;
-        }
         let swept = matches!(
             self.roles.get(q.body.index() as usize),
             Some(Some(Role::Swept(_)))
         );
-        if !swept || !(q.depth < 0.0) {
+        if !swept || q.triangle.is_none() || !(q.depth < 0.0) {
             return false;
         }
         let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
