@@ -144,14 +144,8 @@ fn write_table(out: &mut dyn Write, report: &SceneReport) -> std::io::Result<()>
     writeln!(out, "\n== {}: {}", report.name, report.title)?;
     writeln!(
         out,
-        "{:<16} {:>6} {:>8} {:>9} {:>11} {:>24}  {}",
-        "mode",
-        "steps",
-        "impacts",
-        "contacts",
-        "min gap m",
-        "energy J start -> end",
-        "crossed a surface"
+        "{:<16} {:>6} {:>8} {:>9} {:>11} {:>24}  crossed a surface",
+        "mode", "steps", "impacts", "contacts", "min gap m", "energy J start -> end",
     )?;
     for r in [&report.discrete, &report.ccd] {
         let crossed = match r.crossed_at {

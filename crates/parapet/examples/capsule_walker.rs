@@ -17,6 +17,7 @@ pub fn walk(
     Ok(run(capsule_walker(mode, steps)?, &mut |_, _| {}))
 }
 
+/// Prints what the example shows (the test `tests/tests/examples_demo.rs` runs it too).
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     for mode in [DISCRETE, SPHERE_MESH_CCD] {
         let r = walk(mode, 90)?;

@@ -103,6 +103,7 @@ pub fn cases() -> Result<(Vec<Refused>, f32), Box<dyn std::error::Error>> {
     Ok((out, z))
 }
 
+/// Prints what the example shows (the test `tests/tests/examples_demo.rs` runs it too).
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (refused, fixed_z) = cases()?;
     for r in &refused {

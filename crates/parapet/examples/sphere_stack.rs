@@ -18,6 +18,7 @@ pub fn strike(
     Ok(run(sphere_stack(mode, steps)?, &mut |_, _| {}))
 }
 
+/// Prints what the example shows (the test `tests/tests/examples_demo.rs` runs it too).
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     for mode in [DISCRETE, SPHERE_MESH_CCD] {
         let r = strike(mode, 30)?;

@@ -45,6 +45,7 @@ pub fn side_by_side(steps: usize) -> Result<(Vec<f32>, Vec<f32>), Box<dyn std::e
     Ok((heights(DISCRETE, steps)?, heights(SPHERE_MESH_CCD, steps)?))
 }
 
+/// Prints what the example shows (the test `tests/tests/examples_demo.rs` runs it too).
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (discrete, ccd) = side_by_side(5)?;
     println!("sphere r = 0.1 m from z = 0.15 m at -30 m/s onto a triangle at z = 0, dt = 0.01 s");

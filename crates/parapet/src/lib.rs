@@ -90,7 +90,7 @@ pub mod shape {
 }
 
 /// Rigid bodies: motion modes, mass properties, forces and impulses, and the
-/// id a world gives a body ([`BodyId`]).
+/// id a world gives a body ([`BodyId`](body::BodyId)).
 pub mod body {
     pub use parapet_solver::body::*;
     pub use parapet_world::BodyId;
@@ -102,7 +102,7 @@ pub mod body {
 /// inclusion-based CCD queries, and the contact reports of a world step.
 ///
 /// Each submodule is the pure-function layer (no world): a user who only
-/// wants a time of impact calls [`sweep`] directly.
+/// wants a time of impact calls [`sweep`](collide::sweep) directly.
 pub mod collide {
     pub use parapet_narrow::{contact, inclusion, ray, sweep};
     pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
