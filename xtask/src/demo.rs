@@ -291,7 +291,8 @@ pub fn run(
     writeln!(
         out,
         "gap: distance from the watched body to the surface it approaches (negative: overlap);\n\
-         crossed: a core point of a body ended behind a surface (independent check, tolerance {} m)",
+         crossed: a core point of the watched body ended behind the surface it approaches\n\
+         (independent check in parapet-scenes, not parapet's contacts; tolerance {} m)",
         parapet_scenes::scene::CROSSING_TOLERANCE
     )?;
     std::fs::create_dir_all(out_dir)?;
