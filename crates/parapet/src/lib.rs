@@ -103,6 +103,19 @@ pub mod body {
 ///
 /// Each submodule is the pure-function layer (no world): a user who only
 /// wants a time of impact calls [`sweep`](collide::sweep) directly.
+///
+/// ```
+/// use parapet::collide::sweep::{sweep_sphere_triangle, SweepOutcome};
+/// use parapet::math::Vec3;
+///
+/// // A 0.1 m sphere at 0.15 m above a one-sided triangle, moving 0.3 m down
+/// // in the step: it first touches a sixth of the way through.
+/// let floor = [Vec3::new(-10.0, -10.0, 0.0), Vec3::new(10.0, -10.0, 0.0), Vec3::new(0.0, 10.0, 0.0)];
+/// let outcome = sweep_sphere_triangle(Vec3::new(0.0, 0.0, 0.15), 0.1, Vec3::new(0.0, 0.0, -30.0), 0.01, &floor);
+/// let SweepOutcome::Hit(hit) = outcome else { panic!("{outcome:?}") };
+/// assert!((hit.time - 1.0 / 6.0).abs() < 1e-6); // f32 inputs: ~2e-8 rounding
+/// assert_eq!(hit.normal.z, 1.0);                // from the triangle towards the sphere
+/// ```
 pub mod collide {
     pub use parapet_narrow::{contact, inclusion, ray, sweep};
     pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
@@ -126,6 +139,15 @@ pub mod world {
 /// [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD)) and the
 /// policy of the continuous stage (support rules, reach bounds, the sweep loop
 /// and its errors). See `docs/continuous-collision.md`.
+///
+/// ```
+/// use parapet::ccd::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+///
+/// assert_eq!(CollisionDetection::default(), DISCRETE);
+/// // A stored numeric code converts back; an unknown value is an error, never a mode.
+/// assert_eq!(CollisionDetection::try_from(SPHERE_MESH_CCD.code()), Ok(SPHERE_MESH_CCD));
+/// assert!(CollisionDetection::try_from(7u8).is_err());
+/// ```
 pub mod ccd {
     pub use parapet_world::ccd::*;
 }
