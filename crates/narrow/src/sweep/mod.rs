@@ -45,6 +45,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod capsule_triangle;
+pub mod certified_advance;
 pub mod domain;
 pub mod polyhedron_triangle;
 pub mod segment_pair;
@@ -54,6 +55,11 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
+pub use certified_advance::{
+    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
+    sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
+    TURNING_TOLERANCE_FRACTION,
+};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
