@@ -8,6 +8,8 @@
 //!   terrain and walked across it.
 //! - [`sphere_stack()`]: a stack of spheres struck by a fast sphere.
 //! - [`fast_box_wall()`]: a box that cannot turn fired into a wall.
+//! - [`tumbling_capsule()`]: a capsule that can turn, thrown spinning onto
+//!   the terrain (a turning body: certified sub-steps).
 //!
 //! Each scene function takes the collision-detection mode and a step count
 //! and returns a [`Scene`]: the world plus what to measure; [`run`] steps it
@@ -23,6 +25,7 @@ pub mod prng;
 pub mod scene;
 pub mod stack;
 pub mod terrain;
+pub mod tumbler;
 pub mod tunneling;
 pub mod walker;
 pub mod wall;
@@ -30,13 +33,14 @@ pub mod wall;
 pub use error::SceneError;
 pub use scene::{run, Measure, Refusal, Sample, Scene, SceneRun};
 pub use stack::sphere_stack;
+pub use tumbler::tumbling_capsule;
 pub use tunneling::tunneling;
 pub use walker::capsule_walker;
 pub use wall::fast_box_wall;
 
 use parapet::prelude::CollisionDetection;
 
-/// The four demo scenes in `mode`, with their demo step counts, or a tenth of
+/// The five demo scenes in `mode`, with their demo step counts, or a tenth of
 /// them (at least 5) when `quick`.
 ///
 /// # Errors
@@ -49,5 +53,6 @@ pub fn demo_scenes(mode: CollisionDetection, quick: bool) -> Result<Vec<Scene>, 
         capsule_walker(mode, n(150))?,
         sphere_stack(mode, n(60))?,
         fast_box_wall(mode, n(30))?,
+        tumbling_capsule(mode, n(120))?,
     ])
 }

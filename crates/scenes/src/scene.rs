@@ -17,6 +17,24 @@ use crate::terrain::HeightField;
 /// counted and a body that went through is.
 pub const CROSSING_TOLERANCE: f64 = 1.0e-3;
 
+/// Points sampled along a capsule's axis by [`Measure::AboveTerrain`]: the
+/// two ends and seven between. The height above a piecewise-planar terrain
+/// varies linearly between terrain edges, so the samples may miss a ridge
+/// between them by at most the slope times the spacing (here the axis / 8);
+/// the ends, which decide a landing, are always sampled.
+pub const AXIS_SAMPLES: usize = 9;
+
+fn axis_points(body: &RigidBody, half_height: f64) -> Vec<Vec3> {
+    let p = body.position();
+    let axis = body.rotation() * Vec3::new(0.0, 0.0, half_height as f32);
+    (0..AXIS_SAMPLES)
+        .map(|i| {
+            let s = 2.0 * i as f32 / (AXIS_SAMPLES - 1) as f32 - 1.0;
+            p + axis * s
+        })
+        .collect()
+}
+
 /// What a scene measures about its watched body.
 #[derive(Debug, Clone)]
 pub enum Measure {
@@ -31,12 +49,15 @@ pub enum Measure {
         /// The rounded radius around the core (m).
         radius: f64,
     },
-    /// As [`Measure::AboveFloor`], over a height field.
+    /// Height above a height field of the body's core segment (a capsule's
+    /// axis, turned by the body's rotation; a point for a sphere), sampled at
+    /// [`AXIS_SAMPLES`] points, less `radius`: the smallest vertical gap to
+    /// the terrain. The body crossed when a sample lies below the terrain.
     AboveTerrain {
         /// The terrain, the same that the world holds as a mesh.
         field: HeightField,
-        /// Distance (m) from the body origin down to its lowest core point.
-        core_drop: f64,
+        /// The core segment's half length (m) along the body's local +z.
+        half_height: f64,
         /// The rounded radius around the core (m).
         radius: f64,
     },
@@ -176,12 +197,12 @@ fn gap(scene: &Scene, world: &PhysicsWorld) -> f64 {
         } => p.z as f64 - core_drop - radius - floor,
         Measure::AboveTerrain {
             field,
-            core_drop,
+            half_height,
             radius,
-        } => {
-            let core = p - Vec3::new(0.0, 0.0, *core_drop as f32);
-            height_above(field, core).map_or(f64::NAN, |h| h - radius)
-        }
+        } => axis_points(body, *half_height)
+            .into_iter()
+            .map(|c| height_above(field, c).map_or(f64::NAN, |h| h - radius))
+            .fold(f64::INFINITY, f64::min),
         Measure::ToWall { wall, half_extent } => wall - (p.x as f64 + half_extent),
         Measure::ToStack { stack, radius_sum } => stack
             .iter()
@@ -201,12 +222,10 @@ fn crossed(scene: &Scene, before: &PhysicsWorld, after: &PhysicsWorld) -> bool {
             floor, core_drop, ..
         } => p.z as f64 - core_drop < floor - CROSSING_TOLERANCE,
         Measure::AboveTerrain {
-            field, core_drop, ..
-        } => below_terrain(
-            field,
-            p - Vec3::new(0.0, 0.0, *core_drop as f32),
-            CROSSING_TOLERANCE,
-        ),
+            field, half_height, ..
+        } => axis_points(b1, *half_height)
+            .into_iter()
+            .any(|c| below_terrain(field, c, CROSSING_TOLERANCE)),
         Measure::ToWall { wall, .. } => p.x as f64 > wall + CROSSING_TOLERANCE,
         Measure::ToStack { stack, radius_sum } => {
             stack

@@ -61,7 +61,7 @@ pub fn capsule_walker(mode: CollisionDetection, steps: usize) -> Result<Scene, S
         watched: vec![walker],
         measure: Measure::AboveTerrain {
             field,
-            core_drop: HALF_HEIGHT as f64,
+            half_height: HALF_HEIGHT as f64,
             radius: RADIUS as f64,
         },
         drive: Some(Vec3::new(WALK[0], WALK[1], 0.0)),
