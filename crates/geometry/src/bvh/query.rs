@@ -3,8 +3,8 @@
 //! conservative predicate on closed `f64` boxes.
 //!
 //! Method: every query is a conservative box ([`BoundsQuery::bounds`],
-//! every endpoint addition and radius expansion rounded outward by a few
-//! ulps, so that it contains the exact region) and, for the ball, swept
+//! every endpoint addition and radius expansion rounded outward by
+//! parapet-math's directed roundings, so that it contains the exact region) and, for the ball, swept
 //! ball and ray, a tighter
 //! test on a box that already meets that box ([`BoundsQuery::refine`]):
 //! - ball: a lower bound of the squared distance from the centre to the box,
@@ -30,8 +30,8 @@
 
 use parapet_math::Vec3d;
 
-use super::bounds::{down, up};
 use super::{Bounds, BvhError};
+use parapet_math::rounding::{add_down, add_up, mul_down, mul_up, sub_down};
 
 /// Roundings to nearest in one slab parameter `(bound - origin) * inv`, where
 /// `origin` may be a directed-rounded value (a bound, not an error),
@@ -211,10 +211,10 @@ impl Ball {
             center,
             radius,
             bounds: Bounds {
-                min: center.map(|c| down(c - radius, 1)),
-                max: center.map(|c| up(c + radius, 1)),
+                min: center.map(|c| sub_down(c, radius)),
+                max: center.map(|c| add_up(c, radius)),
             },
-            radius_sq_up: up(radius * radius, 1),
+            radius_sq_up: mul_up(radius, radius),
         })
     }
 
@@ -240,19 +240,19 @@ impl BoundsQuery for Ball {
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
         // A lower bound of the squared distance from the centre to the box:
-        // each gap, square and sum rounded down by one ulp.
+        // each gap, square and sum rounded down (parapet-math's directed roundings).
         let mut dist_sq = 0.0f64;
         for k in 0..3 {
             let c = self.center[k];
             let gap = if c < b.min[k] {
-                down(b.min[k] - c, 1)
+                sub_down(b.min[k], c)
             } else if c > b.max[k] {
-                down(c - b.max[k], 1)
+                sub_down(c, b.max[k])
             } else {
                 0.0
             };
             let gap = gap.max(0.0);
-            dist_sq = down(dist_sq + down(gap * gap, 1), 1);
+            dist_sq = add_down(dist_sq, mul_down(gap, gap));
         }
         dist_sq <= self.radius_sq_up
     }
@@ -304,16 +304,16 @@ impl SweptBall {
         let radius = radius_checked(radius, "swept ball radius")?;
         let slab = (delta.amax() > LONG_SWEEP_RADII * radius).then(|| SweepSlab {
             inv_delta: reciprocals(&delta),
-            start_plus_radius: [0, 1, 2].map(|k| up(start[k] + radius, 1)),
-            start_minus_radius: [0, 1, 2].map(|k| down(start[k] - radius, 1)),
+            start_plus_radius: [0, 1, 2].map(|k| add_up(start[k], radius)),
+            start_minus_radius: [0, 1, 2].map(|k| sub_down(start[k], radius)),
         });
         Ok(Self {
             start,
             end,
             radius,
             bounds: Bounds {
-                min: start.zip_map(&end, |s, e| down(s.min(e) - radius, 1)),
-                max: start.zip_map(&end, |s, e| up(s.max(e) + radius, 1)),
+                min: start.zip_map(&end, |s, e| sub_down(s.min(e), radius)),
+                max: start.zip_map(&end, |s, e| add_up(s.max(e), radius)),
             },
             slab,
         })
@@ -406,12 +406,19 @@ impl Ray {
             if d == 0.0 {
                 continue;
             }
-            // Two roundings (product, sum); inf * d is +-inf, never NaN here.
-            let end = origin[k] + max_distance * d;
-            if d > 0.0 {
-                max[k] = up(end, 2);
+            // The reach along the axis, `max_distance * d`, and the end
+            // `origin + reach`, each rounded outward; an endless ray reaches
+            // infinity on every axis it moves along.
+            if max_distance.is_infinite() {
+                if d > 0.0 {
+                    max[k] = f64::INFINITY;
+                } else {
+                    min[k] = f64::NEG_INFINITY;
+                }
+            } else if d > 0.0 {
+                max[k] = add_up(origin[k], mul_up(max_distance, d));
             } else {
-                min[k] = down(end, 2);
+                min[k] = add_down(origin[k], mul_down(max_distance, d));
             }
         }
         Ok(Self {
