@@ -7,8 +7,9 @@
 //! parapet-math's directed roundings, so that it contains the exact region) and, for the ball, swept
 //! ball and ray, a tighter
 //! test on a box that already meets that box ([`BoundsQuery::refine`]):
-//! - ball: a lower bound of the squared distance from the centre to the box,
-//!   against an upper bound of the squared radius;
+//! - ball: the squared distance from the centre to the box, computed to
+//!   nearest, against the squared radius widened by that computation's
+//!   rounding-error bound (computed once per query, rounded up);
 //! - swept ball longer than [`LONG_SWEEP_RADII`] radii: the slab test (Kay
 //!   and Kajiya 1986; Williams et al. 2005) of the centre segment against the
 //!   box grown by the radius on every side, a superset of the box's Minkowski
@@ -188,14 +189,21 @@ fn slab(
     t_enter <= t_exit
 }
 
+/// Relative widening of the ball's squared-radius limit: `2^-50 = 8 * 2^-53`,
+/// more than the five roundings to nearest of the squared-distance
+/// computation in [`Ball`]'s refinement (dimensionless).
+const BALL_DIST_SQ_WIDEN: f64 = 1.0 / (1u64 << 50) as f64;
+
 /// A ball: the points within `radius` of `center`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ball {
     center: Vec3d,
     radius: f64,
     bounds: Bounds,
-    /// `radius^2` rounded up.
-    radius_sq_up: f64,
+    /// The largest squared distance, as [`Ball::refine`] computes it with
+    /// rounding to nearest, that can belong to a box within the radius:
+    /// `radius^2 * (1 + 2^-50) + 2^-1022`, each step rounded up.
+    dist_sq_limit: f64,
 }
 
 impl Ball {
@@ -214,7 +222,10 @@ impl Ball {
                 min: center.map(|c| sub_down(c, radius)),
                 max: center.map(|c| add_up(c, radius)),
             },
-            radius_sq_up: mul_up(radius, radius),
+            dist_sq_limit: add_up(
+                mul_up(mul_up(radius, radius), 1.0 + BALL_DIST_SQ_WIDEN),
+                f64::MIN_POSITIVE,
+            ),
         })
     }
 
@@ -239,22 +250,21 @@ impl BoundsQuery for Ball {
 
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
-        // A lower bound of the squared distance from the centre to the box:
-        // each gap, square and sum rounded down (parapet-math's directed roundings).
+        // The squared distance from the centre to the box, rounded to
+        // nearest. Each gap `max(min - c, c - max, 0)` has the sign of the
+        // exact difference (a rounded difference is zero only for equal
+        // operands) and at most one rounding, its square one more, the sum
+        // two: the computed value is at most `(1 + 2^-53)^5` times the exact
+        // one, plus below 2^-1072 of underflow. So a box within the radius
+        // (exact squared distance <= radius^2) computes at most
+        // `dist_sq_limit`, and rejecting above it is conservative. Branchless.
         let mut dist_sq = 0.0f64;
         for k in 0..3 {
             let c = self.center[k];
-            let gap = if c < b.min[k] {
-                sub_down(b.min[k], c)
-            } else if c > b.max[k] {
-                sub_down(c, b.max[k])
-            } else {
-                0.0
-            };
-            let gap = gap.max(0.0);
-            dist_sq = add_down(dist_sq, mul_down(gap, gap));
+            let gap = (b.min[k] - c).max(c - b.max[k]).max(0.0);
+            dist_sq += gap * gap;
         }
-        dist_sq <= self.radius_sq_up
+        dist_sq <= self.dist_sq_limit
     }
 }
 
