@@ -275,8 +275,12 @@ fn report_paired_times(workloads: &[(String, IndexedMesh)]) {
 
 fn bench_build(c: &mut Criterion) {
     let workloads = workloads();
-    report_memory(&workloads);
-    report_paired_times(&workloads);
+    // `TRIANGLE_INDEX_NO_REPORT=1` skips the printed report (for profiling
+    // one criterion function).
+    if std::env::var_os("TRIANGLE_INDEX_NO_REPORT").is_none() {
+        report_memory(&workloads);
+        report_paired_times(&workloads);
+    }
     let mut group = c.benchmark_group("triangle_index/build");
     for (name, mesh) in &workloads {
         let tris = mesh.triangles();
