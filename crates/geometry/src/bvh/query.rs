@@ -118,6 +118,7 @@ impl BoundsQuery for Bounds {
     }
 }
 
+#[inline]
 fn finite_vector(v: &Vec3d, quantity: &'static str) -> Result<(), BvhError> {
     match v.iter().find(|x| !x.is_finite()) {
         Some(&value) => Err(BvhError::InvalidQuery {
@@ -129,6 +130,7 @@ fn finite_vector(v: &Vec3d, quantity: &'static str) -> Result<(), BvhError> {
     }
 }
 
+#[inline]
 fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> {
     if radius.is_finite() && radius >= 0.0 {
         Ok(radius)
@@ -145,6 +147,7 @@ fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> 
 /// (zero or subnormal delta) gets NaN: every parameter computed from it is
 /// NaN, which `f64::max` / `f64::min` ignore, so that axis puts no constraint
 /// on `t` (the query box alone decides it) and the test needs no branch.
+#[inline]
 fn reciprocals(delta: &Vec3d) -> [f64; 3] {
     [0, 1, 2].map(|k| {
         let r = 1.0 / delta[k];
@@ -212,6 +215,7 @@ impl Ball {
     /// # Errors
     /// [`BvhError::InvalidQuery`] for a non-finite centre or a radius that is
     /// not finite and non-negative.
+    #[inline]
     pub fn new(center: Vec3d, radius: f64) -> Result<Self, BvhError> {
         finite_vector(&center, "ball centre")?;
         let radius = radius_checked(radius, "ball radius")?;
@@ -306,6 +310,7 @@ impl SweptBall {
     /// [`BvhError::InvalidQuery`] for a non-finite endpoint, a displacement
     /// `end - start` that overflows, or a radius that is not finite and
     /// non-negative.
+    #[inline]
     pub fn new(start: Vec3d, end: Vec3d, radius: f64) -> Result<Self, BvhError> {
         finite_vector(&start, "swept ball start")?;
         finite_vector(&end, "swept ball end")?;
@@ -399,6 +404,7 @@ impl Ray {
     /// # Errors
     /// [`BvhError::InvalidQuery`] for a non-finite origin or direction, or a
     /// `max_distance` that is NaN or negative (`+inf` is allowed).
+    #[inline]
     pub fn new(origin: Vec3d, direction: Vec3d, max_distance: f64) -> Result<Self, BvhError> {
         finite_vector(&origin, "ray origin")?;
         finite_vector(&direction, "ray direction")?;
