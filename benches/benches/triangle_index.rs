@@ -1,15 +1,27 @@
 //! The triangle bounds tree against parry3d 0.31's BVH on a `TriMesh`: build
-//! time and sphere-sweep query time on the seed 000 workloads (a terrain grid
-//! and a random soup of 2,048, 8,192 and 32,768 triangles), plus the retained
-//! bytes per triangle of both (printed once, before the timings).
+//! time and query time on the seed 000 workloads (a terrain grid and a random
+//! soup of 2,048, 8,192 and 32,768 triangles) and two controls, plus the
+//! retained bytes per triangle of both (printed once, before the timings).
 //!
-//! Queries: 1,000 short sphere sweeps near the surface
-//! (`parapet_tests::meshes::sweeps_near`). parapet answers each with its
-//! `SweptBall` query (outward-rounded f64 box, plus the conservative
-//! segment-versus-grown-box test for the few sweeps longer than
-//! `LONG_SWEEP_RADII` radii; sorted indices) and, as the like-for-like
-//! control, with the plain box query of the same swept-ball box (`box`);
-//! parry answers with `Bvh::intersect_aabb` on the f32 box of the swept ball,
+//! Workloads: `terrain/T`, `soup/T` (the seed's), `overlap/2048` (the worst
+//! case: 2,048 large triangles filling one 4 m cube, where bounds overlap and
+//! pruning fails) and `small/8` (8 triangles: parapet's linear scan).
+//!
+//! Queries, 1,000 of each kind, built from the short sphere sweeps near the
+//! surface of `parapet_tests::meshes::sweeps_near`:
+//! - `sweep`: parapet's `SweptBall` (outward-rounded f64 box, plus the
+//!   segment-versus-grown-box test for sweeps longer than `LONG_SWEEP_RADII`
+//!   radii); parry's `Bvh::intersect_aabb` on the f32 box of the swept ball;
+//! - `box`: the like-for-like control, parapet's box query of the same
+//!   swept-ball box against the same parry query;
+//! - `ball`: a ball at the sweep start, radius the sweep radius + 0.5 m;
+//!   parry: `Bvh::leaves` keeping nodes whose `Aabb` is within the radius
+//!   (`distance_to_local_point`);
+//! - `ray`: from the sweep start along the sweep direction, 3 m long;
+//!   parry: `Bvh::leaves` keeping nodes whose `Aabb` the ray meets
+//!   (`intersects_local_ray`).
+//!
+//! Every parapet query returns sorted indices; every parry result is
 //! collected into a reused vector.
 //!
 //! Before the criterion timings, the bench prints per workload the retained
@@ -19,22 +31,32 @@
 //! least disturbed by other processes, and alternation exposes both sides to
 //! the same conditions; the ratios printed are parapet / parry.
 //!
-//! Run: `cargo bench -p parapet-benches --bench triangle_index`.
+//! Run: `cargo bench -p parapet-benches --bench triangle_index -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use parapet_geometry::bvh::{BoundsQuery, SweptBall, TriangleBoundsTree};
+use parapet_geometry::bvh::{Ball, BoundsQuery, Ray, SweptBall, TriangleBoundsTree};
 use parapet_math::Vec3;
 use parapet_tests::meshes::{
-    soup, sweeps_near, terrain_with, IndexedMesh, Sweep, WORKLOAD_TRIANGLES,
+    overlapping, soup, sweeps_near, terrain, terrain_with, IndexedMesh, Sweep, WORKLOAD_TRIANGLES,
 };
 use parapet_tests::parry::parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parapet_tests::parry::parry3d::query::{PointQuery, Ray as ParryRay, RayCast};
 use parapet_tests::parry::parry3d::shape::TriMesh;
 use parapet_tests::parry::{to_parry, ParryVec};
 
 const QUERIES: usize = 1_000;
+
+/// Extra ball radius over the sweep radius (m), so that balls find triangles.
+const BALL_MARGIN: f32 = 0.5;
+
+/// Ray length (m).
+const RAY_LENGTH: f32 = 3.0;
+
+/// The query kinds, in report order.
+const KINDS: [&str; 4] = ["sweep", "box", "ball", "ray"];
 
 fn workloads() -> Vec<(String, IndexedMesh)> {
     let mut out = Vec::new();
@@ -42,6 +64,8 @@ fn workloads() -> Vec<(String, IndexedMesh)> {
         out.push((format!("terrain/{t}"), terrain_with(t, 0x7E44)));
         out.push((format!("soup/{t}"), soup(t, 0x5009)));
     }
+    out.push(("overlap/2048".to_string(), overlapping(2048, 4.0, 0x0E1A)));
+    out.push(("small/8".to_string(), terrain(2, 2, 0x5A11)));
     out
 }
 
@@ -64,43 +88,133 @@ fn parry_box(s: &Sweep) -> Aabb {
     )
 }
 
-fn report_memory(workloads: &[(String, IndexedMesh)]) {
-    for (name, mesh) in workloads {
-        let tris = mesh.triangles();
-        let tree = TriangleBoundsTree::build(&tris).expect("finite workload");
+fn ball_radius(s: &Sweep) -> f32 {
+    s.radius + BALL_MARGIN
+}
+
+fn ball(s: &Sweep) -> Ball {
+    Ball::new(s.start.cast(), ball_radius(s) as f64).expect("finite workload")
+}
+
+/// The unit direction of the sweep (+z for a sweep that does not move).
+fn ray_direction(s: &Sweep) -> Vec3 {
+    let d = s.end - s.start;
+    let n = d.norm();
+    if n > 0.0 {
+        d / n
+    } else {
+        Vec3::z()
+    }
+}
+
+fn ray(s: &Sweep) -> Ray {
+    Ray::new(s.start.cast(), ray_direction(s).cast(), RAY_LENGTH as f64).expect("finite workload")
+}
+
+fn parry_ray(s: &Sweep) -> ParryRay {
+    ParryRay::new(to_parry(s.start), to_parry(ray_direction(s)))
+}
+
+/// One workload's two indexes and its queries.
+struct Fixture {
+    tree: TriangleBoundsTree,
+    parry: TriMesh,
+    sweeps: Vec<Sweep>,
+}
+
+impl Fixture {
+    fn new(mesh: &IndexedMesh) -> Self {
+        let tree = TriangleBoundsTree::build(&mesh.triangles()).expect("finite workload");
         let (v, i) = parry_input(mesh);
         let parry = TriMesh::new(v, i).expect("non-empty workload");
-        let t = tris.len() as f64;
-        let ours = tree.bytes_per_triangle();
-        let theirs = parry.bvh().total_memory_size() as f64 / t;
         let sweeps = sweeps_near(mesh, QUERIES, 0x0BA1);
-        let mut out = Vec::new();
-        let (mut hits, mut box_hits, mut visited, mut parry_hits) = (0, 0, 0, 0);
-        let parry_visited = std::cell::Cell::new(0usize);
-        for s in &sweeps {
-            let stats = tree.query(&swept(s), &mut out);
-            hits += stats.hits;
-            visited += stats.visited_nodes;
-            box_hits += tree.query(&swept(s).bounds(), &mut out).hits;
-            let query = parry_box(s);
-            parry_hits += parry
-                .bvh()
-                .leaves(|node| {
-                    parry_visited.set(parry_visited.get() + 1);
-                    node.aabb().intersects(&query)
-                })
-                .count();
+        Self {
+            tree,
+            parry,
+            sweeps,
         }
-        println!(
-            "triangle_index memory {name}: parapet {ours:.1} B/triangle, parry {theirs:.1} B/triangle, \
-             ratio {:.3}; per query: {:.2} swept-ball hits, {:.2} box hits, {:.2} parry hits, {:.1} nodes visited (parry {:.1})",
-            ours / theirs,
-            hits as f64 / QUERIES as f64,
-            box_hits as f64 / QUERIES as f64,
-            parry_hits as f64 / QUERIES as f64,
-            visited as f64 / QUERIES as f64,
-            parry_visited.get() as f64 / QUERIES as f64,
+    }
+
+    /// Runs all queries of `kind` through parapet; returns (hits, visited nodes).
+    fn ours(&self, kind: &str, out: &mut Vec<u32>) -> (usize, usize) {
+        let tree = &self.tree;
+        let mut total = (0, 0);
+        for s in &self.sweeps {
+            let s = black_box(s);
+            let stats = match kind {
+                "sweep" => tree.query(&swept(s), out),
+                "box" => tree.query(&swept(s).bounds(), out),
+                "ball" => tree.query(&ball(s), out),
+                _ => tree.query(&ray(s), out),
+            };
+            total.0 += stats.hits;
+            total.1 += stats.visited_nodes;
+        }
+        total
+    }
+
+    /// Runs all queries of `kind` through parry; returns (hits, node tests).
+    fn theirs(&self, kind: &str, out: &mut Vec<u32>, count_tests: bool) -> (usize, usize) {
+        let bvh = self.parry.bvh();
+        let tests = std::cell::Cell::new(0usize);
+        let count = |pass: bool| {
+            if count_tests {
+                tests.set(tests.get() + 1);
+            }
+            pass
+        };
+        let mut hits = 0;
+        for s in &self.sweeps {
+            let s = black_box(s);
+            out.clear();
+            match kind {
+                "sweep" | "box" => {
+                    let q = parry_box(s);
+                    out.extend(bvh.leaves(|n| count(n.aabb().intersects(&q))));
+                }
+                "ball" => {
+                    let (c, r) = (to_parry(s.start), ball_radius(s));
+                    out.extend(
+                        bvh.leaves(|n| count(n.aabb().distance_to_local_point(c, true) <= r)),
+                    );
+                }
+                _ => {
+                    let q = parry_ray(s);
+                    out.extend(
+                        bvh.leaves(|n| count(n.aabb().intersects_local_ray(&q, RAY_LENGTH))),
+                    );
+                }
+            }
+            hits += out.len();
+        }
+        (hits, tests.get())
+    }
+}
+
+fn report_memory(workloads: &[(String, IndexedMesh)]) {
+    for (name, mesh) in workloads {
+        let f = Fixture::new(mesh);
+        let t = mesh.indices.len() as f64;
+        let ours = f.tree.bytes_per_triangle();
+        let theirs = f.parry.bvh().total_memory_size() as f64 / t;
+        let mut line = format!(
+            "triangle_index memory {name}: parapet {ours:.1} B/triangle, parry {theirs:.1} B/triangle, ratio {:.3}; per query",
+            ours / theirs
         );
+        let mut out = Vec::new();
+        for kind in KINDS {
+            let (hits, visited) = f.ours(kind, &mut out);
+            let (parry_hits, parry_tests) = f.theirs(kind, &mut out, true);
+            let q = QUERIES as f64;
+            line += &format!(
+                "; {kind} hits {:.2} (parry {:.2}) nodes {:.1} (parry {:.1})",
+                hits as f64 / q,
+                parry_hits as f64 / q,
+                visited as f64 / q,
+                parry_tests as f64 / q
+            );
+        }
+        println!("{line}");
     }
 }
 
@@ -138,61 +252,35 @@ fn report_paired_times(workloads: &[(String, IndexedMesh)]) {
                 TriMesh::new(v, i).expect("non-empty").num_triangles()
             },
         );
-        let tree = TriangleBoundsTree::build(&tris).expect("finite workload");
-        let (v, i) = parry_input(mesh);
-        let parry = TriMesh::new(v, i).expect("non-empty workload");
-        let sweeps = sweeps_near(mesh, QUERIES, 0x0BA1);
-        let mut ours_out = Vec::new();
-        let mut parry_out: Vec<u32> = Vec::new();
-        let parry_sweeps = |out: &mut Vec<u32>| -> usize {
-            sweeps
-                .iter()
-                .map(|s| {
-                    out.clear();
-                    out.extend(parry.bvh().intersect_aabb(&parry_box(black_box(s))));
-                    out.len()
-                })
-                .sum()
-        };
-        let ours_sweeps = |out: &mut Vec<u32>| -> usize {
-            sweeps
-                .iter()
-                .map(|s| tree.query(&swept(black_box(s)), out).hits)
-                .sum()
-        };
-        let (sweep_ours, sweep_parry) = paired_min(
-            ROUNDS,
-            || ours_sweeps(&mut ours_out),
-            || parry_sweeps(&mut parry_out),
+        let f = Fixture::new(mesh);
+        let mut line = format!(
+            "triangle_index paired {name}: build parapet {build_ours:.1} µs, parry {build_parry:.1} µs, ratio {:.2}",
+            build_ours / build_parry
         );
-        let (box_ours, box_parry) = paired_min(
-            ROUNDS,
-            || {
-                sweeps
-                    .iter()
-                    .map(|s| {
-                        tree.query(&swept(black_box(s)).bounds(), &mut ours_out)
-                            .hits
-                    })
-                    .sum()
-            },
-            || parry_sweeps(&mut parry_out),
-        );
-        println!(
-            "triangle_index paired {name}: build parapet {build_ours:.0} µs, parry {build_parry:.0} µs, \
-             ratio {:.2}; {QUERIES} sweeps parapet {sweep_ours:.0} µs, parry {sweep_parry:.0} µs, \
-             ratio {:.2}; box only parapet {box_ours:.0} µs, parry {box_parry:.0} µs, ratio {:.2}",
-            build_ours / build_parry,
-            sweep_ours / sweep_parry,
-            box_ours / box_parry,
-        );
+        let (mut ours_out, mut parry_out) = (Vec::new(), Vec::new());
+        for kind in KINDS {
+            let (ours, theirs) = paired_min(
+                ROUNDS,
+                || f.ours(kind, &mut ours_out).0,
+                || f.theirs(kind, &mut parry_out, false).0,
+            );
+            line += &format!(
+                "; {QUERIES} {kind} parapet {ours:.1} µs, parry {theirs:.1} µs, ratio {:.2}",
+                ours / theirs
+            );
+        }
+        println!("{line}");
     }
 }
 
 fn bench_build(c: &mut Criterion) {
     let workloads = workloads();
-    report_memory(&workloads);
-    report_paired_times(&workloads);
+    // `TRIANGLE_INDEX_NO_REPORT=1` skips the printed report (for profiling
+    // one criterion function).
+    if std::env::var_os("TRIANGLE_INDEX_NO_REPORT").is_none() {
+        report_memory(&workloads);
+        report_paired_times(&workloads);
+    }
     let mut group = c.benchmark_group("triangle_index/build");
     for (name, mesh) in &workloads {
         let tris = mesh.triangles();
@@ -212,48 +300,22 @@ fn bench_build(c: &mut Criterion) {
 }
 
 fn bench_query(c: &mut Criterion) {
-    let mut group = c.benchmark_group("triangle_index/sweep_query");
-    group.throughput(Throughput::Elements(QUERIES as u64));
-    for (name, mesh) in &workloads() {
-        let tris = mesh.triangles();
-        let tree = TriangleBoundsTree::build(&tris).expect("finite workload");
-        let (v, i) = parry_input(mesh);
-        let parry = TriMesh::new(v, i).expect("non-empty workload");
-        let sweeps = sweeps_near(mesh, QUERIES, 0x0BA1);
-        let mut out: Vec<u32> = Vec::with_capacity(tris.len());
-        group.bench_function(format!("parapet/{name}"), |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for s in &sweeps {
-                    total += tree.query(&swept(black_box(s)), &mut out).hits;
-                }
-                total
-            })
-        });
-        group.bench_function(format!("parapet_box/{name}"), |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for s in &sweeps {
-                    let q = swept(black_box(s)).bounds();
-                    total += tree.query(&q, &mut out).hits;
-                }
-                total
-            })
-        });
-        group.bench_function(format!("parry/{name}"), |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for s in &sweeps {
-                    let aabb = parry_box(black_box(s));
-                    out.clear();
-                    out.extend(parry.bvh().intersect_aabb(&aabb));
-                    total += out.len();
-                }
-                total
-            })
-        });
+    let workloads = workloads();
+    for kind in KINDS {
+        let mut group = c.benchmark_group(format!("triangle_index/{kind}_query"));
+        group.throughput(Throughput::Elements(QUERIES as u64));
+        for (name, mesh) in &workloads {
+            let f = Fixture::new(mesh);
+            let mut out: Vec<u32> = Vec::with_capacity(mesh.indices.len());
+            group.bench_function(format!("parapet/{name}"), |b| {
+                b.iter(|| f.ours(kind, &mut out).0)
+            });
+            group.bench_function(format!("parry/{name}"), |b| {
+                b.iter(|| f.theirs(kind, &mut out, false).0)
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, bench_build, bench_query);

@@ -148,6 +148,27 @@ pub fn soup(count: usize, seed: u64) -> IndexedMesh {
     IndexedMesh { vertices, indices }
 }
 
+/// The worst case for any bounds tree: `count` large triangles whose
+/// vertices are uniform in one cube of side `side` (m), so that nearly every
+/// triangle's bounds overlap nearly every other's and a query near the
+/// cube's middle can prune almost nothing. No vertex is shared.
+pub fn overlapping(count: usize, side: f32, seed: u64) -> IndexedMesh {
+    let mut rng = SplitMix64::new(seed);
+    let mut vertices = Vec::with_capacity(3 * count);
+    let mut indices = Vec::with_capacity(count);
+    for t in 0..count as u32 {
+        for _ in 0..3 {
+            vertices.push(Vec3::new(
+                rng.range(0.0, side),
+                rng.range(0.0, side),
+                rng.range(0.0, side),
+            ));
+        }
+        indices.push([3 * t, 3 * t + 1, 3 * t + 2]);
+    }
+    IndexedMesh { vertices, indices }
+}
+
 /// A short sphere sweep: a ball of `radius` (m) moving from `start` to `end`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sweep {
@@ -201,6 +222,34 @@ mod tests {
         assert_eq!(terrain_with(2048, 7), terrain_with(2048, 7));
         assert_eq!(soup(100, 7), soup(100, 7));
         assert_ne!(soup(100, 7), soup(100, 8));
+    }
+
+    #[test]
+    fn overlapping_triangles_fill_their_cube() {
+        let mesh = overlapping(500, 4.0, 9);
+        assert_eq!(mesh.indices.len(), 500);
+        assert!(mesh
+            .vertices
+            .iter()
+            .all(|v| v.iter().all(|&x| (0.0..=4.0).contains(&x))));
+        // Large: the mean bounds edge of three uniform points in [0, 4] is
+        // 4 / 2 = 2 m (the expected range of 3 uniforms is half the side);
+        // 1.5 m leaves room for sampling noise over 1,500 edges.
+        let mean_edge: f32 = mesh
+            .triangles()
+            .iter()
+            .map(|t| {
+                (0..3)
+                    .map(|k| {
+                        let xs = t.map(|v| v[k]);
+                        xs.iter().copied().fold(f32::MIN, f32::max)
+                            - xs.iter().copied().fold(f32::MAX, f32::min)
+                    })
+                    .sum::<f32>()
+            })
+            .sum::<f32>()
+            / 1500.0;
+        assert!(mean_edge > 1.5, "mean bounds edge {mean_edge} m");
     }
 
     #[test]

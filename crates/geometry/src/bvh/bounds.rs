@@ -1,16 +1,15 @@
-//! Closed axis-aligned `f64` bounds of the triangle bounds tree, and the
-//! directed roundings its conservative tests use.
+//! Closed axis-aligned `f64` bounds of the triangle bounds tree.
 //!
 //! Method: a box is the closed set `min <= p <= max` per axis. Stored node
 //! bounds are `f32`; every `f32` converts exactly to `f64`, so a stored box is
 //! exactly the `f64` box it stands for. Query boxes are `f64`; the traversal
-//! compares them with `f32` node bounds through [`ceil_f32`] / [`floor_f32`],
-//! which turn each `f64` comparison into an exactly equivalent `f32` one.
+//! compares them with `f32` node bounds through parapet-math's directed
+//! conversions `f32_up` / `f32_down`, which turn each `f64` comparison into
+//! an exactly equivalent `f32` one. The outward roundings of the query kinds
+//! are parapet-math's too (`parapet_math::rounding`).
 //!
 //! Precision domain: any finite `f32` node bound, any non-NaN `f64` query
-//! bound (infinite query bounds are allowed). The rounding helpers
-//! [`down`] / [`up`] widen a computed value by a few units of its last place,
-//! without branches, so that it bounds the exact value it approximates.
+//! bound (infinite query bounds are allowed).
 
 use parapet_math::{Vec3, Vec3d};
 
@@ -107,146 +106,9 @@ impl Bounds {
     }
 }
 
-/// Relative widening per rounding to nearest: `2^-51`, four times the unit
-/// roundoff `2^-53` (dimensionless). One unit covers the error the rounding
-/// made, one more the rounding of the widening subtraction itself, and the
-/// rest the second-order terms, so [`down`] and [`up`] stay bounds.
-const WIDEN_PER_ROUNDING: f64 = 1.0 / (1u64 << 51) as f64;
-
-/// Absolute widening: the smallest subnormal `f64`, a bound on the error of
-/// a rounding that underflows (2^-1075) and what keeps a zero result moving.
-const WIDEN_ABS: f64 = 5e-324;
-
-/// A lower bound of the exact value that the computed `x` approximates
-/// within `roundings` roundings to nearest (each of relative error at most
-/// 2^-53, or absolute error 2^-1075 when it underflows). Branchless:
-/// `x - (|x| * roundings * 2^-51 + 2^-1074)`. `-inf` stays `-inf`; a `+inf`
-/// stays `+inf` (the exact value then exceeds every finite bound).
-#[inline]
-pub(crate) fn down(x: f64, roundings: u32) -> f64 {
-    let lowered = x - (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
-    // NaN only from inf - inf (x = +inf); the comparison then keeps x.
-    if lowered < x {
-        lowered
-    } else {
-        x
-    }
-}
-
-/// An upper bound of the exact value that the computed `x` approximates
-/// within `roundings` roundings to nearest (see [`down`]). `+inf` stays
-/// `+inf`; a `-inf` stays `-inf`.
-#[inline]
-pub(crate) fn up(x: f64, roundings: u32) -> f64 {
-    let raised = x + (x.abs() * (roundings as f64 * WIDEN_PER_ROUNDING) + WIDEN_ABS);
-    // NaN only from -inf + inf (x = -inf); the comparison then keeps x.
-    if raised > x {
-        raised
-    } else {
-        x
-    }
-}
-
-/// The smallest `f32` that is `>= x` (`+inf` when `x` exceeds `f32::MAX`).
-///
-/// For every `f32` value `b`: `b as f64 >= x` exactly when `b >= ceil_f32(x)`.
-/// `x` must not be NaN. Both candidates are computed and one is selected,
-/// so that a coin-flip rounding direction need cost no mispredicted branch.
-#[inline]
-pub(crate) fn ceil_f32(x: f64) -> f32 {
-    // Zero as +0, so that its successor is the smallest positive subnormal.
-    let r = (x as f32) + 0.0;
-    let b = r.to_bits();
-    // The next f32 up: one more bit pattern above zero, one less below
-    // (branchless; +inf's successor is garbage but never selected, since
-    // +inf >= x always).
-    let above = f32::from_bits(b.wrapping_add(1).wrapping_sub((b >> 31) << 1));
-    if (r as f64) < x {
-        above
-    } else {
-        r
-    }
-}
-
-/// The largest `f32` that is `<= x` (`-inf` when `x` is below `-f32::MAX`).
-///
-/// For every `f32` value `b`: `b as f64 <= x` exactly when `b <= floor_f32(x)`.
-/// `x` must not be NaN.
-#[inline]
-pub(crate) fn floor_f32(x: f64) -> f32 {
-    let r = x as f32;
-    // Zero as -0, so that its predecessor is the largest negative subnormal.
-    let r = if r == 0.0 { -0.0 } else { r };
-    let b = r.to_bits();
-    // The next f32 down (branchless; -inf's predecessor is never selected).
-    let below = f32::from_bits(b.wrapping_sub(1).wrapping_add((b >> 31) << 1));
-    if (r as f64) > x {
-        below
-    } else {
-        r
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn directed_f32_conversions_bracket_the_f64() {
-        let xs = [
-            0.1f64,
-            -0.1,
-            1.0,
-            -1.0,
-            0.0,
-            1.0e-50,
-            -1.0e-50,
-            3.5e38,
-            -3.5e38,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        ];
-        for x in xs {
-            let c = ceil_f32(x);
-            let f = floor_f32(x);
-            assert!(c as f64 >= x, "ceil {c} < {x}");
-            assert!(f as f64 <= x, "floor {f} > {x}");
-            // Tightness: the next f32 inward is on the wrong side.
-            if c.is_finite() && c > f32::MIN {
-                assert!((c.next_down() as f64) < x, "ceil of {x} not tight");
-            }
-            if f.is_finite() && f < f32::MAX {
-                assert!((f.next_up() as f64) > x, "floor of {x} not tight");
-            }
-        }
-    }
-
-    #[test]
-    fn exact_f32_values_convert_to_themselves() {
-        for v in [0.1f32, -7.25, f32::MAX, f32::MIN, 1.0e-45] {
-            assert_eq!(ceil_f32(v as f64), v);
-            assert_eq!(floor_f32(v as f64), v);
-        }
-    }
-
-    #[test]
-    fn widening_moves_by_a_few_ulps_per_rounding() {
-        // One rounding: at least one ulp (the exact value may be half an ulp
-        // away and the widening subtraction rounds too), at most four.
-        for x in [1.0f64, 1.5, -3.0, 1.0e-300, 123456.789] {
-            let d = down(x, 1);
-            let u = up(x, 1);
-            let ulp = x.abs().next_up() - x.abs();
-            assert!(d <= x.next_down() && x - d <= 4.0 * ulp, "{x}: {d}");
-            assert!(u >= x.next_up() && u - x <= 4.0 * ulp, "{x}: {u}");
-        }
-        // Zero moves off zero; infinities stay.
-        assert!(down(0.0, 1) < 0.0 && up(0.0, 1) > 0.0);
-        assert_eq!(down(f64::NEG_INFINITY, 1), f64::NEG_INFINITY);
-        assert_eq!(up(f64::INFINITY, 1), f64::INFINITY);
-        // Subnormals: still a bound.
-        assert!(down(5e-324, 1) <= 0.0);
-    }
 
     #[test]
     fn bounds_refuse_nan_and_inverted_corners() {

@@ -45,7 +45,7 @@ pub use bounds::Bounds;
 pub use error::BvhError;
 pub use query::{Ball, BoundsQuery, Ray, SweptBall, LONG_SWEEP_RADII, SLAB_ROUNDINGS};
 
-use bounds::{ceil_f32, floor_f32};
+use parapet_math::rounding::{f32_down, f32_up};
 use parapet_math::Vec3;
 
 /// Meshes with at most this many triangles are scanned linearly instead of
@@ -370,16 +370,17 @@ impl TriangleBoundsTree {
         out.clear();
         let qb = query.bounds();
         // Inward f32 roundings: for an f32 bound b, `b >= q.min` iff
-        // `b >= ceil_f32(q.min)` and `b <= q.max` iff `b <= floor_f32(q.max)`, exactly.
+        // `b >= f32_up(q.min)` and `b <= q.max` iff `b <= f32_down(q.max)`,
+        // exactly (also beyond the f32 range, where they give +-inf or +-f32::MAX).
         let (lo, hi) = (&qb.min, &qb.max);
         let query_lanes = [
-            floor_f32(hi.x),
-            floor_f32(hi.y),
-            floor_f32(hi.z),
+            f32_down(hi.x),
+            f32_down(hi.y),
+            f32_down(hi.z),
             f32::INFINITY,
-            -ceil_f32(lo.x),
-            -ceil_f32(lo.y),
-            -ceil_f32(lo.z),
+            -f32_up(lo.x),
+            -f32_up(lo.y),
+            -f32_up(lo.z),
             f32::INFINITY,
         ];
         let visited = if Q::REFINES && query.refines() {

@@ -3,12 +3,13 @@
 //! conservative predicate on closed `f64` boxes.
 //!
 //! Method: every query is a conservative box ([`BoundsQuery::bounds`],
-//! every endpoint addition and radius expansion rounded outward by a few
-//! ulps, so that it contains the exact region) and, for the ball, swept
+//! every endpoint addition and radius expansion rounded outward by
+//! parapet-math's directed roundings, so that it contains the exact region) and, for the ball, swept
 //! ball and ray, a tighter
 //! test on a box that already meets that box ([`BoundsQuery::refine`]):
-//! - ball: a lower bound of the squared distance from the centre to the box,
-//!   against an upper bound of the squared radius;
+//! - ball: the squared distance from the centre to the box, computed to
+//!   nearest, against the squared radius widened by that computation's
+//!   rounding-error bound (computed once per query, rounded up);
 //! - swept ball longer than [`LONG_SWEEP_RADII`] radii: the slab test (Kay
 //!   and Kajiya 1986; Williams et al. 2005) of the centre segment against the
 //!   box grown by the radius on every side, a superset of the box's Minkowski
@@ -30,8 +31,8 @@
 
 use parapet_math::Vec3d;
 
-use super::bounds::{down, up};
 use super::{Bounds, BvhError};
+use parapet_math::rounding::{add_down, add_up, mul_down, mul_up, sub_down};
 
 /// Roundings to nearest in one slab parameter `(bound - origin) * inv`, where
 /// `origin` may be a directed-rounded value (a bound, not an error),
@@ -117,6 +118,7 @@ impl BoundsQuery for Bounds {
     }
 }
 
+#[inline]
 fn finite_vector(v: &Vec3d, quantity: &'static str) -> Result<(), BvhError> {
     match v.iter().find(|x| !x.is_finite()) {
         Some(&value) => Err(BvhError::InvalidQuery {
@@ -128,6 +130,7 @@ fn finite_vector(v: &Vec3d, quantity: &'static str) -> Result<(), BvhError> {
     }
 }
 
+#[inline]
 fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> {
     if radius.is_finite() && radius >= 0.0 {
         Ok(radius)
@@ -144,6 +147,7 @@ fn radius_checked(radius: f64, quantity: &'static str) -> Result<f64, BvhError> 
 /// (zero or subnormal delta) gets NaN: every parameter computed from it is
 /// NaN, which `f64::max` / `f64::min` ignore, so that axis puts no constraint
 /// on `t` (the query box alone decides it) and the test needs no branch.
+#[inline]
 fn reciprocals(delta: &Vec3d) -> [f64; 3] {
     [0, 1, 2].map(|k| {
         let r = 1.0 / delta[k];
@@ -188,14 +192,21 @@ fn slab(
     t_enter <= t_exit
 }
 
+/// Relative widening of the ball's squared-radius limit: `2^-50 = 8 * 2^-53`,
+/// more than the five roundings to nearest of the squared-distance
+/// computation in [`Ball`]'s refinement (dimensionless).
+const BALL_DIST_SQ_WIDEN: f64 = 1.0 / (1u64 << 50) as f64;
+
 /// A ball: the points within `radius` of `center`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ball {
     center: Vec3d,
     radius: f64,
     bounds: Bounds,
-    /// `radius^2` rounded up.
-    radius_sq_up: f64,
+    /// The largest squared distance, as [`Ball::refine`] computes it with
+    /// rounding to nearest, that can belong to a box within the radius:
+    /// `radius^2 * (1 + 2^-50) + 2^-1022`, each step rounded up.
+    dist_sq_limit: f64,
 }
 
 impl Ball {
@@ -204,6 +215,7 @@ impl Ball {
     /// # Errors
     /// [`BvhError::InvalidQuery`] for a non-finite centre or a radius that is
     /// not finite and non-negative.
+    #[inline]
     pub fn new(center: Vec3d, radius: f64) -> Result<Self, BvhError> {
         finite_vector(&center, "ball centre")?;
         let radius = radius_checked(radius, "ball radius")?;
@@ -211,10 +223,13 @@ impl Ball {
             center,
             radius,
             bounds: Bounds {
-                min: center.map(|c| down(c - radius, 1)),
-                max: center.map(|c| up(c + radius, 1)),
+                min: center.map(|c| sub_down(c, radius)),
+                max: center.map(|c| add_up(c, radius)),
             },
-            radius_sq_up: up(radius * radius, 1),
+            dist_sq_limit: add_up(
+                mul_up(mul_up(radius, radius), 1.0 + BALL_DIST_SQ_WIDEN),
+                f64::MIN_POSITIVE,
+            ),
         })
     }
 
@@ -239,22 +254,21 @@ impl BoundsQuery for Ball {
 
     #[inline]
     fn refine(&self, b: &Bounds) -> bool {
-        // A lower bound of the squared distance from the centre to the box:
-        // each gap, square and sum rounded down by one ulp.
+        // The squared distance from the centre to the box, rounded to
+        // nearest. Each gap `max(min - c, c - max, 0)` has the sign of the
+        // exact difference (a rounded difference is zero only for equal
+        // operands) and at most one rounding, its square one more, the sum
+        // two: the computed value is at most `(1 + 2^-53)^5` times the exact
+        // one, plus below 2^-1072 of underflow. So a box within the radius
+        // (exact squared distance <= radius^2) computes at most
+        // `dist_sq_limit`, and rejecting above it is conservative. Branchless.
         let mut dist_sq = 0.0f64;
         for k in 0..3 {
             let c = self.center[k];
-            let gap = if c < b.min[k] {
-                down(b.min[k] - c, 1)
-            } else if c > b.max[k] {
-                down(c - b.max[k], 1)
-            } else {
-                0.0
-            };
-            let gap = gap.max(0.0);
-            dist_sq = down(dist_sq + down(gap * gap, 1), 1);
+            let gap = (b.min[k] - c).max(c - b.max[k]).max(0.0);
+            dist_sq += gap * gap;
         }
-        dist_sq <= self.radius_sq_up
+        dist_sq <= self.dist_sq_limit
     }
 }
 
@@ -296,6 +310,7 @@ impl SweptBall {
     /// [`BvhError::InvalidQuery`] for a non-finite endpoint, a displacement
     /// `end - start` that overflows, or a radius that is not finite and
     /// non-negative.
+    #[inline]
     pub fn new(start: Vec3d, end: Vec3d, radius: f64) -> Result<Self, BvhError> {
         finite_vector(&start, "swept ball start")?;
         finite_vector(&end, "swept ball end")?;
@@ -304,16 +319,16 @@ impl SweptBall {
         let radius = radius_checked(radius, "swept ball radius")?;
         let slab = (delta.amax() > LONG_SWEEP_RADII * radius).then(|| SweepSlab {
             inv_delta: reciprocals(&delta),
-            start_plus_radius: [0, 1, 2].map(|k| up(start[k] + radius, 1)),
-            start_minus_radius: [0, 1, 2].map(|k| down(start[k] - radius, 1)),
+            start_plus_radius: [0, 1, 2].map(|k| add_up(start[k], radius)),
+            start_minus_radius: [0, 1, 2].map(|k| sub_down(start[k], radius)),
         });
         Ok(Self {
             start,
             end,
             radius,
             bounds: Bounds {
-                min: start.zip_map(&end, |s, e| down(s.min(e) - radius, 1)),
-                max: start.zip_map(&end, |s, e| up(s.max(e) + radius, 1)),
+                min: start.zip_map(&end, |s, e| sub_down(s.min(e), radius)),
+                max: start.zip_map(&end, |s, e| add_up(s.max(e), radius)),
             },
             slab,
         })
@@ -389,6 +404,7 @@ impl Ray {
     /// # Errors
     /// [`BvhError::InvalidQuery`] for a non-finite origin or direction, or a
     /// `max_distance` that is NaN or negative (`+inf` is allowed).
+    #[inline]
     pub fn new(origin: Vec3d, direction: Vec3d, max_distance: f64) -> Result<Self, BvhError> {
         finite_vector(&origin, "ray origin")?;
         finite_vector(&direction, "ray direction")?;
@@ -406,12 +422,19 @@ impl Ray {
             if d == 0.0 {
                 continue;
             }
-            // Two roundings (product, sum); inf * d is +-inf, never NaN here.
-            let end = origin[k] + max_distance * d;
-            if d > 0.0 {
-                max[k] = up(end, 2);
+            // The reach along the axis, `max_distance * d`, and the end
+            // `origin + reach`, each rounded outward; an endless ray reaches
+            // infinity on every axis it moves along.
+            if max_distance.is_infinite() {
+                if d > 0.0 {
+                    max[k] = f64::INFINITY;
+                } else {
+                    min[k] = f64::NEG_INFINITY;
+                }
+            } else if d > 0.0 {
+                max[k] = add_up(origin[k], mul_up(max_distance, d));
             } else {
-                min[k] = down(end, 2);
+                min[k] = add_down(origin[k], mul_down(max_distance, d));
             }
         }
         Ok(Self {
