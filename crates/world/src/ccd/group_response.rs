@@ -192,8 +192,14 @@ pub fn respond_pair(
         vb32 = b.velocity;
     }
     // Reconstruct one dynamic side so that the rounded relative normal
-    // velocity is at or above the target.
-    if dynamic(a) {
+    // velocity is at or above the target (only when plain rounding leaves
+    // it below: exact results such as an elastic exchange stay exact).
+    let rounded = n.dot(&(promote(va32) - promote(vb32)))
+        + spin_term(wa32, &a.arm)
+        - spin_term(wb32, &b.arm);
+    if rounded >= target {
+        // Plain rounding keeps the contact at or above the target.
+    } else if dynamic(a) {
         let offset = spin_term(wa32, &a.arm) - n.dot(&promote(vb32)) - spin_term(wb32, &b.arm);
         va32 = reconstruct(va, &n, target, offset);
     } else if dynamic(b) {
