@@ -186,3 +186,78 @@ fn exhausting_the_impact_limit_raises_an_error_and_restores_everything() {
             > 16
     );
 }
+
+/// The impact limit and its rollback for every supported shape: a locked
+/// capsule, box and hull (and a sphere) rattling in a slot 1 cm wider than
+/// the body. The failed step restores every field; the retried step, after
+/// raising the limit, matches a world that never failed, bit for bit.
+#[test]
+fn every_shape_rolls_back_an_exhausted_impact_limit_and_retries_bit_for_bit() {
+    use parapet_math::Mat3;
+    let hull = Shape::convex_hull(&[
+        Vec3::new(0.2, 0.0, 0.0),
+        Vec3::new(-0.2, 0.1, 0.0),
+        Vec3::new(-0.2, -0.1, 0.1),
+        Vec3::new(0.0, 0.0, -0.2),
+    ])
+    .unwrap();
+    // (shape, half width along x)
+    let shapes = [
+        (Shape::sphere(0.1).unwrap(), 0.1f32),
+        (Shape::capsule(0.1, 0.3).unwrap(), 0.1),
+        (Shape::cuboid(Vec3::new(0.15, 0.2, 0.1)).unwrap(), 0.15),
+        (hull, 0.2),
+    ];
+    for (shape, half) in shapes {
+        let name = shape.kind_name();
+        let build = |limit: u32| {
+            let m = mat(0.0, 1.0, 0.5);
+            let mut w = PhysicsWorld::new();
+            w.collision_detection = SPHERE_MESH_CCD;
+            w.gravity = Vec3::zeros();
+            w.ccd_max_impacts = limit;
+            let wall = half + 0.01;
+            w.add_body(plate(Vec3::new(-wall, 0.0, 0.0), Vec3::x(), 20.0, m))
+                .unwrap();
+            w.add_body(plate(Vec3::new(wall, 0.0, 0.0), -Vec3::x(), 20.0, m))
+                .unwrap();
+            let mut b = RigidBody::new_dynamic(shape.clone(), 2.0)
+                .unwrap()
+                .with_material(m)
+                .with_linear_velocity(Vec3::new(50.0, 0.5, 0.0));
+            if name != "sphere" {
+                b.set_inverse_inertia(Mat3::zeros()).unwrap();
+            }
+            let id = w.add_body(b).unwrap();
+            (w, id)
+        };
+        let (mut w, id) = build(16);
+        w.body_mut(id).unwrap().add_force(Vec3::new(0.0, 1.0, 0.0));
+        let before = capture(&w);
+        match w.step(0.01).unwrap_err() {
+            StepError::ImpactLimit { body, limit, .. } => {
+                assert_eq!((body, limit), (id, 16), "{name}");
+            }
+            other => panic!("{name}: expected ImpactLimit, got {other}"),
+        }
+        assert_eq!(capture(&w), before, "{name}: rollback");
+        w.ccd_max_impacts = 1024;
+        w.step(0.01).unwrap();
+        let (mut fresh, fid) = build(1024);
+        fresh
+            .body_mut(fid)
+            .unwrap()
+            .add_force(Vec3::new(0.0, 1.0, 0.0));
+        fresh.step(0.01).unwrap();
+        assert_eq!(capture(&w), capture(&fresh), "{name}: retry");
+        let swept = w
+            .events()
+            .iter()
+            .filter(|e| e.kind == ContactKind::Swept)
+            .count();
+        assert!(swept > 16, "{name}: {swept} impacts");
+        // Still between the walls (the slot's clearance is 1 cm per side).
+        let x = w.body(id).unwrap().position().x;
+        assert!(x.abs() <= 0.01 + 1e-5, "{name}: x = {x}");
+    }
+}

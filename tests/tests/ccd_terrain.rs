@@ -36,6 +36,8 @@ const SINK_TOLERANCE: f64 = 0.1;
 const STEPS: usize = 15;
 
 struct Outcome {
+    /// Every sphere's final position and velocity, as bits.
+    state: Vec<[u32; 6]>,
     pass_throughs: usize,
     worst_sink: f64,
     impacts: usize,
@@ -91,6 +93,7 @@ fn run_scene(
         }
     }
     let mut out = Outcome {
+        state: Vec::new(),
         pass_throughs: 0,
         worst_sink: f64::NEG_INFINITY,
         impacts: 0,
@@ -129,7 +132,30 @@ fn run_scene(
             }
         }
     }
+    out.state = spheres
+        .iter()
+        .map(|(id, _)| {
+            let b = w.body(*id).unwrap();
+            let (p, v) = (b.position(), b.linear_velocity());
+            [p.x, p.y, p.z, v.x, v.y, v.z].map(f32::to_bits)
+        })
+        .collect();
     out
+}
+
+/// Bodies alone are swept in parallel; the result must not depend on the
+/// thread count (ARCHITECTURE.md "rayon ... results must not depend on the
+/// thread count").
+#[test]
+fn the_scene_is_bit_identical_on_one_thread_and_on_several() {
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| run(SPHERE_MESH_CCD, 23).state)
+    };
+    assert_eq!(on(1), on(3));
 }
 
 #[test]

@@ -59,7 +59,7 @@ pub struct MeshView<'a> {
     /// The bounds tree of the snapshot.
     pub tree: &'a TriangleBoundsTree,
     /// The owner's material of triangle `i`, `None` when it does not collide.
-    pub material: &'a dyn Fn(usize) -> Option<Material>,
+    pub material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
 }
 
 /// One swept impact.

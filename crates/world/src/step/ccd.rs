@@ -63,6 +63,11 @@ pub(crate) struct CcdPlan {
 
 const MODE: &str = "SPHERE_MESH_CCD";
 
+/// Moving bodies from which the sweeps of bodies alone run in parallel
+/// (count): below it, rayon's scheduling costs more than a few sweeps
+/// (each is microseconds). Results never depend on it.
+const PARALLEL_BODIES: usize = 16;
+
 fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
     world
         .slots
@@ -364,13 +369,15 @@ fn sweep_each(
         tree,
         material: &material,
     };
-    for (slot, r) in moving {
+    // Bodies alone are independent: they are swept in parallel (rayon) when
+    // there are enough of them, and the results are taken in insertion
+    // order, so the outcome and the first error do not depend on the
+    // thread count.
+    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<crate::ccd::SoloOutcome, CcdError>> {
         let Some(Role::Swept(shape)) = &plan.roles[*slot] else {
-            continue;
+            return None;
         };
-        let Some(entry) = world.slots[*slot].as_ref() else {
-            continue;
-        };
+        let entry = world.slots[*slot].as_ref()?;
         let input = SoloInput {
             index: *slot,
             body: &entry.body,
@@ -379,7 +386,19 @@ fn sweep_each(
             dt,
             max_impacts: world.ccd_max_impacts,
         };
-        let result = sweep_alone(&input, &mesh).map_err(|err| step_error(world, err))?;
+        Some(sweep_alone(&input, &mesh))
+    };
+    let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
+        use rayon::prelude::*;
+        moving.par_iter().map(sweep).collect()
+    } else {
+        moving.iter().map(sweep).collect()
+    };
+    for ((slot, _), outcome) in moving.iter().zip(outcomes) {
+        let Some(outcome) = outcome else {
+            continue;
+        };
+        let result = outcome.map_err(|err| step_error(world, err))?;
         if result.motion.is_some() || !result.impacts.is_empty() {
             results.push((*slot, result));
         }
