@@ -27,14 +27,22 @@ fn kinematic(r: f32, p: Vec3, v: Vec3, restitution: f32) -> RigidBody {
 fn striker(n: usize, restitution: f32, with_targets: bool) -> (PhysicsWorld, BodyId, Vec<BodyId>) {
     let mut w = ccd_world();
     let k = w
-        .add_body(kinematic(0.2, Vec3::new(-1.0, 0.0, 0.0), Vec3::new(30.0, 0.0, 0.0), restitution))
+        .add_body(kinematic(
+            0.2,
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(30.0, 0.0, 0.0),
+            restitution,
+        ))
         .unwrap();
     let mut ids = Vec::new();
     if with_targets {
         for i in 0..n {
             let p = Vec3::new(0.5 * i as f32, 0.01 * i as f32, 0.0);
             let v = Vec3::new(-3.0 + i as f32, 0.0, 0.0);
-            ids.push(w.add_body(ball(0.1, 1.0 + i as f32, p, v, mat(0.3, restitution))).unwrap());
+            ids.push(
+                w.add_body(ball(0.1, 1.0 + i as f32, p, v, mat(0.3, restitution)))
+                    .unwrap(),
+            );
         }
     }
     (w, k, ids)
@@ -96,7 +104,12 @@ fn a_kinematic_sphere_keeps_its_pose_and_gains_each_target_at_most_twice_its_spe
 fn an_elastic_strike_on_a_resting_sphere_gives_exactly_twice_the_kinematic_speed() {
     let mut w = ccd_world();
     let k = w
-        .add_body(kinematic(0.2, Vec3::new(-1.0, 0.0, 0.0), Vec3::new(30.0, 0.0, 0.0), 1.0))
+        .add_body(kinematic(
+            0.2,
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(30.0, 0.0, 0.0),
+            1.0,
+        ))
         .unwrap();
     let d = w
         .add_body(ball(0.1, 1.0, Vec3::zeros(), Vec3::zeros(), mat(0.0, 1.0)))
@@ -105,8 +118,14 @@ fn an_elastic_strike_on_a_resting_sphere_gives_exactly_twice_the_kinematic_speed
     for _ in 0..3 {
         w.step(DT).unwrap();
     }
-    assert_eq!(w.body(d).unwrap().linear_velocity(), Vec3::new(60.0, 0.0, 0.0));
-    assert_eq!(w.body(k).unwrap().linear_velocity(), Vec3::new(30.0, 0.0, 0.0));
+    assert_eq!(
+        w.body(d).unwrap().linear_velocity(),
+        Vec3::new(60.0, 0.0, 0.0)
+    );
+    assert_eq!(
+        w.body(k).unwrap().linear_velocity(),
+        Vec3::new(30.0, 0.0, 0.0)
+    );
     // Clear of the striker.
     let gap = w.body(d).unwrap().position().x - w.body(k).unwrap().position().x;
     assert!(gap >= 0.3 - 1e-6, "{gap}");
@@ -115,9 +134,15 @@ fn an_elastic_strike_on_a_resting_sphere_gives_exactly_twice_the_kinematic_speed
 #[test]
 fn a_kinematic_sphere_passes_through_static_meshes() {
     let mut w = ccd_world();
-    w.add_body(world_support::floor(5.0, 0.0, mat(0.5, 0.0))).unwrap();
+    w.add_body(world_support::floor(5.0, 0.0, mat(0.5, 0.0)))
+        .unwrap();
     let k = w
-        .add_body(kinematic(0.2, Vec3::new(0.3, 0.2, 0.5), Vec3::new(0.0, 0.0, -100.0), 0.0))
+        .add_body(kinematic(
+            0.2,
+            Vec3::new(0.3, 0.2, 0.5),
+            Vec3::new(0.0, 0.0, -100.0),
+            0.0,
+        ))
         .unwrap();
     w.step(DT).unwrap();
     assert!((w.body(k).unwrap().position().z - -0.5).abs() < 1e-6);
@@ -131,12 +156,24 @@ fn a_sphere_driven_into_the_floor_by_a_kinematic_sphere_is_refused_and_rolls_bac
         if gravity {
             w.gravity = Vec3::new(0.0, 0.0, -9.8);
         }
-        w.add_body(world_support::floor(5.0, 0.0, mat(0.5, 0.0))).unwrap();
+        w.add_body(world_support::floor(5.0, 0.0, mat(0.5, 0.0)))
+            .unwrap();
         let d = w
-            .add_body(ball(0.1, 1.0, Vec3::new(1.0, -1.0, 0.1), Vec3::zeros(), mat(0.5, 0.0)))
+            .add_body(ball(
+                0.1,
+                1.0,
+                Vec3::new(1.0, -1.0, 0.1),
+                Vec3::zeros(),
+                mat(0.5, 0.0),
+            ))
             .unwrap();
-        w.add_body(kinematic(0.2, Vec3::new(1.0, -1.0, 0.6), Vec3::new(0.0, 0.0, -40.0), 0.0))
-            .unwrap();
+        w.add_body(kinematic(
+            0.2,
+            Vec3::new(1.0, -1.0, 0.6),
+            Vec3::new(0.0, 0.0, -40.0),
+            0.0,
+        ))
+        .unwrap();
         let before = capture(&w);
         match w.step(DT).unwrap_err() {
             StepError::Unresolvable { body, contacts, .. } => {

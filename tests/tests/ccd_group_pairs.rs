@@ -43,10 +43,22 @@ fn spheres(speed: f32, restitution: f32, friction: f32, mass_b: f32, offset: f32
     let mut w = ccd_world();
     let m = mat(friction, restitution);
     let a = w
-        .add_body(ball(0.1, 1.0, Vec3::new(-1.0, 0.0, 0.0), Vec3::new(speed, 0.0, 0.0), m))
+        .add_body(ball(
+            0.1,
+            1.0,
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(speed, 0.0, 0.0),
+            m,
+        ))
         .unwrap();
     let b = w
-        .add_body(ball(0.1, mass_b, Vec3::new(1.0, offset, 0.0), Vec3::new(-speed, 0.0, 0.0), m))
+        .add_body(ball(
+            0.1,
+            mass_b,
+            Vec3::new(1.0, offset, 0.0),
+            Vec3::new(-speed, 0.0, 0.0),
+            m,
+        ))
         .unwrap();
     Scene {
         w,
@@ -104,12 +116,11 @@ fn run_checked(s: &mut Scene, steps: usize) -> usize {
     let mut swept = 0;
     for step in 0..steps {
         s.w.step(DT).unwrap();
-        swept += s
-            .w
-            .events()
-            .iter()
-            .filter(|e| e.kind == ContactKind::Swept)
-            .count();
+        swept +=
+            s.w.events()
+                .iter()
+                .filter(|e| e.kind == ContactKind::Swept)
+                .count();
         let (ba, bb) = (s.w.body(s.a).unwrap(), s.w.body(s.b).unwrap());
         let (ra, ha, rb, hb) = s.shape;
         let gap = clearance(ba, ra, ha, bb, rb, hb);
@@ -132,7 +143,10 @@ fn run_checked(s: &mut Scene, steps: usize) -> usize {
             );
         }
         let e1 = kinetic_energy(&s.w, &ids);
-        assert!(e1 <= e + energy_tolerance(e), "step {step}: energy {e} -> {e1}");
+        assert!(
+            e1 <= e + energy_tolerance(e),
+            "step {step}: energy {e} -> {e1}"
+        );
         e = e1;
     }
     swept
@@ -142,11 +156,19 @@ fn run_checked(s: &mut Scene, steps: usize) -> usize {
 fn head_on_spheres_far_faster_than_radius_per_step_never_pass_through() {
     // r / dt = 10 m/s; closing at 2 x 150 m/s the pair crosses 30 radii a step.
     for speed in [40.0, 150.0, 600.0] {
-        for (e, mu, mb) in [(0.0, 0.0, 1.0), (1.0, 0.0, 1.0), (0.5, 0.7, 3.0), (1.0, 0.3, 0.25)] {
+        for (e, mu, mb) in [
+            (0.0, 0.0, 1.0),
+            (1.0, 0.0, 1.0),
+            (0.5, 0.7, 3.0),
+            (1.0, 0.3, 0.25),
+        ] {
             for offset in [0.0, 0.02, 0.15] {
                 let mut s = spheres(speed, e, mu, mb, offset);
                 let swept = run_checked(&mut s, 20);
-                assert!(swept >= 1, "speed {speed} e {e} offset {offset}: no swept impact");
+                assert!(
+                    swept >= 1,
+                    "speed {speed} e {e} offset {offset}: no swept impact"
+                );
             }
         }
     }
@@ -158,15 +180,37 @@ fn elastic_equal_spheres_exchange_velocities_and_plastic_ones_move_together() {
     let mut w = ccd_world();
     let m1 = mat(0.0, 1.0);
     let a = w
-        .add_body(ball(0.1, 1.0, Vec3::new(-0.5, 0.0, 0.0), Vec3::new(100.0, 0.0, 0.0), m1))
+        .add_body(ball(
+            0.1,
+            1.0,
+            Vec3::new(-0.5, 0.0, 0.0),
+            Vec3::new(100.0, 0.0, 0.0),
+            m1,
+        ))
         .unwrap();
     let b = w
-        .add_body(ball(0.1, 1.0, Vec3::new(0.5, 0.0, 0.0), Vec3::new(-60.0, 0.0, 0.0), m1))
+        .add_body(ball(
+            0.1,
+            1.0,
+            Vec3::new(0.5, 0.0, 0.0),
+            Vec3::new(-60.0, 0.0, 0.0),
+            m1,
+        ))
         .unwrap();
     w.step(DT).unwrap();
-    assert_eq!(w.body(a).unwrap().linear_velocity(), Vec3::new(-60.0, 0.0, 0.0));
-    assert_eq!(w.body(b).unwrap().linear_velocity(), Vec3::new(100.0, 0.0, 0.0));
-    let ev: Vec<_> = w.events().iter().filter(|e| e.kind == ContactKind::Swept).collect();
+    assert_eq!(
+        w.body(a).unwrap().linear_velocity(),
+        Vec3::new(-60.0, 0.0, 0.0)
+    );
+    assert_eq!(
+        w.body(b).unwrap().linear_velocity(),
+        Vec3::new(100.0, 0.0, 0.0)
+    );
+    let ev: Vec<_> = w
+        .events()
+        .iter()
+        .filter(|e| e.kind == ContactKind::Swept)
+        .collect();
     assert_eq!(ev.len(), 1);
     // Gap 0.8 m closing 1.6 m per step: they meet at t = 0.5, and B (body
     // b of the event, inserted second) takes 160 kg m/s along +x.
@@ -176,18 +220,33 @@ fn elastic_equal_spheres_exchange_velocities_and_plastic_ones_move_together() {
     let m0 = mat(0.0, 0.0);
     let mut w = ccd_world();
     let a = w
-        .add_body(ball(0.1, 1.0, Vec3::new(-0.5, 0.0, 0.0), Vec3::new(100.0, 0.0, 0.0), m0))
+        .add_body(ball(
+            0.1,
+            1.0,
+            Vec3::new(-0.5, 0.0, 0.0),
+            Vec3::new(100.0, 0.0, 0.0),
+            m0,
+        ))
         .unwrap();
     let b = w
         .add_body(ball(0.1, 3.0, Vec3::new(0.5, 0.0, 0.0), Vec3::zeros(), m0))
         .unwrap();
     w.step(DT).unwrap();
     // Common velocity 100 / 4 = 25 m/s.
-    let (va, vb) = (w.body(a).unwrap().linear_velocity(), w.body(b).unwrap().linear_velocity());
-    assert!((va.x - 25.0).abs() < 1e-5 && (vb.x - 25.0).abs() < 1e-5, "{va:?} {vb:?}");
+    let (va, vb) = (
+        w.body(a).unwrap().linear_velocity(),
+        w.body(b).unwrap().linear_velocity(),
+    );
+    assert!(
+        (va.x - 25.0).abs() < 1e-5 && (vb.x - 25.0).abs() < 1e-5,
+        "{va:?} {vb:?}"
+    );
     assert!(va.x <= vb.x, "a plastic pair never closes after the impact");
     let gap = w.body(b).unwrap().position().x - w.body(a).unwrap().position().x - 0.2;
-    assert!(gap.abs() < 1e-6, "they travel together, touching: gap {gap}");
+    assert!(
+        gap.abs() < 1e-6,
+        "they travel together, touching: gap {gap}"
+    );
 }
 
 #[test]
@@ -197,7 +256,10 @@ fn rotation_locked_capsules_never_pass_through_each_other() {
             for (crossed, offset) in [(false, 0.0), (true, 0.0), (false, 0.05), (true, 0.05)] {
                 let mut s = capsules(speed, e, crossed, offset);
                 let swept = run_checked(&mut s, 20);
-                assert!(swept >= 1, "speed {speed} e {e} crossed {crossed}: no swept impact");
+                assert!(
+                    swept >= 1,
+                    "speed {speed} e {e} crossed {crossed}: no swept impact"
+                );
                 // They never turn.
                 for id in [s.a, s.b] {
                     assert_eq!(s.w.body(id).unwrap().angular_velocity(), Vec3::zeros());
@@ -213,12 +275,24 @@ fn row(n: usize, restitution: f32) -> (PhysicsWorld, Vec<BodyId>) {
     let mut w = ccd_world();
     let m = mat(0.0, restitution);
     let mut ids = vec![w
-        .add_body(ball(0.125, 1.0, Vec3::new(-1.0, 0.0, 0.0), Vec3::new(50.0, 0.0, 0.0), m))
+        .add_body(ball(
+            0.125,
+            1.0,
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(50.0, 0.0, 0.0),
+            m,
+        ))
         .unwrap()];
     for k in 0..n {
         ids.push(
-            w.add_body(ball(0.125, 1.0, Vec3::new(0.25 * k as f32, 0.0, 0.0), Vec3::zeros(), m))
-                .unwrap(),
+            w.add_body(ball(
+                0.125,
+                1.0,
+                Vec3::new(0.25 * k as f32, 0.0, 0.0),
+                Vec3::zeros(),
+                m,
+            ))
+            .unwrap(),
         );
     }
     (w, ids)
@@ -229,7 +303,10 @@ fn newtons_cradle_transmits_the_impulse_to_the_last_ball() {
     let (mut w, ids) = row(4, 1.0);
     w.step(DT).unwrap();
     w.step(DT).unwrap();
-    let v: Vec<f32> = ids.iter().map(|id| w.body(*id).unwrap().linear_velocity().x).collect();
+    let v: Vec<f32> = ids
+        .iter()
+        .map(|id| w.body(*id).unwrap().linear_velocity().x)
+        .collect();
     // Equal elastic balls: each impact exchanges velocities exactly.
     assert_eq!(v, vec![0.0, 0.0, 0.0, 0.0, 50.0], "{v:?}");
     for pair in ids.windows(2) {
@@ -248,7 +325,10 @@ fn a_plastic_chain_moves_together() {
     // Five equal balls share 50 kg m/s: 10 m/s each.
     for id in &ids {
         let v = w.body(*id).unwrap().linear_velocity();
-        assert!((v.x - 10.0).abs() < 1e-4 && v.y == 0.0 && v.z == 0.0, "{v:?}");
+        assert!(
+            (v.x - 10.0).abs() < 1e-4 && v.y == 0.0 && v.z == 0.0,
+            "{v:?}"
+        );
     }
     let p = momentum(&w, &ids);
     assert!((p[0] - p0[0]).abs() < momentum_tolerance(50.0));
@@ -260,7 +340,9 @@ fn a_plastic_chain_moves_together() {
 }
 
 fn bits(w: &PhysicsWorld, ids: &[BodyId]) -> Vec<Vec<u64>> {
-    ids.iter().map(|id| body_bits(w.body(*id).unwrap())).collect()
+    ids.iter()
+        .map(|id| body_bits(w.body(*id).unwrap()))
+        .collect()
 }
 
 #[test]
@@ -274,19 +356,37 @@ fn the_same_scene_gives_the_same_bits_and_mesh_insertion_order_does_not_matter()
         let (_, mut ids) = (0, Vec::new());
         let m = mat(0.3, 0.6);
         ids.push(
-            w.add_body(ball(0.1, 1.0, Vec3::new(-1.0, 0.0, 0.0), Vec3::new(90.0, 3.0, -40.0), m))
-                .unwrap(),
+            w.add_body(ball(
+                0.1,
+                1.0,
+                Vec3::new(-1.0, 0.0, 0.0),
+                Vec3::new(90.0, 3.0, -40.0),
+                m,
+            ))
+            .unwrap(),
         );
         if !floor_first {
             w.add_body(floor).unwrap();
         }
         ids.push(
-            w.add_body(ball(0.2, 2.0, Vec3::new(1.0, 0.05, 0.0), Vec3::new(-70.0, 0.0, -40.0), m))
-                .unwrap(),
+            w.add_body(ball(
+                0.2,
+                2.0,
+                Vec3::new(1.0, 0.05, 0.0),
+                Vec3::new(-70.0, 0.0, -40.0),
+                m,
+            ))
+            .unwrap(),
         );
         ids.push(
-            w.add_body(ball(0.1, 1.0, Vec3::new(0.0, 0.6, 0.0), Vec3::new(0.0, -50.0, -40.0), m))
-                .unwrap(),
+            w.add_body(ball(
+                0.1,
+                1.0,
+                Vec3::new(0.0, 0.6, 0.0),
+                Vec3::new(0.0, -50.0, -40.0),
+                m,
+            ))
+            .unwrap(),
         );
         let mut trace = Vec::new();
         for _ in 0..30 {
@@ -308,12 +408,59 @@ fn slow_pairs_keep_the_speculative_contact_and_fast_ones_go_to_the_sweep() {
     for (speed, kind) in [(0.5, ContactKind::Initial), (50.0, ContactKind::Swept)] {
         let mut w = ccd_world();
         let m = mat(0.0, 0.0);
-        w.add_body(ball(0.1, 1.0, Vec3::new(0.0, 0.0, 0.0), Vec3::new(speed, 0.0, 0.0), m))
-            .unwrap();
+        w.add_body(ball(
+            0.1,
+            1.0,
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(speed, 0.0, 0.0),
+            m,
+        ))
+        .unwrap();
         w.add_body(ball(0.1, 1.0, Vec3::new(0.205, 0.0, 0.0), Vec3::zeros(), m))
             .unwrap();
         w.step(DT).unwrap();
         let kinds: Vec<_> = w.events().iter().map(|e| e.kind).collect();
         assert_eq!(kinds, vec![kind], "speed {speed}");
     }
+}
+
+#[test]
+fn cradle_events_keep_pass_order_at_one_instant() {
+    // Striker -> 1 -> 2 -> 3 -> 4: four swept events at one time, in the
+    // order the passes applied them (the report sorts stably by time).
+    let (mut w, ids) = row(4, 1.0);
+    w.step(DT).unwrap();
+    w.step(DT).unwrap();
+    let swept: Vec<_> = w
+        .events()
+        .iter()
+        .filter(|e| e.kind == ContactKind::Swept)
+        .collect();
+    let pairs: Vec<(BodyId, BodyId)> = swept.iter().map(|e| (e.body_a, e.body_b)).collect();
+    let expected: Vec<(BodyId, BodyId)> = ids.windows(2).map(|p| (p[0], p[1])).collect();
+    assert_eq!(pairs, expected);
+    assert!(swept.iter().all(|e| e.time == swept[0].time));
+    // Each event pushes body B along +x (the normal from A to B).
+    for e in &swept {
+        assert!(e.normal.x > 0.99 && e.normal_impulse.x > 0.0, "{e:?}");
+    }
+}
+
+#[test]
+fn each_impact_counts_for_every_body_it_moves_and_exhaustion_rolls_back() {
+    // Ball 1 of the cradle is moved by two impacts (struck, then striking
+    // ball 2): with ccd_max_impacts = 1 the step fails naming it.
+    let (mut w, ids) = row(4, 1.0);
+    w.step(DT).unwrap();
+    w.ccd_max_impacts = 1;
+    let before = world_support::capture(&w);
+    match w.step(DT).unwrap_err() {
+        parapet_world::StepError::ImpactLimit { body, limit, .. } => {
+            assert_eq!((body, limit), (ids[1], 1));
+        }
+        other => panic!("expected ImpactLimit, got {other}"),
+    }
+    assert_eq!(world_support::capture(&w), before);
+    w.ccd_max_impacts = 2;
+    w.step(DT).unwrap();
 }

@@ -61,8 +61,11 @@ fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
                 for c in p.iter_mut() {
                     *c += (unit(&mut rng) - 0.5) * 0.1 * spacing;
                 }
-                let v = Vec3::new(unit(&mut rng) - 0.5, unit(&mut rng) - 0.5, unit(&mut rng) - 0.5)
-                    * (2.0 * speed);
+                let v = Vec3::new(
+                    unit(&mut rng) - 0.5,
+                    unit(&mut rng) - 0.5,
+                    unit(&mut rng) - 0.5,
+                ) * (2.0 * speed);
                 let mass = 0.5 + unit(&mut rng);
                 ids.push(w.add_body(ball(R, mass, p, v, m)).unwrap());
             }
@@ -105,7 +108,7 @@ fn fast_spheres_in_a_box_never_interpenetrate_or_leave_it() {
                 Ok(()) => stepped += 1,
                 // A cascade the settling cannot take is a documented
                 // refusal (rolled back), not a pass-through; stop this scene.
-                Err(e @ (StepError::Unresolvable { .. } | StepError::ImpactLimit { .. })) => {
+                Err(StepError::Unresolvable { .. } | StepError::ImpactLimit { .. }) => {
                     refused += 1;
                     break;
                 }
@@ -115,7 +118,10 @@ fn fast_spheres_in_a_box_never_interpenetrate_or_leave_it() {
         }
     }
     // Most steps must succeed for the test to mean anything.
-    assert!(stepped >= 6 * scenes as usize, "{stepped} steps, {refused} refusals");
+    assert!(
+        stepped >= 6 * scenes as usize,
+        "{stepped} steps, {refused} refusals"
+    );
 }
 
 #[test]

@@ -87,7 +87,8 @@ pub fn problem(bodies: &[SettleBody], contacts: &[SettleContact]) -> (Vec<f64>, 
     let u = contacts
         .iter()
         .map(|c| {
-            let vb = c.b.map_or(parapet_math::Vec3d::zeros(), |b| bodies[b].velocity);
+            let vb =
+                c.b.map_or(parapet_math::Vec3d::zeros(), |b| bodies[b].velocity);
             c.normal.dot(&(bodies[c.a].velocity - vb))
         })
         .collect();
@@ -156,7 +157,10 @@ fn trial_order(c: usize) -> Vec<u32> {
 /// # Errors
 /// [`SettleFailure::TooMany`] above [`MAX_SETTLED_CONTACTS`];
 /// [`SettleFailure::NoOpening`] when no active set solves the problem.
-pub fn settle(bodies: &[SettleBody], contacts: &[SettleContact]) -> Result<Vec<f64>, SettleFailure> {
+pub fn settle(
+    bodies: &[SettleBody],
+    contacts: &[SettleContact],
+) -> Result<Vec<f64>, SettleFailure> {
     let c = contacts.len();
     if c > MAX_SETTLED_CONTACTS {
         return Err(SettleFailure::TooMany);
@@ -234,7 +238,10 @@ mod tests {
         ];
         let l = settle(&bodies, &contacts).unwrap();
         // Everything stops: λ_pair = 3, λ_floor = 3.
-        assert!((l[0] - 3.0).abs() < 1e-12 && (l[1] - 3.0).abs() < 1e-12, "{l:?}");
+        assert!(
+            (l[0] - 3.0).abs() < 1e-12 && (l[1] - 3.0).abs() < 1e-12,
+            "{l:?}"
+        );
     }
 
     #[test]

@@ -62,8 +62,8 @@ pub enum UnsupportedReason {
         /// The shape's kind name.
         shape: &'static str,
     },
-    /// A moving (dynamic) body whose reachable region overlaps another
-    /// moving body's: interacting groups come in a later issue.
+    /// A moving body that must be alone in its group (a turning body, box or
+    /// hull) whose reachable region overlaps another moving body's.
     #[error("its reachable region (radius {reach} m) overlaps that of moving body {other}")]
     Interacting {
         /// The other body's index.
@@ -97,7 +97,7 @@ impl UnsupportedReason {
                 "static meshes only"
             }
             UnsupportedReason::Interacting { .. } => {
-                "moving bodies alone in their group (reachable regions apart)"
+                "turning bodies, boxes and hulls alone in their group (reachable regions apart)"
             }
         }
     }

@@ -75,9 +75,7 @@ impl Groups {
             let members: Vec<usize> = (0..self.label.len())
                 .filter(|&i| self.label[i] == g)
                 .collect();
-            let dynamic = members
-                .iter()
-                .any(|&i| movers[i].kinematic_speed.is_none());
+            let dynamic = members.iter().any(|&i| movers[i].kinematic_speed.is_none());
             if members.len() > 1 && dynamic {
                 out.push(members);
             }
@@ -88,7 +86,10 @@ impl Groups {
     /// Whether mover `i` shares its group with another mover.
     pub fn is_shared(&self, i: usize) -> bool {
         let l = self.label[i];
-        self.label.iter().enumerate().any(|(j, &m)| m == l && j != i)
+        self.label
+            .iter()
+            .enumerate()
+            .any(|(j, &m)| m == l && j != i)
     }
 }
 
@@ -206,7 +207,13 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
 }
 
 /// A helper for tests and callers: the reach of a dynamic mover alone.
-pub fn alone_reach(center: Vec3d, shape_bound: f64, speed: f64, split_travel: f64, dt: f32) -> Reach {
+pub fn alone_reach(
+    center: Vec3d,
+    shape_bound: f64,
+    speed: f64,
+    split_travel: f64,
+    dt: f32,
+) -> Reach {
     let m = Mover {
         index: 0,
         alone: Reach {
@@ -244,14 +251,22 @@ mod tests {
 
     #[test]
     fn groups_grow_until_no_two_overlap() {
-        let movers = [sphere(0, 0.0, 50.0), sphere(1, 1.0, 50.0), sphere(2, 3.4, 0.0)];
+        let movers = [
+            sphere(0, 0.0, 50.0),
+            sphere(1, 1.0, 50.0),
+            sphere(2, 3.4, 0.0),
+        ];
         // Alone: 0.5 + 0.1 * 10 = 1.5 m; body 2 reaches 0.5 (+margin).
         let g = form_groups(&movers, 16, 0.1).unwrap();
         // Pair energy 100 J gives each 0.1 * sqrt(200) = 1.41 m + 0.5: 1.91
         // m, which reaches body 2's 0.5 m at 2.4 m from body 1.
         assert_eq!(g.label, vec![0, 0, 0]);
         assert_eq!(g.shared(&movers), vec![vec![0, 1, 2]]);
-        let apart = [sphere(0, 0.0, 50.0), sphere(1, 1.0, 50.0), sphere(2, 9.0, 0.0)];
+        let apart = [
+            sphere(0, 0.0, 50.0),
+            sphere(1, 1.0, 50.0),
+            sphere(2, 9.0, 0.0),
+        ];
         let g = form_groups(&apart, 16, 0.1).unwrap();
         assert_eq!(g.label, vec![0, 0, 2]);
         assert!(!g.is_shared(2));
@@ -292,6 +307,10 @@ mod tests {
         // 2 * 3 m/s * 4 impacts * 1 dynamic member * 0.1 s = 2.4 m of travel.
         // dt = 0.1 is an f32 (0.1 + 1.5e-9): 24 m/s of it is 2.4 + 3.6e-8 m.
         let expected = 0.5 + CONTACT_MARGIN as f64 + 24.0 * (0.1f32 as f64);
-        assert!((g.reach[0].radius - expected).abs() < 1e-12, "{:?}", g.reach[0]);
+        assert!(
+            (g.reach[0].radius - expected).abs() < 1e-12,
+            "{:?}",
+            g.reach[0]
+        );
     }
 }

@@ -132,9 +132,8 @@ pub fn respond_pair(
     } else {
         0.0
     };
-    let k = |d: &Vec3d, e: &Vec3d| {
-        coupling(&a.body, &a.arm, d, e) + coupling(&b.body, &b.arm, d, e)
-    };
+    let k =
+        |d: &Vec3d, e: &Vec3d| coupling(&a.body, &a.arm, d, e) + coupling(&b.body, &b.arm, d, e);
     let kn = k(&n, &n);
     if !(kn > 0.0) {
         return Ok(None);
@@ -194,9 +193,8 @@ pub fn respond_pair(
     // Reconstruct one dynamic side so that the rounded relative normal
     // velocity is at or above the target (only when plain rounding leaves
     // it below: exact results such as an elastic exchange stay exact).
-    let rounded = n.dot(&(promote(va32) - promote(vb32)))
-        + spin_term(wa32, &a.arm)
-        - spin_term(wb32, &b.arm);
+    let rounded =
+        n.dot(&(promote(va32) - promote(vb32))) + spin_term(wa32, &a.arm) - spin_term(wb32, &b.arm);
     if rounded >= target {
         // Plain rounding keeps the contact at or above the target.
     } else if dynamic(a) {
@@ -257,8 +255,18 @@ mod tests {
     #[test]
     fn an_elastic_head_on_pair_of_equal_masses_exchanges_velocities() {
         // A at left moving +x, B at right moving -x; n from B to A is -x.
-        let a = side(1.0, 0.5, Vec3::new(4.0, 0.0, 0.0), Vec3d::new(0.5, 0.0, 0.0));
-        let b = side(1.0, 0.5, Vec3::new(-2.0, 0.0, 0.0), Vec3d::new(-0.5, 0.0, 0.0));
+        let a = side(
+            1.0,
+            0.5,
+            Vec3::new(4.0, 0.0, 0.0),
+            Vec3d::new(0.5, 0.0, 0.0),
+        );
+        let b = side(
+            1.0,
+            0.5,
+            Vec3::new(-2.0, 0.0, 0.0),
+            Vec3d::new(-0.5, 0.0, 0.0),
+        );
         let r = respond_pair(0, &a, &b, -Vec3d::x(), &mat(1.0, 0.0))
             .unwrap()
             .unwrap();
@@ -268,8 +276,18 @@ mod tests {
 
     #[test]
     fn a_plastic_pair_moves_together_and_conserves_momentum() {
-        let a = side(1.0, 0.5, Vec3::new(3.0, 0.0, 0.0), Vec3d::new(0.5, 0.0, 0.0));
-        let b = side(2.0, 0.5, Vec3::new(0.0, 0.0, 0.0), Vec3d::new(-0.5, 0.0, 0.0));
+        let a = side(
+            1.0,
+            0.5,
+            Vec3::new(3.0, 0.0, 0.0),
+            Vec3d::new(0.5, 0.0, 0.0),
+        );
+        let b = side(
+            2.0,
+            0.5,
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3d::new(-0.5, 0.0, 0.0),
+        );
         let r = respond_pair(0, &a, &b, -Vec3d::x(), &mat(0.0, 0.0))
             .unwrap()
             .unwrap();

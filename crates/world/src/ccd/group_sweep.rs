@@ -195,7 +195,9 @@ impl State {
         let plain = |o: SweepOutcome<()>| o;
         if self.capsule {
             let s = self.segment(0.0);
-            plain(map_outcome(sweep_capsule_triangle(s.p0, s.p1, r, v, tau, tri)))
+            plain(map_outcome(sweep_capsule_triangle(
+                s.p0, s.p1, r, v, tau, tri,
+            )))
         } else {
             plain(map_outcome(sweep_sphere_triangle(self.p, r, v, tau, tri)))
         }
@@ -442,7 +444,11 @@ pub fn sweep_group(
         let p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
         st.segments.push((st.w, tau as f64));
         check_coordinates(st.index, &promote(p), st.radius as f64)?;
-        let body = input.members.iter().find(|m| m.index == st.index).map(|m| m.body);
+        let body = input
+            .members
+            .iter()
+            .find(|m| m.index == st.index)
+            .map(|m| m.body);
         let Some(body) = body else { continue };
         let mut q = body.rotation();
         let turn = |q: &parapet_math::Quat, w: &Vec3, h: f64| {
@@ -474,12 +480,7 @@ pub fn sweep_group(
 }
 
 /// Charges one impact to every dynamic member it moves.
-fn charge(
-    states: &mut [State],
-    a: usize,
-    b: Option<usize>,
-    limit: u32,
-) -> Result<(), CcdError> {
+fn charge(states: &mut [State], a: usize, b: Option<usize>, limit: u32) -> Result<(), CcdError> {
     for pos in std::iter::once(a).chain(b) {
         let st = &mut states[pos];
         if st.kinematic {
@@ -499,7 +500,11 @@ fn charge(
 }
 
 /// The earliest event of the pass (ordering in the module docs).
-fn earliest(states: &[State], triangles: &[[Vec3; 3]], tau: f32) -> Result<Option<Event>, CcdError> {
+fn earliest(
+    states: &[State],
+    triangles: &[[Vec3; 3]],
+    tau: f32,
+) -> Result<Option<Event>, CcdError> {
     let mut best: Option<Event> = None;
     let offer = |e: Event, best: &mut Option<Event>| {
         let better = match best {
@@ -794,7 +799,9 @@ fn settle_instant(
     }
     let first = contacts
         .first()
-        .map_or(states.first().map_or(0, |s| s.index), |c| states[c.0.a].index);
+        .map_or(states.first().map_or(0, |s| s.index), |c| {
+            states[c.0.a].index
+        });
     let unresolvable = |reason: &'static str| CcdError::Unresolvable {
         body: first,
         contacts: contacts.len(),
@@ -810,8 +817,12 @@ fn settle_instant(
         .collect();
     let list: Vec<SettleContact> = contacts.iter().map(|c| c.0).collect();
     let lambda = settle(&bodies, &list).map_err(|f| match f {
-        SettleFailure::TooMany => unresolvable("more simultaneous contacts than the settling solves"),
-        SettleFailure::NoOpening => unresolvable("no set of non-negative impulses opens every contact"),
+        SettleFailure::TooMany => {
+            unresolvable("more simultaneous contacts than the settling solves")
+        }
+        SettleFailure::NoOpening => {
+            unresolvable("no set of non-negative impulses opens every contact")
+        }
     })?;
     let mut v: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
     for (c, l) in list.iter().zip(&lambda) {
@@ -834,9 +845,14 @@ fn settle_instant(
                 .map(|(s, v)| 0.5 * v.norm_squared() / s.response.inverse_mass)
                 .sum()
         };
-        let (before, after) = (energy(&bodies.iter().map(|b| b.velocity).collect::<Vec<_>>()), energy(&v));
+        let (before, after) = (
+            energy(&bodies.iter().map(|b| b.velocity).collect::<Vec<_>>()),
+            energy(&v),
+        );
         if after > before * (1.0 + 1.0e-12) + 1.0e-300 {
-            return Err(unresolvable("the settled impulses would add kinetic energy"));
+            return Err(unresolvable(
+                "the settled impulses would add kinetic energy",
+            ));
         }
     }
     let mut report = Vec::new();
@@ -847,9 +863,24 @@ fn settle_instant(
         charge(states, c.a, c.b, limit)?;
         let a_kin = states[c.a].kinematic;
         let (body, other, normal, impulse) = match (c.b, a_kin) {
-            (Some(b), true) => (b, Struck::Member(states[c.a].index), -c.normal, -c.normal * *l),
-            (Some(b), false) => (c.a, Struck::Member(states[b].index), c.normal, c.normal * *l),
-            (None, _) => (c.a, Struck::Triangle(tri.unwrap_or(0)), c.normal, c.normal * *l),
+            (Some(b), true) => (
+                b,
+                Struck::Member(states[c.a].index),
+                -c.normal,
+                -c.normal * *l,
+            ),
+            (Some(b), false) => (
+                c.a,
+                Struck::Member(states[b].index),
+                c.normal,
+                c.normal * *l,
+            ),
+            (None, _) => (
+                c.a,
+                Struck::Triangle(tri.unwrap_or(0)),
+                c.normal,
+                c.normal * *l,
+            ),
         };
         report.push(GroupImpact {
             body: states[body].index,

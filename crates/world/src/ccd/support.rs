@@ -9,8 +9,10 @@
 //! is outside collision handling ([`Role::Passive`]) whatever its shape.
 //!
 //! Lifted later (refused here with [`UnsupportedReason`]): turning capsules
-//! and off-centre spheres or capsules (seed 000 "Turning bodies"), interacting
-//! groups (see [`crate::ccd::reach`]). Everything the seed refuses stays
+//! and off-centre spheres or capsules (seed 000 "Turning bodies"). Groups of
+//! interacting centred spheres, locked capsules and kinematic spheres are
+//! swept together ([`crate::ccd::group`]); a box or hull that can reach
+//! another moving body is refused there. Everything the seed refuses stays
 //! refused: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 

@@ -13,13 +13,18 @@
 //!    every negative-depth mesh contact of a swept body whose closing travel
 //!    this step exceeds [`CONTACT_MARGIN`] (the sweep takes it: no early
 //!    bounce; slower contacts keep the speculative path, overlaps keep the
-//!    solver and split correction).
+//!    solver and split correction); a separated pair of centred spheres,
+//!    locked capsules or kinematic spheres closing faster than the margin
+//!    per step goes to the group sweep too ([`CcdPlan::defers_pair`]).
 //! 3. [`run`] (after the contact solve): reach bounds from the larger of the
-//!    post-force and post-solver energies plus split travel, the group test
-//!    (a moving body whose region overlaps another's is refused: groups of
-//!    one only), then each swept body in insertion order is swept alone
-//!    ([`crate::ccd::solo`]). Bodies with an impact end the step here; the
-//!    others are integrated as usual. Swept impacts become
+//!    post-force and post-solver energies plus split travel; the groups
+//!    ([`crate::ccd::group`]: regions that overlap join, group energy
+//!    widens each member's reach, a turning body, box or hull in a shared
+//!    group is refused); each swept body alone in insertion order is swept
+//!    alone ([`crate::ccd::solo`]), then each shared group, in the order of
+//!    its lowest member, is swept together ([`crate::ccd::group_sweep`]).
+//!    Bodies with an impact end the step here; the others are integrated as
+//!    usual (kinematic spheres always). Swept impacts become
 //!    [`ContactKind::Swept`] events, which the report sorts stably by time
 //!    after the initial contacts.
 //!
@@ -35,7 +40,9 @@ use parapet_solver::{BodyError, RigidBody};
 
 use super::contacts::ContactQuery;
 use crate::ccd::group::{form_groups, Groups, Mover};
-use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck};
+use crate::ccd::group_sweep::{
+    sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
+};
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
@@ -303,7 +310,8 @@ impl CcdPlan {
         {
             return false;
         }
-        let relative = promote(q.rigid.linear_velocity()) - promote(q.other_rigid.linear_velocity());
+        let relative =
+            promote(q.rigid.linear_velocity()) - promote(q.other_rigid.linear_velocity());
         let closing = relative.dot(&promote(q.normal));
         closing * q.dt as f64 > CONTACT_MARGIN as f64
     }
@@ -407,8 +415,12 @@ fn sweep_each(
 }
 
 /// The grouping's view of the moving bodies (insertion order).
-fn movers_of(world: &PhysicsWorld, plan: &CcdPlan, moving: &[(usize, Reach)], dt: f32) -> Vec<Mover> {
-    let _ = dt;
+fn movers_of(
+    world: &PhysicsWorld,
+    plan: &CcdPlan,
+    moving: &[(usize, Reach)],
+    dt: f32,
+) -> Vec<Mover> {
     moving
         .iter()
         .filter_map(|(slot, r)| {
@@ -476,7 +488,9 @@ fn sweep_groups(
                 continue;
             };
             let shape = match &plan.roles[slot] {
-                Some(Role::KinematicSphere { radius }) => MemberShape::Kinematic { radius: *radius },
+                Some(Role::KinematicSphere { radius }) => {
+                    MemberShape::Kinematic { radius: *radius }
+                }
                 Some(Role::Swept(SweptShape::Sphere { radius })) => {
                     MemberShape::Sphere { radius: *radius }
                 }
@@ -509,9 +523,11 @@ fn sweep_groups(
 /// Part 3: reach, groups and the sweeps (see the module docs).
 ///
 /// # Errors
-/// The first error in body insertion order: [`StepError::Precision`],
-/// [`StepError::Unsupported`] (interacting bodies), [`StepError::SweepRefused`],
-/// [`StepError::ImpactLimit`] or [`StepError::NotRepresentable`].
+/// The first error in body insertion order (bodies alone, then groups):
+/// [`StepError::Precision`], [`StepError::Unsupported`] (a turning body, box
+/// or hull that can reach another moving body), [`StepError::SweepRefused`],
+/// [`StepError::PairSweepRefused`], [`StepError::ImpactLimit`],
+/// [`StepError::Unresolvable`] or [`StepError::NotRepresentable`].
 pub(crate) fn run(
     world: &mut PhysicsWorld,
     dt: f32,
@@ -545,8 +561,8 @@ pub(crate) fn run(
         }
     }
     let movers = movers_of(world, plan, &moving, dt);
-    let groups = form_groups(&movers, world.ccd_max_impacts, dt)
-        .map_err(|err| step_error(world, err))?;
+    let groups =
+        form_groups(&movers, world.ccd_max_impacts, dt).map_err(|err| step_error(world, err))?;
     for (i, m) in movers.iter().enumerate() {
         if let Some(Role::Swept(shape)) = &plan.roles[m.index] {
             reach::check_reach(m.index, &groups.reach[i], shape.limit_radius())
