@@ -464,3 +464,39 @@ fn each_impact_counts_for_every_body_it_moves_and_exhaustion_rolls_back() {
     w.ccd_max_impacts = 2;
     w.step(DT).unwrap();
 }
+
+#[test]
+fn many_groups_give_the_same_bits_on_one_thread_and_on_several() {
+    // 16 pairs far apart: 16 groups, swept in parallel above a few groups.
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut w = ccd_world();
+            let mut ids = Vec::new();
+            for g in 0..16 {
+                let o = Vec3::new(g as f32 * 5.0, (g % 3) as f32 * 0.03, 0.0);
+                let m = mat(0.2 * (g % 4) as f32, 0.25 * (g % 5) as f32);
+                ids.push(
+                    w.add_body(ball(0.1, 1.0, o, Vec3::new(70.0, 0.0, 1.0), m))
+                        .unwrap(),
+                );
+                let p = o + Vec3::new(0.9, 0.05, 0.0);
+                ids.push(
+                    w.add_body(ball(0.1, 2.0, p, Vec3::new(-70.0, 0.0, 0.0), m))
+                        .unwrap(),
+                );
+            }
+            let mut trace = Vec::new();
+            for _ in 0..5 {
+                w.step(DT).unwrap();
+                trace.push(bits(&w, &ids));
+                trace.push(vec![vec![w.events().len() as u64]]);
+            }
+            trace
+        })
+    };
+    assert_eq!(run(1), run(2));
+}

@@ -75,6 +75,11 @@ const MODE: &str = "SPHERE_MESH_CCD";
 /// (each is microseconds). Results never depend on it.
 const PARALLEL_BODIES: usize = 16;
 
+/// Shared groups from which the group sweeps run in parallel (count): a
+/// group sweep costs tens of microseconds, more than rayon's scheduling.
+/// Results never depend on it.
+const PARALLEL_GROUPS: usize = 4;
+
 fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
     world
         .slots
@@ -479,8 +484,10 @@ fn sweep_groups(
         tree,
         material: &material,
     });
-    let mut out = Vec::new();
-    for group in shared {
+    // Groups are independent: swept in parallel (rayon) when there are
+    // enough of them; results and the first error are taken in group order,
+    // so nothing depends on the thread count.
+    let sweep = |group: &Vec<usize>| -> Result<GroupOutcome, CcdError> {
         let mut members = Vec::with_capacity(group.len());
         for &i in group {
             let slot = movers[i].index;
@@ -515,9 +522,18 @@ fn sweep_groups(
             dt,
             max_impacts: world.ccd_max_impacts,
         };
-        out.push(sweep_group(&input, mesh.as_ref()).map_err(|err| step_error(world, err))?);
-    }
-    Ok(out)
+        sweep_group(&input, mesh.as_ref())
+    };
+    let results: Vec<_> = if shared.len() >= PARALLEL_GROUPS {
+        use rayon::prelude::*;
+        shared.par_iter().map(sweep).collect()
+    } else {
+        shared.iter().map(sweep).collect()
+    };
+    results
+        .into_iter()
+        .map(|r| r.map_err(|err| step_error(world, err)))
+        .collect()
 }
 
 /// Part 3: reach, groups and the sweeps (see the module docs).
