@@ -1,5 +1,5 @@
-//! Many fast spheres in a closed box of mesh walls (issue 8): the whole box
-//! is one group; over several steps no pair interpenetrates beyond a
+//! Many fast spheres and locked capsules in a closed box of mesh walls
+//! (issue 8): the whole box is one group; over several steps no pair interpenetrates beyond a
 //! rounding tolerance and no sphere passes a wall. Deterministic scenes
 //! from seeds (SplitMix64); `PARAPET_GROUP_SCENES` sets how many (default 20; odd seeds
 //! with gravity).
@@ -7,7 +7,7 @@
 mod ccd_group_support;
 mod ccd_support;
 
-use ccd_group_support::{ball, ccd_world, mat};
+use ccd_group_support::{axis, ball, ccd_world, clearance, locked_capsule, mat};
 use ccd_support::plate;
 use parapet_math::Vec3;
 use parapet_tests::meshes::SplitMix64;
@@ -16,6 +16,16 @@ use parapet_world::{BodyId, PhysicsWorld, StepError};
 const DT: f32 = 0.01;
 const HALF: f32 = 1.0;
 const R: f32 = 0.08;
+/// Every fourth body is a locked capsule of radius `R` and this half height.
+const HALF_HEIGHT: f32 = 0.06;
+
+fn half_height(i: usize) -> f32 {
+    if i % 4 == 3 {
+        HALF_HEIGHT
+    } else {
+        0.0
+    }
+}
 
 /// Interpenetration tolerance (m). Positions are f32 below 1 m (ulp
 /// 1.2e-7 m); a pair that touches at a step's end may round into overlap by
@@ -67,7 +77,15 @@ fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
                     unit(&mut rng) - 0.5,
                 ) * (2.0 * speed);
                 let mass = 0.5 + unit(&mut rng);
-                ids.push(w.add_body(ball(R, mass, p, v, m)).unwrap());
+                let body = if half_height(ids.len()) > 0.0 {
+                    let d = Vec3::new(unit(&mut rng) - 0.5, unit(&mut rng) - 0.5, 0.3);
+                    let q = parapet_math::Quat::rotation_between(&Vec3::z(), &d)
+                        .unwrap_or_else(parapet_math::Quat::identity);
+                    locked_capsule(R, HALF_HEIGHT, mass, p, q, v, m)
+                } else {
+                    ball(R, mass, p, v, m)
+                };
+                ids.push(w.add_body(body).unwrap());
             }
         }
     }
@@ -76,36 +94,52 @@ fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
 
 fn check(w: &PhysicsWorld, ids: &[BodyId], label: &str) {
     for (i, a) in ids.iter().enumerate() {
-        let pa = w.body(*a).unwrap().position().cast::<f64>();
-        for c in pa.iter() {
-            assert!(
-                c.abs() <= (HALF - R) as f64 + TOLERANCE,
-                "{label}: sphere {i} beyond a wall at {pa:?}"
-            );
+        let ba = w.body(*a).unwrap();
+        // Both axis ends (a sphere's centre twice) stay a radius inside.
+        let (p, q) = axis(ba, half_height(i));
+        for end in [p, q] {
+            for c in end {
+                assert!(
+                    c.abs() <= (HALF - R) as f64 + TOLERANCE,
+                    "{label}: body {i} beyond a wall at {end:?}"
+                );
+            }
         }
-        for b in &ids[i + 1..] {
-            let pb = w.body(*b).unwrap().position().cast::<f64>();
-            let overlap = 2.0 * R as f64 - (pa - pb).norm();
-            assert!(overlap <= TOLERANCE, "{label}: overlap {overlap} m");
+        for (j, b) in ids.iter().enumerate().skip(i + 1) {
+            let bb = w.body(*b).unwrap();
+            let gap = clearance(ba, R, half_height(i), bb, R, half_height(j));
+            assert!(
+                -gap <= TOLERANCE,
+                "{label}: bodies {i} and {j} overlap by {} m",
+                -gap
+            );
         }
     }
 }
 
 #[test]
-fn fast_spheres_in_a_box_never_interpenetrate_or_leave_it() {
+fn fast_spheres_and_capsules_in_a_box_never_interpenetrate_or_leave_it() {
     let scenes: u64 = std::env::var("PARAPET_GROUP_SCENES")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     let mut stepped = 0;
     let mut refused = 0;
+    let mut swept = 0;
     for seed in 0..scenes {
         // r / dt = 8 m/s; speeds up to 40 m/s per component.
         let (mut w, ids) = scene(seed, 20, 40.0);
         check(&w, &ids, "start");
         for step in 0..8 {
             match w.step(DT) {
-                Ok(()) => stepped += 1,
+                Ok(()) => {
+                    stepped += 1;
+                    swept += w
+                        .events()
+                        .iter()
+                        .filter(|e| e.kind == parapet_world::ContactKind::Swept)
+                        .count();
+                }
                 // A cascade the settling cannot take is a documented
                 // refusal (rolled back), not a pass-through; stop this scene.
                 Err(StepError::Unresolvable { .. } | StepError::ImpactLimit { .. }) => {
@@ -122,6 +156,9 @@ fn fast_spheres_in_a_box_never_interpenetrate_or_leave_it() {
         stepped >= 6 * scenes as usize,
         "{stepped} steps, {refused} refusals"
     );
+    // And the sweeps did the work: many swept impacts per scene.
+    eprintln!("{stepped} steps, {refused} refusals, {swept} swept impacts");
+    assert!(swept >= 20 * scenes as usize, "{swept} swept impacts");
 }
 
 #[test]
