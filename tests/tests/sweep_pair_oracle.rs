@@ -109,9 +109,7 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
         + len(fast::sub(fast::of(case.b.p1), fast::of(case.b.p0)))
         + len(fast::sub(fast::of(case.a.p0), fast::of(case.b.p0)));
     let delta = l * 2f64.powi(-40);
-    let dq = fast::sub(fast::of(case.a.velocity), fast::of(case.b.velocity));
-    let _ = dq;
-    let m = MovingPair {
+    let make = || MovingPair {
         a0: qv(case.a.p0),
         a1: qv(case.a.p1),
         b0: qv(case.b.p0),
@@ -127,14 +125,14 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
         _ => Said::Miss,
     };
     judge_contact(
-        &m,
+        make,
         said,
         Bounds { r, delta, l },
         |t| case.f64_at(t),
         || fast::min_over_step(|t| case.f64_at(t).0),
         tally,
         checks,
-        &format!("{case:?}"),
+        || format!("{case:?}"),
     );
 }
 

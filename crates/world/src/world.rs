@@ -87,6 +87,8 @@ pub struct PhysicsWorld {
     /// The continuous mode's retained geometry check of the mesh snapshot,
     /// invalidated together with the index when a mesh is added or removed.
     pub(crate) ccd_mesh: MeshSnapshotCache,
+    /// The sub-steps each turning body took in the last successful step.
+    pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).
     pub(crate) contact_cache: ContactCache,
 }
@@ -149,6 +151,7 @@ impl PhysicsWorld {
             events: Vec::new(),
             contact_count: 0,
             meshes: MeshIndex::default(),
+            turning_substeps: Vec::new(),
             ccd_mesh: MeshSnapshotCache::new(),
             contact_cache: ContactCache::default(),
         }
@@ -284,6 +287,18 @@ impl PhysicsWorld {
     /// added or removed, not once per step).
     pub fn ccd_mesh_checks(&self) -> u64 {
         self.ccd_mesh.full_checks()
+    }
+
+    /// The certified sub-steps that turning body `id` took in the last
+    /// successful SPHERE_MESH_CCD step (seed 000 "Turning bodies"; each is
+    /// counted against `ccd_max_substeps`), `None` when it was not swept as
+    /// a turning body in that step. A diagnostic: replaced, like the events,
+    /// only by a successful step.
+    pub fn ccd_substeps(&self, id: BodyId) -> Option<u32> {
+        self.turning_substeps
+            .iter()
+            .find(|(b, _)| *b == id)
+            .map(|(_, n)| *n)
     }
 
     /// Initial contact points plus swept impacts of the last successful step.

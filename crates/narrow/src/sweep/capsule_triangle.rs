@@ -46,7 +46,7 @@ use super::domain::{self, Checked};
 use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or, TriangleFrame};
 use super::{
     approaches, earlier_of, entry_root, relative_triangle, unresolved_dot, Impact, OnTriangle,
-    SweepOutcome, TriangleFeature,
+    SweepOutcome, SweptBounds, TriangleFeature,
 };
 
 /// Which part of a capsule is in contact.
@@ -195,6 +195,13 @@ fn capsule_initial(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleT
     // The segment crossing the closed triangle: distance zero.
     let h0 = tri.raw_height(e0);
     let h1 = tri.raw_height(a);
+    // Both ends farther than r from the face plane on the same side: the
+    // whole segment is, so no feature is within r (clear cases only, see
+    // `CLEAR_SEPARATION_MARGIN`).
+    let far = r * tri.n_len * (1.0 + super::CLEAR_SEPARATION_MARGIN);
+    if (h0 > far && h1 > far) || (h0 < -far && h1 < -far) {
+        return None;
+    }
     if (h0 <= 0.0 && h1 >= 0.0) || (h0 >= 0.0 && h1 <= 0.0) {
         let s = if h0 == h1 { 0.0 } else { h0 / (h0 - h1) };
         let x = e0 + s.clamp(0.0, 1.0) * a;
@@ -486,8 +493,9 @@ pub fn sweep_capsule_triangle(
 }
 
 /// Sweeps a capsule against every triangle of a slice and returns the
-/// earliest contact, ties in insertion order; every triangle is validated
-/// and any refusal is returned.
+/// earliest contact, ties in insertion order. Triangles whose bounds are
+/// disjoint from the bounds of the capsule's whole path are rejected first;
+/// every other triangle is validated and any refusal is returned.
 pub fn sweep_capsule_triangles(
     p0: Vec3,
     p1: Vec3,
@@ -500,8 +508,12 @@ pub fn sweep_capsule_triangles(
         Ok(c) => c,
         Err(e) => return SweepOutcome::Refused(e),
     };
+    let bounds = SweptBounds::new(&[cap.origin, cap.origin + cap.axis], cap.d, cap.r);
     let mut best = SweepOutcome::Miss;
     for (index, tri) in triangles.iter().enumerate() {
+        if bounds.misses(tri) {
+            continue;
+        }
         best = earlier_of(best, tag(capsule_vs(&cap, tri), index));
         if best.is_refused() {
             break;

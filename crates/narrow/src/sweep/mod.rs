@@ -19,6 +19,13 @@
 //! - **Triangles** are `[Vec3; 3]`, one-sided: the front is the side that the
 //!   counter-clockwise normal `(b - a) x (c - a)` points to. Edge `i` runs from
 //!   vertex `i` to vertex `(i + 1) % 3`.
+//! - **One-sided admission**: a shape is judged against a triangle's front by
+//!   its start position only: a sphere whose centre starts behind the face
+//!   plane, a capsule whose two segment ends both start behind it, and a
+//!   solid wholly behind it are not caught (no hit, no initial contact).
+//!   A shape admitted in front is caught by every feature it approaches
+//!   (face, edge or vertex, whichever side of the plane its centre has
+//!   reached by then), so nothing admitted can pass through a triangle.
 //! - **Tangency is not an impact**: a shape that only grazes a feature, or
 //!   whose normal approach is unresolved at the arithmetic scale of its
 //!   operands ([`APPROACH_EPS_FACTOR`]), is not reported.
@@ -32,7 +39,13 @@
 //! [`segment_pair`], [`polyhedron_triangle`]; the shared precision checks are
 //! in [`domain`].
 
+// Negated comparisons (`!(x <= limit)`) are deliberate throughout the sweeps:
+// they are true for NaN, so a NaN operand is refused or rejected, never
+// mistaken for a value within a limit.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod capsule_triangle;
+pub mod certified_advance;
 pub mod domain;
 pub mod polyhedron_triangle;
 pub mod segment_pair;
@@ -42,6 +55,11 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
+pub use certified_advance::{
+    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
+    sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
+    TURNING_TOLERANCE_FRACTION,
+};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
@@ -221,4 +239,86 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     }
     let t = c / (-b + disc.sqrt());
     t.is_finite().then_some(t)
+}
+
+/// Relative margin of the quick separation tests (dimensionless): a shape
+/// whose distance from a triangle's plane exceeds its radius by more than
+/// this fraction is certainly not touching the triangle, and the detailed
+/// initial-contact tests are skipped. `1e-6` lies far above the roundoff of
+/// the plane distance and of the edge terms (about `1e-10` relative at the
+/// domain limits), so the skip never changes a result.
+pub const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
+
+/// Relative outward margin of swept bounds (dimensionless, `2^-40`): covers
+/// the `f64` rounding of the bound's additions (a few ulps) many times over,
+/// so that the bounds only ever reject triangles that are truly disjoint.
+pub const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
+
+/// The axis-aligned bounds of a shape's whole path over a step (`f64`,
+/// rounded outward), used by the mesh helpers to reject distant triangles
+/// before they are validated (seed 000: "Bounds reject distant triangles
+/// before this check").
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SweptBounds {
+    lo: Vec3d,
+    hi: Vec3d,
+}
+
+impl SweptBounds {
+    /// Bounds of the points `points` moving by `d`, grown by `grow`.
+    pub(crate) fn new(points: &[Vec3d], d: Vec3d, grow: f64) -> Self {
+        let mut lo = Vec3d::repeat(f64::INFINITY);
+        let mut hi = Vec3d::repeat(f64::NEG_INFINITY);
+        for p in points {
+            for q in [*p, p + d] {
+                lo = lo.inf(&q);
+                hi = hi.sup(&q);
+            }
+        }
+        let scale = lo.amax().max(hi.amax()) + grow;
+        let m = grow + SWEPT_BOUNDS_MARGIN * scale;
+        SweptBounds {
+            lo: lo.add_scalar(-m),
+            hi: hi.add_scalar(m),
+        }
+    }
+
+    /// Whether the triangle's bounds are certainly disjoint from these. A
+    /// triangle with a NaN coordinate is never rejected (so it is refused).
+    pub(crate) fn misses(&self, tri: &[parapet_math::Vec3; 3]) -> bool {
+        (0..3).any(|k| {
+            let (a, b, c) = (tri[0][k] as f64, tri[1][k] as f64, tri[2][k] as f64);
+            (a < self.lo[k] && b < self.lo[k] && c < self.lo[k])
+                || (a > self.hi[k] && b > self.hi[k] && c > self.hi[k])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_approach_unresolved_at_32_epsilon_is_ignored() {
+        // Terms +1 and -(1 + x): the sum -x is judged against 32 eps * (2 + x).
+        let n = Vec3d::new(1.0, 1.0, 0.0);
+        let bound = APPROACH_EPS_FACTOR * f64::EPSILON * 2.0;
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0 - 0.5 * bound, 0.0)));
+        assert!(approaches(n, Vec3d::new(1.0, -1.0 - 2.0 * bound, 0.0)));
+        // Receding and exactly parallel motions never approach.
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0 + 2.0 * bound, 0.0)));
+        assert!(!approaches(n, Vec3d::new(1.0, -1.0, 0.0)));
+        assert!(unresolved_dot(n, Vec3d::new(1.0, -1.0 - 0.5 * bound, 0.0)));
+    }
+
+    #[test]
+    fn tangent_roots_are_not_entries() {
+        // |m + t d|^2 = r^2 with m = (-2, 1), d = (4, 0), r = 1: the path
+        // touches the unit circle at t = 0.5 only (discriminant zero).
+        let (a, b, c) = (16.0, -8.0, 4.0);
+        assert_eq!(entry_root(a, b, c), None);
+        // Slightly closer: a crossing, entered before the tangent time.
+        let t = entry_root(a, b, 4.0 - 1e-6).unwrap();
+        assert!(t < 0.5 && t > 0.49, "{t}");
+    }
 }

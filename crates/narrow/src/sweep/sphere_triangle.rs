@@ -37,7 +37,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 use super::domain::{self, Checked};
 use super::{
     approaches, earlier_of, entry_root, relative_triangle, Impact, OnTriangle, SweepOutcome,
-    TriangleFeature,
+    SweptBounds, TriangleFeature,
 };
 
 /// A triangle prepared for sweeps: vertices relative to the sweep's origin and
@@ -132,6 +132,11 @@ pub(crate) fn initial_contact(
         }
     };
     let s0 = tri.raw_height(p0) / tri.n_len;
+    // Farther from the face plane than r: farther from every feature too
+    // (clear cases only, see `CLEAR_SEPARATION_MARGIN`).
+    if s0.abs() > r * (1.0 + super::CLEAR_SEPARATION_MARGIN) {
+        return None;
+    }
     if s0.abs() <= r && tri.projects_inside(p0) {
         offer(s0 * s0, p0 - s0 * tri.n, tri.n, TriangleFeature::Face);
     }
@@ -350,9 +355,12 @@ pub fn sweep_sphere_triangle(
 }
 
 /// Sweeps a sphere against every triangle of a slice and returns the earliest
-/// contact, ties kept in insertion order (the lower index). Every triangle is
-/// validated: a refusal of any triangle is returned even if another triangle
-/// is hit earlier. An initial contact (time 0) precedes a hit.
+/// contact, ties kept in insertion order (the lower index). Triangles whose
+/// bounds are disjoint from the bounds of the sphere's whole path (grown by
+/// its radius, rounded outward) are rejected first, as seed 000's bounds do;
+/// every other triangle is validated, and a refusal of any of them is
+/// returned even if another triangle is hit earlier. An initial contact
+/// (time 0) precedes a hit. Brute force: O(T) per query.
 pub fn sweep_sphere_triangles(
     center: Vec3,
     radius: f32,
@@ -364,8 +372,12 @@ pub fn sweep_sphere_triangles(
         Ok(x) => x,
         Err(e) => return SweepOutcome::Refused(e),
     };
+    let bounds = SweptBounds::new(&[c], d, r);
     let mut best = SweepOutcome::Miss;
     for (index, tri) in triangles.iter().enumerate() {
+        if bounds.misses(tri) {
+            continue;
+        }
         let next = tag(sphere_vs(c, r, d, tri), index);
         best = earlier_of(best, next);
         if best.is_refused() {
@@ -449,6 +461,27 @@ mod tests {
             &floor(),
         );
         assert_eq!(o, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn a_sphere_admitted_in_front_is_caught_by_an_edge_it_reaches_from_below_the_plane() {
+        // Starts in front (z = 0.2) beside edge 0, dives below the plane and
+        // reaches the edge from underneath: admission is by start position,
+        // so the edge still catches it (it would otherwise pass through).
+        let o = sweep_sphere_triangle(
+            Vec3::new(0.0, -3.0, 0.2),
+            0.25,
+            Vec3::new(0.0, 2.5, -0.5),
+            1.0,
+            &floor(),
+        );
+        let i = hit(o);
+        assert_eq!(i.feature, TriangleFeature::Edge(0));
+        // Hand formula: (2.5 t - 2)^2 + (0.2 - 0.5 t)^2 = 0.25^2, earlier root.
+        let t = (10.2 - (10.2f64 * 10.2 - 4.0 * 6.5 * 3.9775).sqrt()) / 13.0;
+        // f32 inputs (0.2, 0.25 are not exact): about 1e-8 of the step.
+        assert!((i.time - t).abs() < 1e-6, "{} vs {t}", i.time);
+        assert!(i.normal.z < 0.0, "contact from below the plane: {i:?}");
     }
 
     #[test]

@@ -36,6 +36,10 @@ pub enum UnsupportedReason {
         /// The larger of the two offsets' lengths, metres.
         value: f64,
     },
+    /// A capsule that can turn whose inverse tensor is not symmetric
+    /// positive definite.
+    #[error("a turning capsule's inverse inertia must be symmetric positive definite (or zero in every element for a capsule that cannot turn)")]
+    TurningTensorNotSpd,
     /// A dynamic sphere whose inverse tensor is not symmetric positive definite.
     #[error("a dynamic sphere's inverse inertia must be symmetric positive definite")]
     SphereTensorNotSpd,
@@ -85,6 +89,9 @@ impl UnsupportedReason {
             }
             UnsupportedReason::OffCenter { .. } => {
                 "spheres and capsules centred on their body origin and mass centre"
+            }
+            UnsupportedReason::TurningTensorNotSpd => {
+                "capsules with a symmetric positive-definite or an all-zero inverse inertia"
             }
             UnsupportedReason::SphereTensorNotSpd => {
                 "dynamic spheres with a symmetric positive-definite inverse inertia"
@@ -178,6 +185,16 @@ pub enum CcdError {
         /// The largest set the settling accepts.
         limit: usize,
     },
+    /// `ccd_max_substeps` is exhausted by a turning body.
+    #[error("body {body}: sub-step {substeps} in one step exceeds ccd_max_substeps = {limit}")]
+    SubstepLimit {
+        /// The body's index.
+        body: usize,
+        /// The sub-step that would exceed the limit (limit + 1).
+        substeps: u32,
+        /// The limit.
+        limit: u32,
+    },
     /// A newly computed state value or impulse is not a finite `f32`.
     #[error("body {body}: new {quantity} = {value} is not representable in f32")]
     NotRepresentable {
@@ -201,6 +218,7 @@ impl CcdError {
             | CcdError::ImpactLimit { body, .. }
             | CcdError::PairSweepRefused { body, .. }
             | CcdError::Unresolvable { body, .. }
+            | CcdError::SubstepLimit { body, .. }
             | CcdError::NotRepresentable { body, .. } => *body,
         }
     }

@@ -21,6 +21,7 @@ pub mod reach;
 pub mod response;
 pub mod solo;
 pub mod support;
+pub mod turning;
 
 pub use error::{CcdError, UnsupportedReason};
 pub use mesh_cache::MeshSnapshotCache;
@@ -28,3 +29,4 @@ pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_M
 pub use reach::Reach;
 pub use solo::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptImpact, SweptMotion};
 pub use support::{classify, Role, SweptShape};
+pub use turning::{sweep_turning, TurningInput, TurningOutcome, TurningShape};

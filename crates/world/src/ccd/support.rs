@@ -8,11 +8,15 @@
 //! no spin and no torque, and a static mesh. A body with `collides == false`
 //! is outside collision handling ([`Role::Passive`]) whatever its shape.
 //!
-//! Lifted later (refused here with [`UnsupportedReason`]): turning capsules
-//! and off-centre spheres or capsules (seed 000 "Turning bodies"). Groups of
-//! interacting centred spheres, locked capsules and kinematic spheres are
-//! swept together ([`crate::ccd::group`]); a box or hull that can reach
-//! another moving body is refused there. Everything the seed refuses stays
+//! Turning bodies ([`Role::Turning`], seed 000 "Turning bodies"): a dynamic
+//! capsule that can turn (symmetric positive-definite inverse tensor), and a
+//! dynamic sphere or capsule whose shape sits off its body origin or its mass
+//! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
+//! sub-steps of [`crate::ccd::turning`].
+//!
+//! Groups of interacting centred spheres, locked capsules and kinematic
+//! spheres are swept together ([`crate::ccd::group`]); a turning body, box or
+//! hull that can reach another moving body is refused there. Everything the seed refuses stays
 //! refused: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
@@ -23,6 +27,7 @@ use parapet_solver::integrate::rotation_split::InverseInertiaSplit;
 use parapet_solver::{BodyKind, RigidBody};
 
 use super::error::{CcdError, UnsupportedReason};
+use super::turning::TurningShape;
 
 /// Largest accepted capsule half height (unit: metre). Seed 000: "A capsule's
 /// half height must be finite and at most 10000 meters".
@@ -78,6 +83,8 @@ pub enum Role {
     },
     /// A dynamic body swept against the static meshes.
     Swept(SweptShape),
+    /// A turning body: certified sub-steps against the static meshes.
+    Turning(TurningShape),
 }
 
 fn max_abs(v: &Vec3) -> f32 {
@@ -93,6 +100,23 @@ fn offset_length(body: &RigidBody) -> f64 {
     promote(offset)
         .norm()
         .max(promote(body.center_of_mass()).norm())
+}
+
+/// Checks the offsets of a turning shape: its offset from the body origin
+/// and the mass centre's, each at most [`MAX_SHAPE_OFFSET`] (seed 000).
+fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
+    let shape = promote(body.shape_offset().0);
+    let center = promote(body.center_of_mass());
+    let off = shape.norm().max((shape - center).norm()).max(center.norm());
+    if !(off <= MAX_SHAPE_OFFSET) {
+        return Err(CcdError::Precision {
+            body: index,
+            quantity: "shape or mass-centre offset (m)",
+            value: off,
+            limit: MAX_SHAPE_OFFSET,
+        });
+    }
+    Ok(())
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -154,15 +178,15 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                 && body.split_angular_velocity() == Vec3::zeros();
             match shape {
                 Shape::Sphere(s) => {
-                    let off = offset_length(body);
-                    if off != 0.0 {
-                        return Err(refuse(UnsupportedReason::OffCenter {
-                            shape: "sphere",
-                            value: off,
-                        }));
-                    }
                     if InverseInertiaSplit::factor(&body.inverse_inertia()).is_none() {
                         return Err(refuse(UnsupportedReason::SphereTensorNotSpd));
+                    }
+                    if offset_length(body) != 0.0 {
+                        check_offset(index, body)?;
+                        return Ok(Role::Turning(TurningShape {
+                            radius: s.radius(),
+                            half_height: 0.0,
+                        }));
                     }
                     Ok(Role::Swept(SweptShape::Sphere { radius: s.radius() }))
                 }
@@ -176,8 +200,16 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                             limit: MAX_HALF_HEIGHT,
                         });
                     }
+                    let turning = TurningShape {
+                        radius: c.radius(),
+                        half_height: c.half_height(),
+                    };
                     if !is_zero(&body.inverse_inertia()) {
-                        return Err(refuse(UnsupportedReason::TurningCapsule));
+                        if InverseInertiaSplit::factor(&body.inverse_inertia()).is_none() {
+                            return Err(refuse(UnsupportedReason::TurningTensorNotSpd));
+                        }
+                        check_offset(index, body)?;
+                        return Ok(Role::Turning(turning));
                     }
                     if !locked {
                         let value = max_abs(&body.angular_velocity())
@@ -185,12 +217,9 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                             .max(max_abs(&body.split_angular_velocity()));
                         return Err(refuse(UnsupportedReason::LockedCapsuleSpins { value }));
                     }
-                    let off = offset_length(body);
-                    if off != 0.0 {
-                        return Err(refuse(UnsupportedReason::OffCenter {
-                            shape: "capsule",
-                            value: off,
-                        }));
+                    if offset_length(body) != 0.0 {
+                        check_offset(index, body)?;
+                        return Ok(Role::Turning(turning));
                     }
                     Ok(Role::Swept(SweptShape::Capsule {
                         radius: c.radius(),

@@ -46,6 +46,7 @@ use crate::ccd::group_sweep::{
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
+use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
@@ -57,6 +58,8 @@ pub(crate) struct CcdOutcome {
     pub moved: Vec<bool>,
     /// Swept impacts, any order (the report sorts them by time).
     pub events: Vec<ContactEvent>,
+    /// The sub-steps each turning body took, in insertion order.
+    pub substeps: Vec<(BodyId, u32)>,
 }
 
 /// The continuous mode's plan for one step.
@@ -163,6 +166,13 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
             reason,
             limit,
         },
+        CcdError::SubstepLimit {
+            substeps, limit, ..
+        } => StepError::SubstepLimit {
+            body: id,
+            substeps,
+            limit,
+        },
         CcdError::NotRepresentable {
             quantity, value, ..
         } => StepError::NotRepresentable {
@@ -225,7 +235,8 @@ fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
         match &role {
             Role::KinematicSphere { radius }
             | Role::Swept(SweptShape::Sphere { radius })
-            | Role::Swept(SweptShape::Capsule { radius, .. }) => check_radius(slot, *radius)?,
+            | Role::Swept(SweptShape::Capsule { radius, .. })
+            | Role::Turning(TurningShape { radius, .. }) => check_radius(slot, *radius)?,
             _ => {}
         }
         roles[slot] = Some(role);
@@ -267,7 +278,10 @@ impl CcdPlan {
     pub(crate) fn after_forces(mut self, world: &PhysicsWorld) -> CcdPlan {
         for e in world.entries() {
             let slot = e.id.index() as usize;
-            if matches!(self.roles.get(slot), Some(Some(Role::Swept(_)))) {
+            if matches!(
+                self.roles.get(slot),
+                Some(Some(Role::Swept(_) | Role::Turning(_)))
+            ) {
                 self.energy[slot] = reach::bound_energy(&e.body);
             }
         }
@@ -275,21 +289,26 @@ impl CcdPlan {
     }
 
     /// Whether the contact stage hands this contact to the sweep: a mesh
-    /// contact of a swept body, separated (negative depth), whose closing
-    /// travel `(v . n) dt` exceeds [`CONTACT_MARGIN`]; a primitive pair
-    /// goes through [`CcdPlan::defers_pair`].
+    /// contact of a swept or turning body, separated (negative depth), whose
+    /// closing travel `(v . n) dt` exceeds [`CONTACT_MARGIN`] (for a turning
+    /// body, `v` is its contact point's velocity); a primitive pair goes
+    /// through [`CcdPlan::defers_pair`].
     pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
         if q.triangle.is_none() {
             return self.defers_pair(q);
         }
-        let swept = matches!(
-            self.roles.get(q.body.index() as usize),
-            Some(Some(Role::Swept(_)))
-        );
+        let role = self.roles.get(q.body.index() as usize);
+        let swept = matches!(role, Some(Some(Role::Swept(_) | Role::Turning(_))));
         if !swept || !(q.depth < 0.0) {
             return false;
         }
-        let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
+        // A turning body's contact point moves with its spin too.
+        let velocity = if matches!(role, Some(Some(Role::Turning(_)))) {
+            q.rigid.point_velocity(q.point)
+        } else {
+            promote(q.rigid.linear_velocity())
+        };
+        let closing = velocity.dot(&promote(q.normal));
         closing * q.dt as f64 > CONTACT_MARGIN as f64
     }
 
@@ -368,38 +387,59 @@ fn sweep_each(
     dt: f32,
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
+    substeps: &mut Vec<(BodyId, u32)>,
 ) -> Result<Vec<(usize, crate::ccd::SoloOutcome)>, StepError> {
     let mut results = Vec::new();
-    let Some(tree) = world.meshes.tree() else {
-        return Ok(results);
-    };
     let material = |t: usize| {
         let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
         owner.body.collides().then(|| owner.body.material())
     };
-    let mesh = MeshView {
+    let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
         tree,
         material: &material,
-    };
+    });
     // Bodies alone are independent: they are swept in parallel (rayon) when
     // there are enough of them, and the results are taken in insertion
     // order, so the outcome and the first error do not depend on the
-    // thread count.
-    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<crate::ccd::SoloOutcome, CcdError>> {
-        let Some(Role::Swept(shape)) = &plan.roles[*slot] else {
-            return None;
-        };
+    // thread count. A turning body also reports its sub-step count.
+    type Swept = (crate::ccd::SoloOutcome, Option<u32>);
+    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<Swept, CcdError>> {
         let entry = world.slots[*slot].as_ref()?;
-        let input = SoloInput {
-            index: *slot,
-            body: &entry.body,
-            shape,
-            reach: *r,
-            dt,
-            max_impacts: world.ccd_max_impacts,
-        };
-        Some(sweep_alone(&input, &mesh))
+        match &plan.roles[*slot] {
+            Some(Role::Turning(shape)) => {
+                // A turning body always takes its pose from its sweep, with
+                // or without meshes.
+                let input = TurningInput {
+                    index: *slot,
+                    body: &entry.body,
+                    shape: *shape,
+                    dt,
+                    max_impacts: world.ccd_max_impacts,
+                    max_substeps: world.ccd_max_substeps,
+                };
+                Some(sweep_turning(&input, mesh.as_ref()).map(|t| {
+                    let outcome = crate::ccd::SoloOutcome {
+                        motion: Some(t.motion),
+                        impacts: t.impacts,
+                    };
+                    (outcome, Some(t.substeps))
+                }))
+            }
+            Some(Role::Swept(shape)) => {
+                let mesh = mesh.as_ref()?;
+                let input = SoloInput {
+                    index: *slot,
+                    body: &entry.body,
+                    shape,
+                    reach: *r,
+                    dt,
+                    max_impacts: world.ccd_max_impacts,
+                };
+                Some(sweep_alone(&input, mesh).map(|o| (o, None)))
+            }
+            _ => None,
+        }
     };
     let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
         use rayon::prelude::*;
@@ -411,7 +451,10 @@ fn sweep_each(
         let Some(outcome) = outcome else {
             continue;
         };
-        let result = outcome.map_err(|err| step_error(world, err))?;
+        let (result, count) = outcome.map_err(|err| step_error(world, err))?;
+        if let Some(n) = count {
+            substeps.push((id_of(world, *slot), n));
+        }
         if result.motion.is_some() || !result.impacts.is_empty() {
             results.push((*slot, result));
         }
@@ -552,6 +595,7 @@ pub(crate) fn run(
     let mut outcome = CcdOutcome {
         moved: vec![false; world.slots.len()],
         events: Vec::new(),
+        substeps: Vec::new(),
     };
     // Reach bounds and the group test.
     let mut moving: Vec<(usize, Reach)> = Vec::new();
@@ -561,6 +605,13 @@ pub(crate) fn run(
             Some(Role::Swept(shape)) => {
                 let r = swept_reach(&e.body, shape, plan.energy[slot], dt);
                 reach::check_reach(slot, &r, shape.limit_radius())
+                    .map_err(|err| step_error(world, err))?;
+                moving.push((slot, r));
+            }
+            Some(Role::Turning(shape)) => {
+                let energy = plan.energy[slot].max(reach::bound_energy(&e.body));
+                let r = turning_reach(&e.body, shape, energy, dt);
+                reach::check_reach(slot, &r, shape.radius as f64)
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
             }
@@ -593,7 +644,7 @@ pub(crate) fn run(
         .collect();
     let shared = groups.shared(&movers);
     let moving = alone;
-    let results = sweep_each(world, dt, plan, &moving)?;
+    let results = sweep_each(world, dt, plan, &moving, &mut outcome.substeps)?;
     for (slot, result) in results {
         let id = id_of(world, slot);
         for impact in &result.impacts {

@@ -67,6 +67,6 @@ impl PhysicsWorld {
             Some(p) => ccd::run(self, dt, p)?,
         };
         integrate::advance(self, dt, &swept.moved)?;
-        Ok(report::StepReport::new(initial, swept.events))
+        Ok(report::StepReport::new(initial, swept.events).with_substeps(swept.substeps))
     }
 }

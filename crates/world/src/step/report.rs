@@ -4,12 +4,13 @@
 //! precede swept reports); events and contact count replace the previous
 //! ones only when the step succeeds.
 
-use crate::{ContactEvent, PhysicsWorld};
+use crate::{BodyId, ContactEvent, PhysicsWorld};
 
 /// The events of a step that has not been committed yet.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct StepReport {
     events: Vec<ContactEvent>,
+    substeps: Vec<(BodyId, u32)>,
 }
 
 impl StepReport {
@@ -18,12 +19,22 @@ impl StepReport {
         swept.sort_by(|a, b| a.time.total_cmp(&b.time));
         let mut events = initial;
         events.extend(swept);
-        StepReport { events }
+        StepReport {
+            events,
+            substeps: Vec::new(),
+        }
+    }
+
+    /// Adds the sub-step counts of the turning bodies (insertion order).
+    pub fn with_substeps(mut self, substeps: Vec<(BodyId, u32)>) -> StepReport {
+        self.substeps = substeps;
+        self
     }
 
     /// Replaces the world's events and contact count.
     pub fn commit(self, world: &mut PhysicsWorld) {
         world.contact_count = self.events.len();
         world.events = self.events;
+        world.turning_substeps = self.substeps;
     }
 }

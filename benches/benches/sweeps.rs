@@ -1,0 +1,348 @@
+//! Sweeps per second: parapet's analytic sweeps (sphere, capsule, box and
+//! convex hull against one triangle, and a sphere against a 2,048-triangle
+//! terrain by brute force with bounds rejection) against parry3d 0.31's
+//! `cast_shapes` on the same queries (parry's `TriMesh` uses its BVH).
+//!
+//! Each benchmark sweeps a fixed set of 256 deterministic queries, a mix of
+//! hits, grazes and misses aimed at the triangle; throughput is reported in
+//! queries per second. Run briefly with
+//! `cargo bench -p parapet-benches --bench sweeps -- --warm-up-time 1 --measurement-time 3`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parapet_math::{Quat, Vec3};
+use parapet_narrow::sweep::{
+    sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
+    ConvexSolid, SolidPlacement,
+};
+use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
+use parry3d::query::{cast_shapes, ShapeCastOptions};
+use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, TriMesh, Triangle};
+
+const QUERIES: usize = 256;
+const DT: f32 = 1.0 / 60.0;
+
+/// splitmix64, for reproducible queries.
+struct Rng(u64);
+impl Rng {
+    fn unit(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// One query: a start position above a unit-scale triangle and a velocity
+/// aimed at a point within or near it.
+struct Query {
+    start: Vec3,
+    velocity: Vec3,
+}
+
+fn triangle() -> [Vec3; 3] {
+    [
+        Vec3::new(-1.0, -1.0, 0.0),
+        Vec3::new(1.5, -0.8, 0.2),
+        Vec3::new(-0.2, 1.3, -0.1),
+    ]
+}
+
+fn queries(seed: u64) -> Vec<Query> {
+    let mut rng = Rng(seed);
+    (0..QUERIES)
+        .map(|_| {
+            let start = Vec3::new(
+                rng.range(-2.0, 2.0),
+                rng.range(-2.0, 2.0),
+                rng.range(0.3, 2.5),
+            );
+            let target = Vec3::new(
+                rng.range(-1.8, 1.8),
+                rng.range(-1.8, 1.8),
+                rng.range(-0.3, 0.1),
+            );
+            Query {
+                start,
+                velocity: (target - start) * (rng.range(0.4, 1.6) / DT),
+            }
+        })
+        .collect()
+}
+
+fn parry_triangle(t: &[Vec3; 3]) -> Triangle {
+    Triangle::new(to_parry(t[0]), to_parry(t[1]), to_parry(t[2]))
+}
+
+fn parry_cast(
+    pos: Vec3,
+    rot: Quat,
+    disp: Vec3,
+    shape: &dyn Shape,
+    fixed: &dyn Shape,
+) -> Option<f32> {
+    let identity = pose_to_parry(Vec3::zeros(), Quat::identity());
+    cast_shapes(
+        &pose_to_parry(pos, rot),
+        to_parry(disp),
+        shape,
+        &identity,
+        to_parry(Vec3::zeros()),
+        fixed,
+        ShapeCastOptions::with_max_time_of_impact(1.0),
+    )
+    .ok()
+    .flatten()
+    .map(|h| h.time_of_impact)
+}
+
+fn sphere(c: &mut Criterion) {
+    let tri = triangle();
+    let qs = queries(1);
+    let r = 0.25f32;
+    let mut g = c.benchmark_group("sweep_sphere_triangle");
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    g.bench_function("parapet", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_sphere_triangle(
+                    black_box(q.start),
+                    r,
+                    q.velocity,
+                    DT,
+                    &tri,
+                ));
+            }
+        })
+    });
+    let (ball, ptri) = (Ball::new(r), parry_triangle(&tri));
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(parry_cast(
+                    black_box(q.start),
+                    Quat::identity(),
+                    q.velocity * DT,
+                    &ball,
+                    &ptri,
+                ));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn capsule(c: &mut Criterion) {
+    let tri = triangle();
+    let qs = queries(2);
+    let (r, half) = (0.15f32, Vec3::new(0.3, 0.1, 0.35));
+    let mut g = c.benchmark_group("sweep_capsule_triangle");
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    g.bench_function("parapet", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_capsule_triangle(
+                    black_box(q.start - half),
+                    q.start + half,
+                    r,
+                    q.velocity,
+                    DT,
+                    &tri,
+                ));
+            }
+        })
+    });
+    let ptri = parry_triangle(&tri);
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in &qs {
+                let cap = Capsule::new(to_parry(q.start - half), to_parry(q.start + half), r);
+                black_box(parry_cast(
+                    Vec3::zeros(),
+                    Quat::identity(),
+                    q.velocity * DT,
+                    &cap,
+                    &ptri,
+                ));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn solids(c: &mut Criterion) {
+    let tri = triangle();
+    let qs = queries(3);
+    let rot = Quat::from_euler_angles(0.3, -0.2, 0.7);
+    let h = Vec3::new(0.3, 0.2, 0.25);
+    let boxed = ConvexSolid::from_cuboid(h).unwrap();
+    let ptri = parry_triangle(&tri);
+    let cuboid = Cuboid::new(to_parry(h));
+    let mut g = c.benchmark_group("sweep_box_triangle");
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    g.bench_function("parapet", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_solid_triangle(
+                    &boxed,
+                    &SolidPlacement::at(black_box(q.start), rot),
+                    q.velocity,
+                    DT,
+                    &tri,
+                ));
+            }
+        })
+    });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(parry_cast(
+                    black_box(q.start),
+                    rot,
+                    q.velocity * DT,
+                    &cuboid,
+                    &ptri,
+                ));
+            }
+        })
+    });
+    g.finish();
+
+    // A 12-vertex hull (an icosahedron scaled unevenly).
+    let p = 1.618_034f32;
+    let pts: Vec<parry3d::math::Vector> = [
+        (-1.0, p, 0.0),
+        (1.0, p, 0.0),
+        (-1.0, -p, 0.0),
+        (1.0, -p, 0.0),
+        (0.0, -1.0, p),
+        (0.0, 1.0, p),
+        (0.0, -1.0, -p),
+        (0.0, 1.0, -p),
+        (p, 0.0, -1.0),
+        (p, 0.0, 1.0),
+        (-p, 0.0, -1.0),
+        (-p, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| parry3d::math::Vector::new(0.2 * x, 0.15 * y, 0.1 * z))
+    .collect();
+    let (hv, hf) = parry3d::transformation::convex_hull(&pts);
+    let verts: Vec<Vec3> = hv.iter().map(|v| Vec3::new(v.x, v.y, v.z)).collect();
+    let hull = ConvexSolid::from_points(&verts, &hf).unwrap();
+    let phull = ConvexPolyhedron::from_convex_hull(&hv).unwrap();
+    let mut g = c.benchmark_group("sweep_hull_triangle");
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    g.bench_function("parapet", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_solid_triangle(
+                    &hull,
+                    &SolidPlacement::at(black_box(q.start), rot),
+                    q.velocity,
+                    DT,
+                    &tri,
+                ));
+            }
+        })
+    });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(parry_cast(
+                    black_box(q.start),
+                    rot,
+                    q.velocity * DT,
+                    &phull,
+                    &ptri,
+                ));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn terrain(c: &mut Criterion) {
+    // 32 x 32 cells, two triangles each: 2,048 triangles over 16 m x 16 m.
+    let n = 32u32;
+    let mut vertices = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, y) = (i as f32 * 0.5 - 8.0, j as f32 * 0.5 - 8.0);
+            vertices.push(Vec3::new(x, y, 0.3 * (0.7 * x).sin() * (0.5 * y).cos()));
+        }
+    }
+    let mut indices = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            indices.push([a, a + 1, a + n + 2]);
+            indices.push([a, a + n + 2, a + n + 1]);
+        }
+    }
+    assert_eq!(indices.len(), 2048);
+    let tris: Vec<[Vec3; 3]> = indices
+        .iter()
+        .map(|t| t.map(|k| vertices[k as usize]))
+        .collect();
+    let mesh = TriMesh::new(vertices.iter().map(|v| to_parry(*v)).collect(), indices).unwrap();
+    let mut rng = Rng(4);
+    let qs: Vec<Query> = (0..QUERIES)
+        .map(|_| {
+            let start = Vec3::new(
+                rng.range(-7.0, 7.0),
+                rng.range(-7.0, 7.0),
+                rng.range(0.8, 2.0),
+            );
+            let target = start
+                + Vec3::new(
+                    rng.range(-0.5, 0.5),
+                    rng.range(-0.5, 0.5),
+                    -rng.range(0.5, 2.5),
+                );
+            Query {
+                start,
+                velocity: (target - start) / DT,
+            }
+        })
+        .collect();
+    let r = 0.2f32;
+    let ball = Ball::new(r);
+    let mut g = c.benchmark_group("sweep_sphere_terrain_2048");
+    g.throughput(Throughput::Elements(QUERIES as u64));
+    g.bench_function("parapet_brute_force", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_sphere_triangles(
+                    black_box(q.start),
+                    r,
+                    q.velocity,
+                    DT,
+                    &tris,
+                ));
+            }
+        })
+    });
+    g.bench_function("parry3d_trimesh", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(parry_cast(
+                    black_box(q.start),
+                    Quat::identity(),
+                    q.velocity * DT,
+                    &ball,
+                    &mesh,
+                ));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, sphere, capsule, solids, terrain);
+criterion_main!(benches);
