@@ -413,7 +413,7 @@ pub fn sweep_group(
         tau = ((tau as f64 - travel).max(0.0)) as f32;
         let time = (elapsed / dt as f64).clamp(0.0, 1.0);
 
-        let bouncing = is_bouncing(&states, triangles, &ev);
+        let bouncing = is_bouncing(&states, &ev);
         if at_instant >= 1 && (!bouncing || at_instant >= 2 * members) {
             let settled = settle_instant(&mut states, triangles, tau, time, input.max_impacts)?;
             if !settled.is_empty() {
@@ -623,7 +623,7 @@ fn event_material(states: &[State], ev: &Event) -> Material {
 
 /// Whether the event's impact would bounce (restitution above zero and a
 /// closing speed above the mixed bounce threshold).
-fn is_bouncing(states: &[State], _triangles: &[[Vec3; 3]], ev: &Event) -> bool {
+fn is_bouncing(states: &[State], ev: &Event) -> bool {
     let m = event_material(states, ev);
     if !(m.restitution > 0.0) {
         return false;
