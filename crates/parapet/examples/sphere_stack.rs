@@ -1,9 +1,9 @@
 //! A struck sphere stack: four spheres resting in a column, struck at 120 m/s
 //! by a fifth. In DISCRETE the striker passes through the stack between two
-//! steps. SPHERE_MESH_CCD sweeps moving bodies alone today: touching moving
-//! spheres form an interacting group, which it refuses with an error naming
-//! both bodies, leaving the world exactly as it was (see
-//! docs/continuous-collision.md, "Supported worlds"). The scene is
+//! steps. SPHERE_MESH_CCD sweeps the striker and the stack together as one
+//! group (pair sweeps, impacts in time order, cascade settling): the striker
+//! never passes through a stacked sphere (see
+//! docs/continuous-collision.md, "Moving groups"). The scene is
 //! `parapet_scenes::sphere_stack`. Run with
 //! `cargo run -p parapet --example sphere_stack`.
 

@@ -1,8 +1,8 @@
 //! A struck sphere stack: four spheres of radius 0.25 m resting in a column on
 //! a floor, struck at the height of the second sphere by a sphere flying at
 //! 120 m/s (2 m per step of 1/60 s, four diameters). Touching spheres are
-//! interacting moving bodies: the continuous mode sweeps bodies alone today
-//! and refuses this world with an error naming both bodies.
+//! interacting moving bodies: the continuous mode sweeps them together as
+//! one group, and the striker never passes through the stack.
 
 use parapet::prelude::*;
 

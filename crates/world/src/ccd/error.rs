@@ -66,8 +66,8 @@ pub enum UnsupportedReason {
         /// The shape's kind name.
         shape: &'static str,
     },
-    /// A moving (dynamic) body whose reachable region overlaps another
-    /// moving body's: interacting groups come in a later issue.
+    /// A moving body that must be alone in its group (a turning body, box or
+    /// hull) whose reachable region overlaps another moving body's.
     #[error("its reachable region (radius {reach} m) overlaps that of moving body {other}")]
     Interacting {
         /// The other body's index.
@@ -104,7 +104,7 @@ impl UnsupportedReason {
                 "static meshes only"
             }
             UnsupportedReason::Interacting { .. } => {
-                "moving bodies alone in their group (reachable regions apart)"
+                "turning bodies, boxes and hulls alone in their group (reachable regions apart)"
             }
         }
     }
@@ -162,6 +162,29 @@ pub enum CcdError {
         /// The limit.
         limit: u32,
     },
+    /// A pair sweep between two group members refused its input.
+    #[error("body {body}: sweep against moving body {other} refused: {refusal}")]
+    PairSweepRefused {
+        /// The lower member's index.
+        body: usize,
+        /// The other member's index.
+        other: usize,
+        /// The refusal, naming quantity, value and limit.
+        refusal: SweepRefusal,
+    },
+    /// A set of simultaneous contacts that no impulse can open (a cascade or
+    /// a kinematic drive into a static mesh), or one too large to settle.
+    #[error("body {body}: {contacts} simultaneous contacts cannot be resolved: {reason} (limit: {limit})")]
+    Unresolvable {
+        /// The first body of the contact set (insertion order).
+        body: usize,
+        /// The contacts in the set.
+        contacts: usize,
+        /// Why.
+        reason: &'static str,
+        /// The largest set the settling accepts.
+        limit: usize,
+    },
     /// `ccd_max_substeps` is exhausted by a turning body.
     #[error("body {body}: sub-step {substeps} in one step exceeds ccd_max_substeps = {limit}")]
     SubstepLimit {
@@ -193,6 +216,8 @@ impl CcdError {
             | CcdError::SweepRefused { body, .. }
             | CcdError::InvalidTriangle { body, .. }
             | CcdError::ImpactLimit { body, .. }
+            | CcdError::PairSweepRefused { body, .. }
+            | CcdError::Unresolvable { body, .. }
             | CcdError::SubstepLimit { body, .. }
             | CcdError::NotRepresentable { body, .. } => *body,
         }

@@ -21,8 +21,9 @@
 //! world shape centre. A kinematic sphere reaches `|v| dt` plus its radius
 //! and the margin.
 //!
-//! Bodies whose regions overlap form a group; this engine handles groups of
-//! one and refuses the rest ([`check_alone`]).
+//! Bodies whose regions overlap form a group ([`super::group`], which
+//! widens each member's reach by the whole group's energy); [`check_alone`]
+//! is the test for bodies that must stay alone.
 //!
 //! # Precision domain
 //! The reach, including the shape, must not exceed

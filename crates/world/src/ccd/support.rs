@@ -14,8 +14,9 @@
 //! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
 //! sub-steps of [`crate::ccd::turning`].
 //!
-//! Lifted later (refused here with [`UnsupportedReason`]): interacting
-//! groups (see [`crate::ccd::reach`]). Everything the seed refuses stays
+//! Groups of interacting centred spheres, locked capsules and kinematic
+//! spheres are swept together ([`crate::ccd::group`]); a turning body, box or
+//! hull that can reach another moving body is refused there. Everything the seed refuses stays
 //! refused: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
