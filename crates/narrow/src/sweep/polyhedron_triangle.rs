@@ -535,6 +535,20 @@ impl ConvexSolid {
         (lo, hi)
     }
 
+    /// The solid's projection interval on one axis perpendicular to edge
+    /// direction `edge` (over that edge's silhouette).
+    #[inline]
+    fn silhouette_interval(&self, edge: usize, a: &Vec3d) -> (f64, f64) {
+        let [xs, ys, zs] = &self.silhouettes[edge];
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
+            let p = a.x * x + a.y * y + a.z * z;
+            lo = if p < lo { p } else { lo };
+            hi = if p > hi { p } else { hi };
+        }
+        (lo, hi)
+    }
+
     /// The solid's projection intervals on three axes perpendicular to edge
     /// direction `edge` at once (one pass over that edge's silhouette with
     /// six independent running extremes).
@@ -677,18 +691,60 @@ fn interval(points: &[Vec3d], axis: &Vec3d) -> (f64, f64) {
         })
 }
 
-/// Support vertices of `points` within `tol` of the extreme projection
-/// along `dir` (the largest `dir . p`).
-fn support(points: &[Vec3d], dir: &Vec3d, tol: f64) -> Vec<Vec3d> {
+/// Points kept inline up to a small count (a contact feature is rarely
+/// more than a face of a few vertices), on the heap beyond: no allocation
+/// in the common case.
+struct FewPoints {
+    len: usize,
+    inline: [Vec3d; 8],
+    heap: Vec<Vec3d>,
+}
+
+impl FewPoints {
+    fn new() -> Self {
+        FewPoints {
+            len: 0,
+            inline: [Vec3d::zeros(); 8],
+            heap: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, p: Vec3d) {
+        if self.heap.is_empty() && self.len < self.inline.len() {
+            self.inline[self.len] = p;
+        } else {
+            if self.heap.is_empty() {
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.push(p);
+        }
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Vec3d] {
+        if self.heap.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
+/// Support vertices of `points` (each mapped by `at`) within `tol` of the
+/// extreme projection along `dir` (the largest `dir . p`).
+fn support(points: &[Vec3d], at: impl Fn(&Vec3d) -> Vec3d, dir: &Vec3d, tol: f64) -> FewPoints {
     let best = points
         .iter()
-        .map(|p| dir.dot(p))
+        .map(|p| dir.dot(&at(p)))
         .fold(f64::NEG_INFINITY, f64::max);
-    points
-        .iter()
-        .copied()
-        .filter(|p| dir.dot(p) >= best - tol)
-        .collect()
+    let mut out = FewPoints::new();
+    for p in points {
+        let q = at(p);
+        if dir.dot(&q) >= best - tol {
+            out.push(q);
+        }
+    }
+    out
 }
 
 /// Whether `p` lies within the convex polygon `poly` (at least three
@@ -723,12 +779,19 @@ fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
     })
 }
 
-/// A point of the contact region of the solid (vertices `solid`, already at
-/// the contact time) and the triangle, with `normal` from the triangle to
-/// the solid.
-fn contact_point(solid: &[Vec3d], tri: &[Vec3d; 3], normal: &Vec3d, tol: f64) -> Vec3d {
-    let s = support(solid, &-normal, tol);
-    let t = support(tri, normal, tol);
+/// A point of the contact region of the solid (vertices `solid`, each
+/// mapped by `at` to where it is at the contact time) and the triangle, with
+/// `normal` from the triangle to the solid.
+fn contact_point(
+    solid: &[Vec3d],
+    at: impl Fn(&Vec3d) -> Vec3d,
+    tri: &[Vec3d; 3],
+    normal: &Vec3d,
+    tol: f64,
+) -> Vec3d {
+    let s = support(solid, at, &-normal, tol);
+    let t = support(tri, |p| *p, normal, tol);
+    let (s, t) = (s.as_slice(), t.as_slice());
     if s.len() == 1 {
         return s[0];
     }
@@ -743,14 +806,14 @@ fn contact_point(solid: &[Vec3d], tri: &[Vec3d; 3], normal: &Vec3d, tol: f64) ->
     }
     let mut sum = Vec3d::zeros();
     let mut count = 0usize;
-    for p in &s {
-        if inside_polygon(p, &t, normal) {
+    for p in s {
+        if inside_polygon(p, t, normal) {
             sum += p;
             count += 1;
         }
     }
-    for p in &t {
-        if inside_polygon(p, &s, normal) {
+    for p in t {
+        if inside_polygon(p, s, normal) {
             sum += p;
             count += 1;
         }
@@ -879,7 +942,24 @@ pub fn sweep_solid_triangle(
         {
             continue;
         }
-        let spans = solid.interval3(j, &axes);
+        // One axis alone (the common case after pruning) is projected by
+        // itself; the same arithmetic as `interval3`, so the same extremes.
+        let used = if solid.prune {
+            usable.iter().filter(|&&u| u).count()
+        } else {
+            3
+        };
+        if used == 0 {
+            continue;
+        }
+        let spans = if used == 1 {
+            let k = usable.iter().position(|&u| u).unwrap_or(0);
+            let mut spans = [(0.0, 0.0); 3];
+            spans[k] = solid.silhouette_interval(j, &axes[k]);
+            spans
+        } else {
+            solid.interval3(j, &axes)
+        };
         for k in 0..3 {
             let c = axes[k];
             if !usable[k] {
@@ -899,7 +979,7 @@ pub fn sweep_solid_triangle(
         // Touching or overlapping on every axis at the start: the axis of
         // least overlap (a second pass, normalised).
         let (normal, label) = least_overlap(solid, &tri);
-        let point = contact_point(verts, &tri.v, &normal, tol);
+        let point = contact_point(verts, |p| *p, &tri.v, &normal, tol);
         return SweepOutcome::InitiallyTouching(Impact {
             time: 0.0,
             point: rot * point + center,
@@ -909,8 +989,7 @@ pub fn sweep_solid_triangle(
     }
     let (t, axis, label) = state.enter;
     let normal = axis.normalize();
-    let moved: Vec<Vec3d> = verts.iter().map(|p| p + t * d).collect();
-    let point = contact_point(&moved, &tri.v, &normal, tol);
+    let point = contact_point(verts, |p| p + t * d, &tri.v, &normal, tol);
     SweepOutcome::Hit(Impact {
         time: t,
         point: rot * point + center,
