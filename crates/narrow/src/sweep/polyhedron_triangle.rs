@@ -337,10 +337,14 @@ fn hull_arcs(verts: &[Vec3d], faces: &[[u32; 3]], centroid: Vec3d, edges: &[Vec3
     (arcs, soa(&normals), true)
 }
 
-/// Relative slack of the Gauss-map arc test (dimensionless): an arc pair is
-/// kept unless it misses by more than this fraction of the vectors'
-/// lengths, so roundoff can only keep an axis, never drop a true one.
-const GAUSS_ARC_SLACK: f64 = 1.0e-9;
+/// Relative slack of the Gauss-map crossing test (dimensionless): an arc is
+/// kept unless `(a . e)(b . e)` exceeds this fraction of `|e|^2`. An arc
+/// stands for its antipodal twin when their normals agree within
+/// [`PARALLEL_DIRECTION_COS`] (an angle `delta` of at most 1.5e-6 rad), which
+/// moves the product by at most about `2 delta |e|^2` = 3e-6 `|e|^2`; the
+/// slack covers that and all roundoff, so a true crossing is never dropped
+/// (a larger slack only keeps more axes).
+const GAUSS_ARC_SLACK: f64 = 1.0e-5;
 
 /// For each triangle edge `k`, the bit mask of the solid's edge direction
 /// classes whose edge-pair axis with that edge can be a face of the
