@@ -102,6 +102,17 @@ pub enum StepError {
         /// The refusal (quantity, value and limit).
         source: SweepRefusal,
     },
+    /// A continuous sweep of two moving bodies (a group pair, seed 000
+    /// "Moving sphere pairs") refused its input: outside the precision domain.
+    #[error("{body}: the sweep against moving body {other} was refused: {source}")]
+    PairSweepRefused {
+        /// The lower body of the pair (insertion order).
+        body: BodyId,
+        /// The other body.
+        other: BodyId,
+        /// The refusal (quantity, value and limit).
+        source: SweepRefusal,
+    },
     /// A static mesh's snapshot triangle fails the continuous mode's geometry
     /// check (seed 000: every snapshot triangle is checked before the index
     /// is queried).

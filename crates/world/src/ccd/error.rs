@@ -155,6 +155,29 @@ pub enum CcdError {
         /// The limit.
         limit: u32,
     },
+    /// A pair sweep between two group members refused its input.
+    #[error("body {body}: sweep against moving body {other} refused: {refusal}")]
+    PairSweepRefused {
+        /// The lower member's index.
+        body: usize,
+        /// The other member's index.
+        other: usize,
+        /// The refusal, naming quantity, value and limit.
+        refusal: SweepRefusal,
+    },
+    /// A set of simultaneous contacts that no impulse can open (a cascade or
+    /// a kinematic drive into a static mesh), or one too large to settle.
+    #[error("body {body}: {contacts} simultaneous contacts cannot be resolved: {reason} (limit: {limit})")]
+    Unresolvable {
+        /// The first body of the contact set (insertion order).
+        body: usize,
+        /// The contacts in the set.
+        contacts: usize,
+        /// Why.
+        reason: &'static str,
+        /// The largest set the settling accepts.
+        limit: usize,
+    },
     /// A newly computed state value or impulse is not a finite `f32`.
     #[error("body {body}: new {quantity} = {value} is not representable in f32")]
     NotRepresentable {
@@ -176,6 +199,8 @@ impl CcdError {
             | CcdError::SweepRefused { body, .. }
             | CcdError::InvalidTriangle { body, .. }
             | CcdError::ImpactLimit { body, .. }
+            | CcdError::PairSweepRefused { body, .. }
+            | CcdError::Unresolvable { body, .. }
             | CcdError::NotRepresentable { body, .. } => *body,
         }
     }

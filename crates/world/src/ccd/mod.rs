@@ -4,12 +4,17 @@
 //! which bodies the mode supports ([`support`]), how far each can reach
 //! ([`reach`]), the validated mesh snapshot ([`mesh_cache`]), the sweep and
 //! impact loop of a body alone ([`solo`]) and its impact response
-//! ([`response`]). The step stage that runs them is `step/ccd.rs`.
+//! ([`response`]), and the groups of bodies whose regions overlap
+//! ([`group`], [`group_sweep`], [`group_response`], [`cascade`]). The step stage that runs them is `step/ccd.rs`.
 
 // Limits are written `!(value <= limit)` so that a NaN fails them too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod cascade;
 pub mod error;
+pub mod group;
+pub mod group_response;
+pub mod group_sweep;
 pub mod mesh_cache;
 mod mode;
 pub mod reach;

@@ -34,6 +34,8 @@ use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::{BodyError, RigidBody};
 
 use super::contacts::ContactQuery;
+use crate::ccd::group::{form_groups, Groups, Mover};
+use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck};
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
 use crate::ccd::support::{classify, Role, SweptShape};
@@ -131,6 +133,22 @@ fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
         CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
             body: id,
             impacts,
+            limit,
+        },
+        CcdError::PairSweepRefused { other, refusal, .. } => StepError::PairSweepRefused {
+            body: id,
+            other: id_of(world, other),
+            source: refusal,
+        },
+        CcdError::Unresolvable {
+            contacts,
+            reason,
+            limit,
+            ..
+        } => StepError::Unresolvable {
+            body: id,
+            contacts,
+            reason,
             limit,
         },
         CcdError::NotRepresentable {
@@ -246,26 +264,69 @@ impl CcdPlan {
 
     /// Whether the contact stage hands this contact to the sweep: a mesh
     /// contact of a swept body, separated (negative depth), whose closing
-    /// travel `(v . n) dt` exceeds [`CONTACT_MARGIN`]. Primitive pairs are
-    /// never deferred here: bodies that could meet are refused as
-    /// interacting (groups are a later issue).
+    /// travel `(v . n) dt` exceeds [`CONTACT_MARGIN`]; a primitive pair
+    /// goes through [`CcdPlan::defers_pair`].
     pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
+        if q.triangle.is_none() {
+            return self.defers_pair(q);
+        }
         let swept = matches!(
             self.roles.get(q.body.index() as usize),
             Some(Some(Role::Swept(_)))
         );
-        if !swept || q.triangle.is_none() || !(q.depth < 0.0) {
+        if !swept || !(q.depth < 0.0) {
             return false;
         }
         let closing = promote(q.rigid.linear_velocity()).dot(&promote(q.normal));
+        closing * q.dt as f64 > CONTACT_MARGIN as f64
+    }
+
+    /// Pair routing (seed 000 "Moving sphere pairs"): a separated pair of
+    /// group-able bodies (centred spheres, capsules that cannot turn,
+    /// kinematic spheres) whose relative closing travel `((v_A - v_B) . n) dt`
+    /// exceeds [`CONTACT_MARGIN`] goes to the group sweep; slower pairs keep
+    /// the speculative contact, overlaps keep the solver.
+    fn defers_pair(&self, q: &ContactQuery<'_>) -> bool {
+        let groupable = |slot: usize| {
+            matches!(
+                self.roles.get(slot),
+                Some(Some(
+                    Role::KinematicSphere { .. }
+                        | Role::Swept(SweptShape::Sphere { .. })
+                        | Role::Swept(SweptShape::Capsule { .. })
+                ))
+            )
+        };
+        if !groupable(q.body.index() as usize)
+            || !groupable(q.other.index() as usize)
+            || !(q.depth < 0.0)
+        {
+            return false;
+        }
+        let relative = promote(q.rigid.linear_velocity()) - promote(q.other_rigid.linear_velocity());
+        let closing = relative.dot(&promote(q.normal));
         closing * q.dt as f64 > CONTACT_MARGIN as f64
     }
 }
 
 /// The reach of a swept body: region centre and shape bound by shape.
 fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Reach {
+    let (center, bound) = swept_bound(body, shape);
+    let energy = energy.max(reach::bound_energy(body));
+    reach::dynamic_reach(
+        center,
+        bound,
+        energy,
+        body.mass() as f64,
+        body.split_linear_velocity(),
+        dt,
+    )
+}
+
+/// The region centre and shape bound of a swept body.
+fn swept_bound(body: &RigidBody, shape: &SweptShape) -> (Vec3d, f64) {
     let p = body.position();
-    let (center, bound) = match shape {
+    match shape {
         SweptShape::Sphere { radius } => (promote(p), *radius as f64),
         SweptShape::Capsule {
             radius,
@@ -284,16 +345,7 @@ fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Re
             // Rotation roundoff of the vertices: a relative 1e-12 outward.
             (c, solid.bounding_radius() * (1.0 + 1.0e-12))
         }
-    };
-    let energy = energy.max(reach::bound_energy(body));
-    reach::dynamic_reach(
-        center,
-        bound,
-        energy,
-        body.mass() as f64,
-        body.split_linear_velocity(),
-        dt,
-    )
+    }
 }
 
 /// Sweeps every swept body alone, in insertion order, reading the world
@@ -354,6 +406,106 @@ fn sweep_each(
     Ok(results)
 }
 
+/// The grouping's view of the moving bodies (insertion order).
+fn movers_of(world: &PhysicsWorld, plan: &CcdPlan, moving: &[(usize, Reach)], dt: f32) -> Vec<Mover> {
+    let _ = dt;
+    moving
+        .iter()
+        .filter_map(|(slot, r)| {
+            let body = &world.slots[*slot].as_ref()?.body;
+            let role = plan.roles[*slot].as_ref()?;
+            let mut m = Mover {
+                index: *slot,
+                alone: *r,
+                groupable: false,
+                kinematic_speed: None,
+                shape_bound: 0.0,
+                mass: body.mass() as f64,
+                energy: 0.0,
+                split_travel: 0.0,
+            };
+            match role {
+                Role::KinematicSphere { .. } => {
+                    m.groupable = true;
+                    m.kinematic_speed = Some(reach::norm_up(&promote(body.linear_velocity())));
+                }
+                Role::Swept(shape) => {
+                    m.groupable = matches!(
+                        shape,
+                        SweptShape::Sphere { .. } | SweptShape::Capsule { .. }
+                    );
+                    let (_, bound) = swept_bound(body, shape);
+                    m.shape_bound = bound;
+                    m.energy = plan.energy[*slot].max(reach::bound_energy(body));
+                    m.split_travel = parapet_math::rounding::mul_up(
+                        reach::norm_up(&promote(body.split_linear_velocity())),
+                        dt as f64,
+                    );
+                }
+                _ => {}
+            }
+            Some(m)
+        })
+        .collect()
+}
+
+/// Sweeps every shared group, in the order of its lowest member.
+fn sweep_groups(
+    world: &PhysicsWorld,
+    dt: f32,
+    plan: &CcdPlan,
+    movers: &[Mover],
+    groups: &Groups,
+    shared: &[Vec<usize>],
+) -> Result<Vec<GroupOutcome>, StepError> {
+    let material = |t: usize| {
+        let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
+        owner.body.collides().then(|| owner.body.material())
+    };
+    let mesh = world.meshes.tree().map(|tree| MeshView {
+        triangles: world.meshes.triangles(),
+        tree,
+        material: &material,
+    });
+    let mut out = Vec::new();
+    for group in shared {
+        let mut members = Vec::with_capacity(group.len());
+        for &i in group {
+            let slot = movers[i].index;
+            let Some(entry) = world.slots[slot].as_ref() else {
+                continue;
+            };
+            let shape = match &plan.roles[slot] {
+                Some(Role::KinematicSphere { radius }) => MemberShape::Kinematic { radius: *radius },
+                Some(Role::Swept(SweptShape::Sphere { radius })) => {
+                    MemberShape::Sphere { radius: *radius }
+                }
+                Some(Role::Swept(SweptShape::Capsule {
+                    radius,
+                    half_height,
+                })) => MemberShape::Capsule {
+                    radius: *radius,
+                    half_height: *half_height,
+                },
+                _ => continue,
+            };
+            members.push(GroupMember {
+                index: slot,
+                body: &entry.body,
+                shape,
+                reach: groups.reach[i],
+            });
+        }
+        let input = GroupInput {
+            members,
+            dt,
+            max_impacts: world.ccd_max_impacts,
+        };
+        out.push(sweep_group(&input, mesh.as_ref()).map_err(|err| step_error(world, err))?);
+    }
+    Ok(out)
+}
+
 /// Part 3: reach, groups and the sweeps (see the module docs).
 ///
 /// # Errors
@@ -392,8 +544,23 @@ pub(crate) fn run(
             _ => {}
         }
     }
-    reach::check_alone(&moving).map_err(|err| step_error(world, err))?;
-
+    let movers = movers_of(world, plan, &moving, dt);
+    let groups = form_groups(&movers, world.ccd_max_impacts, dt)
+        .map_err(|err| step_error(world, err))?;
+    for (i, m) in movers.iter().enumerate() {
+        if let Some(Role::Swept(shape)) = &plan.roles[m.index] {
+            reach::check_reach(m.index, &groups.reach[i], shape.limit_radius())
+                .map_err(|err| step_error(world, err))?;
+        }
+    }
+    let alone: Vec<(usize, Reach)> = moving
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !groups.is_shared(*i))
+        .map(|(_, m)| *m)
+        .collect();
+    let shared = groups.shared(&movers);
+    let moving = alone;
     let results = sweep_each(world, dt, plan, &moving)?;
     for (slot, result) in results {
         let id = id_of(world, slot);
@@ -425,6 +592,44 @@ pub(crate) fn run(
             b.set_split_linear_velocity(parapet_math::Vec3::zeros());
             b.set_split_angular_velocity(parapet_math::Vec3::zeros());
             outcome.moved[slot] = true;
+        }
+    }
+    let group_results = sweep_groups(world, dt, plan, &movers, &groups, &shared)?;
+    for result in group_results {
+        for impact in &result.impacts {
+            let id = id_of(world, impact.body);
+            let other = match impact.other {
+                Struck::Triangle(t) => id_of(world, world.meshes.owner(t) as usize),
+                Struck::Member(b) => id_of(world, b),
+            };
+            let n = impact.normal;
+            let jn: Vec3d = n * n.dot(&impact.impulse);
+            let (body_a, body_b, normal, impulse_b) = if other < id {
+                (other, id, n, jn)
+            } else {
+                (id, other, -n, -jn)
+            };
+            outcome.events.push(ContactEvent {
+                body_a,
+                body_b,
+                point: impact.point.cast::<f32>(),
+                normal: normal.cast::<f32>(),
+                normal_impulse: impulse_b.cast::<f32>(),
+                time: impact.time as f32,
+                kind: ContactKind::Swept,
+            });
+        }
+        for (slot, motion) in result.motions {
+            if let Some(entry) = world.slots[slot].as_mut() {
+                let b = &mut entry.body;
+                b.set_position(motion.position);
+                b.set_rotation(motion.rotation);
+                b.set_linear_velocity(motion.linear_velocity);
+                b.set_angular_velocity(motion.angular_velocity);
+                b.set_split_linear_velocity(parapet_math::Vec3::zeros());
+                b.set_split_angular_velocity(parapet_math::Vec3::zeros());
+                outcome.moved[slot] = true;
+            }
         }
     }
     Ok(outcome)
