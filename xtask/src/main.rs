@@ -1,9 +1,8 @@
 //! parapet's developer tasks, run as `cargo xtask <task>`.
 //!
-//! - `demo`: runs the demo scenes that exist today and prints what they show.
+//! - `demo [--quick]`: runs the demo scenes, prints a table per scene and
+//!   writes an SVG plot per scene under `target/parapet/demo/`.
 //! - `help`: lists the tasks.
-
-mod demo;
 
 use std::process::ExitCode;
 
@@ -14,10 +13,30 @@ fn main() -> ExitCode {
         None => ("help", &[][..]),
     };
     match task {
-        "demo" => demo::run(rest),
+        "demo" => {
+            let quick = rest.iter().any(|a| a == "--quick");
+            if let Some(bad) = rest.iter().find(|a| *a != "--quick") {
+                eprintln!("xtask demo: unknown argument `{bad}` (only --quick)");
+                return ExitCode::from(2);
+            }
+            let out_dir = xtask::demo::default_out_dir();
+            let mut stdout = std::io::stdout();
+            match xtask::demo::run(quick, &out_dir, &mut stdout, true) {
+                Ok(report) if report.all_as_expected() => ExitCode::SUCCESS,
+                Ok(_) => {
+                    eprintln!("xtask demo: a continuous run crossed a surface (see the tables)");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("xtask demo: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
-            println!("  demo [--quick]   run the demo scenes and print what they show");
+            println!("  demo [--quick]   run the demo scenes, print a table per scene and");
+            println!("                   write an SVG plot per scene under target/parapet/demo/");
             ExitCode::SUCCESS
         }
         other => {

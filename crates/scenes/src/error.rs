@@ -1,0 +1,20 @@
+//! The error of building a scene: a shape, a body or the world refused what
+//! the scene asked for (never expected for the fixed scenes of this crate; a
+//! test builds each of them).
+
+use parapet::prelude::{BodyError, ShapeError, WorldError};
+
+/// Why a scene could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// A shape was refused.
+    #[error("scene shape: {0}")]
+    Shape(#[from] ShapeError),
+    /// A body was refused.
+    #[error("scene body: {0}")]
+    Body(#[from] BodyError),
+    /// The world refused a body.
+    #[error("scene world: {0}")]
+    World(#[from] WorldError),
+}

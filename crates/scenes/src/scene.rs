@@ -1,0 +1,294 @@
+//! A scene: a built [`PhysicsWorld`], its step and step count, the body to
+//! watch and what to measure about it; [`run`] steps it and records, after
+//! every step, the watched clearance (the plotted quantity), whether anything
+//! crossed a surface (by the independent checks of [`crate::clearance`]),
+//! impacts, energy and, when the world refuses a step, the error and whether
+//! the world stayed exactly as it was.
+
+use parapet::prelude::*;
+
+use crate::clearance::{below_terrain, height_above, passed_through_along_x};
+use crate::terrain::HeightField;
+
+/// How far (m) a core point may sit behind a surface before it counts as
+/// crossed: 1 mm, a hundred times the f32 spacing of coordinates of a few
+/// metres and well below every radius of these scenes (0.1 m or more), so a
+/// body resting in contact (overlap within the contact solver's slop) is not
+/// counted and a body that went through is.
+pub const CROSSING_TOLERANCE: f64 = 1.0e-3;
+
+/// What a scene measures about its watched body.
+#[derive(Debug, Clone)]
+pub enum Measure {
+    /// Height of the body's lowest core point (`position.z - core_drop`)
+    /// above the plane `z = floor`, less `radius`: the gap to the floor.
+    AboveFloor {
+        /// Floor height (m).
+        floor: f64,
+        /// Distance (m) from the body origin down to its lowest core point
+        /// (a capsule's half height; 0 for a sphere).
+        core_drop: f64,
+        /// The rounded radius around the core (m).
+        radius: f64,
+    },
+    /// As [`Measure::AboveFloor`], over a height field.
+    AboveTerrain {
+        /// The terrain, the same that the world holds as a mesh.
+        field: HeightField,
+        /// Distance (m) from the body origin down to its lowest core point.
+        core_drop: f64,
+        /// The rounded radius around the core (m).
+        radius: f64,
+    },
+    /// Gap (m) from the body's front face to the wall plane `x = wall`; the
+    /// body crossed when its centre is beyond the plane.
+    ToWall {
+        /// The wall plane's x (m); its front faces -x.
+        wall: f64,
+        /// The body's half extent along x (m).
+        half_extent: f64,
+    },
+    /// Smallest gap (m) between the watched sphere and the spheres of a
+    /// stack (centre distance less `radius_sum`); crossed when it jumps
+    /// through one of them between two steps.
+    ToStack {
+        /// The stack's bodies.
+        stack: Vec<BodyId>,
+        /// Sum of the striker's and a stack sphere's radii (m).
+        radius_sum: f64,
+    },
+}
+
+/// A scene ready to run.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    /// Short name, used for file names (`tunneling`, `capsule_walker`, ...).
+    pub name: &'static str,
+    /// One line saying what the scene shows.
+    pub title: &'static str,
+    /// The world, already in the mode it was built for.
+    pub world: PhysicsWorld,
+    /// Step (s).
+    pub dt: f32,
+    /// Number of steps to run.
+    pub steps: usize,
+    /// The body whose clearance is measured and plotted.
+    pub subject: BodyId,
+    /// The bodies whose final positions are reported.
+    pub watched: Vec<BodyId>,
+    /// What to measure.
+    pub measure: Measure,
+    /// A walking velocity (m/s, horizontal) set on the subject before each
+    /// step, keeping its vertical velocity: a character controller.
+    pub drive: Option<Vec3>,
+}
+
+/// One measurement after a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Time (s) since the start of the scene.
+    pub time: f64,
+    /// The measured gap (m): negative is an overlap.
+    pub gap: f64,
+}
+
+/// A step the world refused.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// The index of the refused step (0 for the first).
+    pub step: usize,
+    /// The error.
+    pub error: StepError,
+    /// Whether every body was exactly as before the call (the contract of
+    /// [`PhysicsWorld::step`]).
+    pub world_unchanged: bool,
+}
+
+/// What a scene run did.
+#[derive(Debug, Clone)]
+pub struct SceneRun {
+    /// The scene's name.
+    pub name: &'static str,
+    /// The mode it ran in.
+    pub mode: CollisionDetection,
+    /// Steps that succeeded.
+    pub steps_taken: usize,
+    /// Swept impacts over the run ([`ContactKind::Swept`] events; zero in DISCRETE).
+    pub swept_impacts: usize,
+    /// Contact points plus swept impacts over the run (sum of `contact_count`).
+    pub contacts: usize,
+    /// The gap after each step, starting with the initial state at time 0.
+    pub samples: Vec<Sample>,
+    /// The first time (s) at which something crossed a surface, if ever.
+    pub crossed_at: Option<f64>,
+    /// Final positions of the watched bodies.
+    pub final_positions: Vec<(BodyId, Vec3)>,
+    /// Mechanical energy (J: kinetic plus gravitational potential of the
+    /// dynamic bodies) at the start.
+    pub energy_start: f64,
+    /// Mechanical energy (J) at the end.
+    pub energy_end: f64,
+    /// The refused step, if the world refused one (the run stops there).
+    pub refusal: Option<Refusal>,
+}
+
+impl SceneRun {
+    /// The smallest gap over the run (m).
+    pub fn min_gap(&self) -> f64 {
+        self.samples
+            .iter()
+            .map(|s| s.gap)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether anything crossed a surface.
+    pub fn crossed(&self) -> bool {
+        self.crossed_at.is_some()
+    }
+}
+
+/// Kinetic plus gravitational potential energy (J) of the dynamic bodies,
+/// potential measured from the origin along `-gravity`.
+pub fn mechanical_energy(world: &PhysicsWorld) -> f64 {
+    let g = world.gravity.cast::<f64>();
+    world
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(_, b)| {
+            let v = b.linear_velocity().cast::<f64>();
+            let m = b.mass() as f64;
+            let kinetic = b.kinetic_energy().unwrap_or(0.5 * m * v.norm_squared());
+            kinetic - m * g.dot(&b.position().cast::<f64>())
+        })
+        .sum()
+}
+
+fn gap(scene: &Scene, world: &PhysicsWorld) -> f64 {
+    let Some(body) = world.body(scene.subject) else {
+        return f64::NAN;
+    };
+    let p = body.position();
+    match &scene.measure {
+        Measure::AboveFloor {
+            floor,
+            core_drop,
+            radius,
+        } => p.z as f64 - core_drop - radius - floor,
+        Measure::AboveTerrain {
+            field,
+            core_drop,
+            radius,
+        } => {
+            let core = p - Vec3::new(0.0, 0.0, *core_drop as f32);
+            height_above(field, core).map_or(f64::NAN, |h| h - radius)
+        }
+        Measure::ToWall { wall, half_extent } => wall - (p.x as f64 + half_extent),
+        Measure::ToStack { stack, radius_sum } => stack
+            .iter()
+            .filter_map(|id| world.body(*id))
+            .map(|s| (p - s.position()).cast::<f64>().norm() - radius_sum)
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
+fn crossed(scene: &Scene, before: &PhysicsWorld, after: &PhysicsWorld) -> bool {
+    let (Some(b0), Some(b1)) = (before.body(scene.subject), after.body(scene.subject)) else {
+        return false;
+    };
+    let p = b1.position();
+    match &scene.measure {
+        Measure::AboveFloor {
+            floor, core_drop, ..
+        } => p.z as f64 - core_drop < floor - CROSSING_TOLERANCE,
+        Measure::AboveTerrain {
+            field, core_drop, ..
+        } => below_terrain(
+            field,
+            p - Vec3::new(0.0, 0.0, *core_drop as f32),
+            CROSSING_TOLERANCE,
+        ),
+        Measure::ToWall { wall, .. } => p.x as f64 > wall + CROSSING_TOLERANCE,
+        Measure::ToStack { stack, radius_sum } => {
+            stack
+                .iter()
+                .any(|id| match (before.body(*id), after.body(*id)) {
+                    (Some(s0), Some(s1)) => passed_through_along_x(
+                        (b0.position(), s0.position()),
+                        (p, s1.position()),
+                        *radius_sum,
+                    ),
+                    _ => false,
+                })
+        }
+    }
+}
+
+/// Runs `scene`, calling `progress(step, steps)` after each step; stops at
+/// the first refused step.
+pub fn run(mut scene: Scene, progress: &mut dyn FnMut(usize, usize)) -> SceneRun {
+    let mode = scene.world.collision_detection;
+    let energy_start = mechanical_energy(&scene.world);
+    let mut samples = vec![Sample {
+        time: 0.0,
+        gap: gap(&scene, &scene.world),
+    }];
+    let (mut swept_impacts, mut contacts, mut steps_taken) = (0, 0, 0);
+    let mut crossed_at = None;
+    let mut refusal = None;
+    for step in 0..scene.steps {
+        if let Some(walk) = scene.drive {
+            if let Some(b) = scene.world.body_mut(scene.subject) {
+                let v = b.linear_velocity();
+                b.set_linear_velocity(Vec3::new(walk.x, walk.y, v.z));
+            }
+        }
+        let before = scene.world.clone();
+        if let Err(error) = scene.world.step(scene.dt) {
+            let world_unchanged = before
+                .bodies()
+                .zip(scene.world.bodies())
+                .all(|((i, a), (j, b))| i == j && a == b)
+                && before.body_count() == scene.world.body_count();
+            refusal = Some(Refusal {
+                step,
+                error,
+                world_unchanged,
+            });
+            break;
+        }
+        steps_taken += 1;
+        let time = steps_taken as f64 * scene.dt as f64;
+        swept_impacts += scene
+            .world
+            .events()
+            .iter()
+            .filter(|e| e.kind == ContactKind::Swept)
+            .count();
+        contacts += scene.world.contact_count();
+        if crossed_at.is_none() && crossed(&scene, &before, &scene.world) {
+            crossed_at = Some(time);
+        }
+        samples.push(Sample {
+            time,
+            gap: gap(&scene, &scene.world),
+        });
+        progress(step + 1, scene.steps);
+    }
+    SceneRun {
+        name: scene.name,
+        mode,
+        steps_taken,
+        swept_impacts,
+        contacts,
+        samples,
+        crossed_at,
+        final_positions: scene
+            .watched
+            .iter()
+            .filter_map(|id| scene.world.body(*id).map(|b| (*id, b.position())))
+            .collect(),
+        energy_start,
+        energy_end: mechanical_energy(&scene.world),
+        refusal,
+    }
+}

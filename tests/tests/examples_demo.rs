@@ -1,0 +1,119 @@
+//! Every example of the facade and the demo run here, so that they cannot
+//! rot: each example file is compiled as a module of this test (the very same
+//! source `cargo run --example` builds, no nested cargo), its `main` runs, and
+//! the facts it prints are asserted on its data. The demo runs in its quick
+//! mode through the xtask library and writes its plots to a temporary folder.
+
+#[path = "../../crates/parapet/examples/tunneling.rs"]
+mod tunneling;
+
+#[path = "../../crates/parapet/examples/capsule_walker.rs"]
+mod capsule_walker;
+
+#[path = "../../crates/parapet/examples/sphere_stack.rs"]
+mod sphere_stack;
+
+#[path = "../../crates/parapet/examples/refusal.rs"]
+mod refusal;
+
+use parapet::prelude::*;
+
+#[test]
+fn tunneling_example_discrete_passes_through_and_ccd_stops_on_the_surface() {
+    tunneling::main().unwrap();
+    let (discrete, ccd) = tunneling::side_by_side(3).unwrap();
+    // Seed 000: DISCRETE reaches z = -0.15 m after one step (0.15 - 30 * 0.01,
+    // less the 0.001 m that gravity adds in one step: 9.8 * 0.01^2).
+    assert!((discrete[0] - (-0.15)).abs() < 2e-3, "{discrete:?}");
+    // SPHERE_MESH_CCD stops the centre at one radius, 0.1 m, and it stays
+    // there (1e-4 m: f32 rounding of the impact position and resting contact).
+    for z in &ccd {
+        assert!((z - 0.1).abs() < 1e-4, "{ccd:?}");
+    }
+}
+
+#[test]
+fn capsule_walker_example_lands_and_walks_in_ccd_and_falls_through_in_discrete() {
+    capsule_walker::main().unwrap();
+    let ccd = capsule_walker::walk(SPHERE_MESH_CCD, 30).unwrap();
+    assert_eq!(ccd.steps_taken, 30);
+    assert!(ccd.refusal.is_none());
+    assert!(!ccd.crossed(), "crossed at {:?}", ccd.crossed_at);
+    assert!(ccd.swept_impacts >= 1, "the 60 m/s drop is a swept impact");
+    // It walked: 1 s at 2 m/s along x (friction on the ground is overridden
+    // by the controller each step; 0.5 m margin for the landing step).
+    let (_, p) = ccd.final_positions[0];
+    assert!(p.x > -6.0 + 1.5, "{p:?}");
+    let discrete = capsule_walker::walk(DISCRETE, 30).unwrap();
+    assert!(discrete.crossed(), "the DISCRETE control must fall through");
+}
+
+#[test]
+fn sphere_stack_example_discrete_passes_through_and_ccd_refuses_unchanged() {
+    sphere_stack::main().unwrap();
+    let discrete = sphere_stack::strike(DISCRETE, 10).unwrap();
+    assert!(
+        discrete.crossed(),
+        "the striker passes through the stack between steps"
+    );
+    let ccd = sphere_stack::strike(SPHERE_MESH_CCD, 10).unwrap();
+    let refusal = ccd
+        .refusal
+        .expect("interacting moving bodies are refused today");
+    assert_eq!(refusal.step, 0);
+    assert!(
+        matches!(refusal.error, StepError::Unsupported { .. }),
+        "{}",
+        refusal.error
+    );
+    assert!(refusal.world_unchanged);
+    assert_eq!(ccd.steps_taken, 0);
+}
+
+#[test]
+fn refusal_example_every_case_errs_and_leaves_the_world_unchanged() {
+    refusal::main().unwrap();
+    let (cases, fixed_z) = refusal::cases().unwrap();
+    assert_eq!(cases.len(), 4);
+    for c in &cases {
+        assert!(c.unchanged, "{}: {}", c.case, c.error);
+        let expected = if c.case.starts_with("ccd_max_impacts") {
+            matches!(c.error, StepError::InvalidConfig { .. })
+        } else {
+            matches!(c.error, StepError::Unsupported { .. })
+        };
+        assert!(expected, "{}: {}", c.case, c.error);
+    }
+    // The locked box stops on the floor at its half extent (1e-4 m: f32 rounding).
+    assert!((fixed_z - 0.5).abs() < 1e-4, "z = {fixed_z}");
+}
+
+#[test]
+fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
+    let dir = std::env::temp_dir().join(format!("parapet-demo-test-{}", std::process::id()));
+    let mut text = Vec::new();
+    let report = xtask::demo::run(true, &dir, &mut text, false).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert_eq!(report.scenes.len(), 4, "{text}");
+    assert!(report.all_as_expected(), "{text}");
+    for s in &report.scenes {
+        let svg = std::fs::read_to_string(&s.plot).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("SPHERE_MESH_CCD"),
+            "{}",
+            s.plot.display()
+        );
+        assert!(text.contains(&format!("== {}", s.name)), "{text}");
+        // Every scene in DISCRETE crosses a surface: that is what each shows.
+        assert!(
+            s.discrete.crossed(),
+            "{}: DISCRETE did not cross\n{text}",
+            s.name
+        );
+    }
+    assert!(
+        text.contains(&dir.display().to_string()),
+        "the demo says where the plots are"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,8 @@
+//! parapet's developer tasks as a library, so that the tests can run them
+//! without a nested `cargo` (the binary `src/main.rs` only parses arguments):
+//!
+//! - [`demo`]: runs the demo scenes of `parapet-scenes` in DISCRETE and in
+//!   SPHERE_MESH_CCD, prints a table per scene and writes an SVG plot per
+//!   scene under `target/parapet/demo/`.
+
+pub mod demo;
