@@ -17,6 +17,7 @@
 //! [`terrain::HeightField`] with the [`prng::SplitMix64`] generator: the same
 //! seed gives the same triangles on every machine.
 
+pub mod bench_ccd;
 pub mod clearance;
 mod error;
 pub mod prng;
