@@ -55,6 +55,7 @@ fn bench(c: &mut Criterion) {
             record("ccd_step", &case, "outcome", outcome(&r));
             record("ccd_step", &case, "violations", violations);
             record("ccd_step", &case, "bodies", scene.movers.len());
+            record("ccd_step", &case, "title", scene.title);
             if let Err(e) = &r {
                 eprintln!("ccd_step {case}: {e}");
             }
