@@ -42,7 +42,12 @@ fn bench(c: &mut Criterion) {
             let scene = match by_name(name, mode) {
                 Some(Ok(s)) => s,
                 Some(Err(e)) => {
-                    record("ccd_step", &format!("{name}/{label}"), "outcome", format!("not built: {e}"));
+                    record(
+                        "ccd_step",
+                        &format!("{name}/{label}"),
+                        "outcome",
+                        format!("not built: {e}"),
+                    );
                     continue;
                 }
                 None => continue,

@@ -30,12 +30,21 @@ fn run(c: &mut Criterion, series: &str, cases: &[(usize, usize)]) {
     group.sample_size(10);
     for &(triangles, bodies) in cases {
         for (label, mode) in [("discrete", DISCRETE), ("sphere_mesh_ccd", SPHERE_MESH_CCD)] {
-            let x = if series == "bodies" { bodies } else { triangles };
+            let x = if series == "bodies" {
+                bodies
+            } else {
+                triangles
+            };
             let case = format!("{label}/{x}");
             let s = match terrain_spheres(mode, triangles, bodies) {
                 Ok(s) => s,
                 Err(e) => {
-                    record("scaling", &format!("{series}/{case}"), "outcome", format!("refused: {e}"));
+                    record(
+                        "scaling",
+                        &format!("{series}/{case}"),
+                        "outcome",
+                        format!("refused: {e}"),
+                    );
                     continue;
                 }
             };

@@ -47,8 +47,8 @@ fn check(s: &Walkers, w: &PhysicsWorld, tally: &mut Tally) {
         let (x, y, z) = (p.x as f64, p.y as f64, p.z as f64);
         let hc = s.kind.half_core();
         let near = s.triangles_near(x, y, hc + s.kind.radius() + 1.0);
-        let clearance = sampled_segment_distance([x, y, z - hc], [x, y, z + hc], 8, &near)
-            - s.kind.radius();
+        let clearance =
+            sampled_segment_distance([x, y, z - hc], [x, y, z + hc], 8, &near) - s.kind.radius();
         let low = Vec3::new(p.x, p.y, (z - hc) as f32);
         let height = height_above(&s.field, low).expect("walker over the terrain");
         assert!(
@@ -113,16 +113,34 @@ fn bench(c: &mut Criterion) {
                         total
                     })
                 });
-                record("walkers", &case, "outcome", refused.as_deref().unwrap_or("stepped"));
+                record(
+                    "walkers",
+                    &case,
+                    "outcome",
+                    refused.as_deref().unwrap_or("stepped"),
+                );
                 record("walkers", &case, "body_steps", tally.body_steps);
                 record(
                     "walkers",
                     &case,
                     "terrain_event_share",
-                    format!("{:.3}", tally.terrain_events as f64 / tally.body_steps.max(1) as f64),
+                    format!(
+                        "{:.3}",
+                        tally.terrain_events as f64 / tally.body_steps.max(1) as f64
+                    ),
                 );
-                record("walkers", &case, "min_clearance_m", format!("{:.5}", tally.min_clearance));
-                record("walkers", &case, "min_height_gap_m", format!("{:.5}", tally.min_height));
+                record(
+                    "walkers",
+                    &case,
+                    "min_clearance_m",
+                    format!("{:.5}", tally.min_clearance),
+                );
+                record(
+                    "walkers",
+                    &case,
+                    "min_height_gap_m",
+                    format!("{:.5}", tally.min_height),
+                );
             }
         }
     }

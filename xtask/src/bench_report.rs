@@ -128,7 +128,9 @@ fn workspace_root() -> PathBuf {
 pub fn run(args: &[String]) -> ExitCode {
     let quick = args.iter().any(|a| a == "--quick");
     if let Some(bad) = args.iter().find(|a| a.as_str() != "--quick") {
-        eprintln!("bench-report: unknown argument `{bad}` (usage: cargo xtask bench-report [--quick])");
+        eprintln!(
+            "bench-report: unknown argument `{bad}` (usage: cargo xtask bench-report [--quick])"
+        );
         return ExitCode::from(2);
     }
     let root = workspace_root();
@@ -148,7 +150,10 @@ pub fn run(args: &[String]) -> ExitCode {
     // One run: earlier criterion results must not mix into this report.
     if criterion_dir.exists() {
         if let Err(e) = std::fs::remove_dir_all(&criterion_dir) {
-            eprintln!("bench-report: cannot clear {}: {e}", criterion_dir.display());
+            eprintln!(
+                "bench-report: cannot clear {}: {e}",
+                criterion_dir.display()
+            );
             return ExitCode::FAILURE;
         }
     }
@@ -156,9 +161,23 @@ pub fn run(args: &[String]) -> ExitCode {
     let _ = std::fs::create_dir_all(checks_path.parent().unwrap_or(&target));
     let _ = std::fs::remove_file(&checks_path);
     let criterion_args: Vec<String> = if quick {
-        ["--warm-up-time", "0.05", "--measurement-time", "0.2", "--sample-size", "10"]
+        [
+            "--warm-up-time",
+            "0.05",
+            "--measurement-time",
+            "0.2",
+            "--sample-size",
+            "10",
+        ]
     } else {
-        ["--warm-up-time", "0.3", "--measurement-time", "1.2", "--sample-size", "20"]
+        [
+            "--warm-up-time",
+            "0.3",
+            "--measurement-time",
+            "1.2",
+            "--sample-size",
+            "20",
+        ]
     }
     .iter()
     .map(|s| s.to_string())
@@ -167,7 +186,10 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut printed = Vec::new();
     let mut failed = Vec::new();
     for bench in BENCHES {
-        eprintln!("bench-report: running {bench} ({:.0} s so far)", started.elapsed().as_secs_f64());
+        eprintln!(
+            "bench-report: running {bench} ({:.0} s so far)",
+            started.elapsed().as_secs_f64()
+        );
         let output = Command::new(env!("CARGO"))
             .current_dir(&root)
             .env(parapet_checks_env(), &checks_path)
@@ -180,7 +202,10 @@ pub fn run(args: &[String]) -> ExitCode {
                 printed.extend(
                     stdout
                         .lines()
-                        .filter(|l| l.starts_with("triangle_index memory") || l.starts_with("triangle_index paired"))
+                        .filter(|l| {
+                            l.starts_with("triangle_index memory")
+                                || l.starts_with("triangle_index paired")
+                        })
                         .map(str::to_string),
                 );
                 if !o.status.success() {
@@ -214,7 +239,11 @@ pub fn run(args: &[String]) -> ExitCode {
                 "bench-report: {} figures in {seconds:.0} s; wrote {}{}",
                 run.figures.len(),
                 md.display(),
-                if quick { " (quick mode: not the committed report)" } else { "" }
+                if quick {
+                    " (quick mode: not the committed report)"
+                } else {
+                    ""
+                }
             );
             if run.failed.is_empty() && !run.figures.is_empty() {
                 ExitCode::SUCCESS
@@ -246,12 +275,21 @@ mod tests {
         // Exact in f64: small integers and halves.
         assert_eq!(stats(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
         assert_eq!(stats(&[4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
-        let a = Figure { id: "a".into(), samples: vec![2.0, 6.0, 4.0] };
-        let b = Figure { id: "b".into(), samples: vec![1.0, 2.0, 4.0] };
+        let a = Figure {
+            id: "a".into(),
+            samples: vec![2.0, 6.0, 4.0],
+        };
+        let b = Figure {
+            id: "b".into(),
+            samples: vec![1.0, 2.0, 4.0],
+        };
         assert_eq!(paired_ratio(&a, &b), (2.0, 1.0, 3.0));
         // y = 3 x^1.5: the slope of the logs is 1.5 up to rounding of ln
         // and exp (a few ulps of values near 10).
-        let pts: Vec<(f64, f64)> = [1.0f64, 4.0, 16.0, 64.0].iter().map(|&x| (x, 3.0 * x.powf(1.5))).collect();
+        let pts: Vec<(f64, f64)> = [1.0f64, 4.0, 16.0, 64.0]
+            .iter()
+            .map(|&x| (x, 3.0 * x.powf(1.5)))
+            .collect();
         assert!((log_slope(&pts) - 1.5).abs() < 1e-12);
     }
 }

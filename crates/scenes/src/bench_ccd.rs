@@ -142,7 +142,8 @@ impl BenchScene {
                     continue;
                 };
                 let d = q.position() - p.position();
-                let along = d.x as f64 * a.x as f64 + d.y as f64 * a.y as f64 + d.z as f64 * a.z as f64;
+                let along =
+                    d.x as f64 * a.x as f64 + d.y as f64 * a.y as f64 + d.z as f64 * a.z as f64;
                 n += usize::from(along < 2.0 * self.group_radius - CROSSING_TOLERANCE);
             }
         }
@@ -357,8 +358,16 @@ pub fn head_on_pairs(mode: CollisionDetection) -> Result<BenchScene, BenchSceneE
     for g in 0..COUNT {
         let y = g as f32 * 1.0;
         // 0.6 m between surfaces, closing 1 m per step.
-        let a = w.add_body(ball(Vec3::new(-0.4, y, 0.0), Vec3::new(30.0, 0.0, 0.0), 0.5)?)?;
-        let b = w.add_body(ball(Vec3::new(0.4, y, 0.0), Vec3::new(-30.0, 0.0, 0.0), 0.5)?)?;
+        let a = w.add_body(ball(
+            Vec3::new(-0.4, y, 0.0),
+            Vec3::new(30.0, 0.0, 0.0),
+            0.5,
+        )?)?;
+        let b = w.add_body(ball(
+            Vec3::new(0.4, y, 0.0),
+            Vec3::new(-30.0, 0.0, 0.0),
+            0.5,
+        )?)?;
         groups.push(vec![a, b]);
     }
     Ok(grouped(
@@ -383,7 +392,11 @@ pub fn chains(mode: CollisionDetection) -> Result<BenchScene, BenchSceneError> {
     let d = 2.0 * GROUP_RADIUS;
     for g in 0..COUNT {
         let y = g as f32 * 1.0;
-        let mut ids = vec![w.add_body(ball(Vec3::new(-0.3 - d, y, 0.0), Vec3::new(30.0, 0.0, 0.0), 1.0)?)?];
+        let mut ids = vec![w.add_body(ball(
+            Vec3::new(-0.3 - d, y, 0.0),
+            Vec3::new(30.0, 0.0, 0.0),
+            1.0,
+        )?)?];
         for k in 0..5 {
             ids.push(w.add_body(ball(Vec3::new(k as f32 * d, y, 0.0), Vec3::zeros(), 1.0)?)?);
         }
@@ -448,7 +461,11 @@ fn stacks(
         w.add_body(RigidBody::new_static(floor(x, y, 0.4)?).with_material(material(0.0)?))?;
         let mut ids = Vec::new();
         for k in 0..4 {
-            ids.push(w.add_body(ball(Vec3::new(x, y, r + 2.0 * r * k as f32), Vec3::zeros(), 0.0)?)?);
+            ids.push(w.add_body(ball(
+                Vec3::new(x, y, r + 2.0 * r * k as f32),
+                Vec3::zeros(),
+                0.0,
+            )?)?);
         }
         // 0.3 m above the top sphere, 0.5 m of travel per step.
         let top = r + 2.0 * r * 4.0 + 0.3;
@@ -501,8 +518,12 @@ pub fn rolled_back(mode: CollisionDetection) -> Result<BenchScene, BenchSceneErr
     let mut movers = Vec::with_capacity(COUNT);
     for g in 0..COUNT {
         let y = g as f32 * 2.0;
-        w.add_body(RigidBody::new_static(wall(Vec3::new(-0.11, y, 0.0), true, 0.9)?).with_material(m))?;
-        w.add_body(RigidBody::new_static(wall(Vec3::new(0.11, y, 0.0), false, 0.9)?).with_material(m))?;
+        w.add_body(
+            RigidBody::new_static(wall(Vec3::new(-0.11, y, 0.0), true, 0.9)?).with_material(m),
+        )?;
+        w.add_body(
+            RigidBody::new_static(wall(Vec3::new(0.11, y, 0.0), false, 0.9)?).with_material(m),
+        )?;
         let b = RigidBody::new_dynamic(Shape::sphere(GROUP_RADIUS)?, 1.0)?
             .with_material(m)
             .with_position(Vec3::new(0.0, y, 0.0))
@@ -543,7 +564,10 @@ pub const SCENES: [&str; 8] = [
 /// # Errors
 ///
 /// [`BenchSceneError`] if the scene cannot be built.
-pub fn by_name(name: &str, mode: CollisionDetection) -> Option<Result<BenchScene, BenchSceneError>> {
+pub fn by_name(
+    name: &str,
+    mode: CollisionDetection,
+) -> Option<Result<BenchScene, BenchSceneError>> {
     Some(match name {
         "falling_spheres" => falling_spheres(mode),
         "locked_capsules" => locked_capsules(mode),

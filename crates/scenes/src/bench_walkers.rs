@@ -115,7 +115,11 @@ impl Walkers {
 /// # Errors
 ///
 /// [`BenchSceneError`] if a body is refused or the first step fails.
-pub fn walkers(kind: WalkerKind, count: usize, triangles: usize) -> Result<Walkers, BenchSceneError> {
+pub fn walkers(
+    kind: WalkerKind,
+    count: usize,
+    triangles: usize,
+) -> Result<Walkers, BenchSceneError> {
     let field = bench_terrain(triangles);
     let mut world = PhysicsWorld::new();
     world.collision_detection = SPHERE_MESH_CCD;

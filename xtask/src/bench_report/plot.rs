@@ -10,14 +10,13 @@ use plotters::prelude::*;
 pub fn ratios(path: &Path, points: &[(String, (f64, f64, f64))], aim: f64) -> Result<(), String> {
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let hi = points
-        .iter()
-        .map(|p| p.1 .2)
-        .fold(aim, f64::max)
-        * 1.15;
+    let hi = points.iter().map(|p| p.1 .2).fold(aim, f64::max) * 1.15;
     let n = points.len().max(1);
     let mut chart = ChartBuilder::on(&root)
-        .caption("CCD step / discrete step per scene (median, min-max)", ("sans-serif", 18))
+        .caption(
+            "CCD step / discrete step per scene (median, min-max)",
+            ("sans-serif", 18),
+        )
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(50)
@@ -39,14 +38,20 @@ pub fn ratios(path: &Path, points: &[(String, (f64, f64, f64))], aim: f64) -> Re
         .draw()
         .map_err(|e| e.to_string())?;
     chart
-        .draw_series(LineSeries::new(vec![(-0.5, aim), (n as f64 - 0.5, aim)], RED.stroke_width(1)))
+        .draw_series(LineSeries::new(
+            vec![(-0.5, aim), (n as f64 - 0.5, aim)],
+            RED.stroke_width(1),
+        ))
         .map_err(|e| e.to_string())?
         .label(format!("aim {aim}"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
     for (i, (_, (m, lo, hi))) in points.iter().enumerate() {
         let x = i as f64;
         chart
-            .draw_series(LineSeries::new(vec![(x, *lo), (x, *hi)], BLUE.stroke_width(2)))
+            .draw_series(LineSeries::new(
+                vec![(x, *lo), (x, *hi)],
+                BLUE.stroke_width(2),
+            ))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(std::iter::once(Circle::new((x, *m), 5, BLUE.filled())))
@@ -61,17 +66,28 @@ pub fn ratios(path: &Path, points: &[(String, (f64, f64, f64))], aim: f64) -> Re
 }
 
 /// Median step time (ns) against `unit` on log-log axes, one curve per mode.
-pub fn log_log(path: &Path, unit: &str, curves: &[(String, Vec<(f64, f64)>)]) -> Result<(), String> {
+pub fn log_log(
+    path: &Path,
+    unit: &str,
+    curves: &[(String, Vec<(f64, f64)>)],
+) -> Result<(), String> {
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let all: Vec<(f64, f64)> = curves.iter().flat_map(|c| c.1.iter().copied()).collect();
     if all.is_empty() {
         return root.present().map_err(|e| e.to_string());
     }
-    let (x0, x1) = all.iter().fold((f64::INFINITY, 0.0f64), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-    let (y0, y1) = all.iter().fold((f64::INFINITY, 0.0f64), |a, p| (a.0.min(p.1), a.1.max(p.1)));
+    let (x0, x1) = all
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |a, p| (a.0.min(p.0), a.1.max(p.0)));
+    let (y0, y1) = all
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |a, p| (a.0.min(p.1), a.1.max(p.1)));
     let mut chart = ChartBuilder::on(&root)
-        .caption(format!("step time against {unit} (log-log)"), ("sans-serif", 18))
+        .caption(
+            format!("step time against {unit} (log-log)"),
+            ("sans-serif", 18),
+        )
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(70)

@@ -85,9 +85,19 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
     let mut md = String::new();
     let commit = command_line("git", &["-C", &root.to_string_lossy(), "rev-parse", "HEAD"])
         .unwrap_or_else(|| "unknown".into());
-    let dirty = command_line("git", &["-C", &root.to_string_lossy(), "status", "--porcelain", "--untracked-files=no"])
-        .is_some_and(|s| !s.is_empty());
-    let date = command_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]).unwrap_or_else(|| "unknown".into());
+    let dirty = command_line(
+        "git",
+        &[
+            "-C",
+            &root.to_string_lossy(),
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+        ],
+    )
+    .is_some_and(|s| !s.is_empty());
+    let date =
+        command_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]).unwrap_or_else(|| "unknown".into());
     let _ = writeln!(md, "# CCD performance report\n");
     if run.quick {
         let _ = writeln!(
@@ -103,7 +113,15 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
          so absolute times are inflated and noisy. Ratios pair samples taken minutes apart at most in the same run \
          and are the more telling figures."
     );
-    let _ = writeln!(md, "- Commit: `{commit}`{}", if dirty { " (with uncommitted changes)" } else { "" });
+    let _ = writeln!(
+        md,
+        "- Commit: `{commit}`{}",
+        if dirty {
+            " (with uncommitted changes)"
+        } else {
+            ""
+        }
+    );
     let _ = writeln!(md, "- Date: {date}");
     let _ = writeln!(
         md,
@@ -119,9 +137,16 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
          this run with the same sample count): median (min–max) of these per-pair ratios."
     );
     if !run.failed.is_empty() {
-        let _ = writeln!(md, "- **Benches that failed to run:** {}", run.failed.join(", "));
+        let _ = writeln!(
+            md,
+            "- **Benches that failed to run:** {}",
+            run.failed.join(", ")
+        );
     }
-    let _ = writeln!(md, "- Raw figures: `ccd-performance.csv` beside this page.\n");
+    let _ = writeln!(
+        md,
+        "- Raw figures: `ccd-performance.csv` beside this page.\n"
+    );
 
     ccd_section(run, &mut md, out)?;
     index_section(run, &mut md);
@@ -165,10 +190,18 @@ fn ccd_section(run: &Run, md: &mut String, out: &Path) -> std::io::Result<()> {
         let outcome = run
             .check("ccd_step", &case("sphere_mesh_ccd"), "outcome")
             .unwrap_or("not run");
-        let bodies = run.check("ccd_step", &case("discrete"), "bodies").unwrap_or("?");
-        let vd = run.check("ccd_step", &case("discrete"), "violations").unwrap_or("?");
-        let vc = run.check("ccd_step", &case("sphere_mesh_ccd"), "violations").unwrap_or("?");
-        let title = run.check("ccd_step", &case("discrete"), "title").unwrap_or(scene);
+        let bodies = run
+            .check("ccd_step", &case("discrete"), "bodies")
+            .unwrap_or("?");
+        let vd = run
+            .check("ccd_step", &case("discrete"), "violations")
+            .unwrap_or("?");
+        let vc = run
+            .check("ccd_step", &case("sphere_mesh_ccd"), "violations")
+            .unwrap_or("?");
+        let title = run
+            .check("ccd_step", &case("discrete"), "title")
+            .unwrap_or(scene);
         let _ = writeln!(
             md,
             "| {scene}: {title} | {bodies} | {} | {} | {} | {outcome} | {vd} / {vc} |",
@@ -187,8 +220,7 @@ fn ccd_section(run: &Run, md: &mut String, out: &Path) -> std::io::Result<()> {
     }
     let _ = writeln!(md);
     let _ = writeln!(md, "![CCD / discrete per scene](ccd-ratio.svg)\n");
-    plot::ratios(&out.join("ccd-ratio.svg"), &points, AIM_RATIO)
-        .map_err(std::io::Error::other)?;
+    plot::ratios(&out.join("ccd-ratio.svg"), &points, AIM_RATIO).map_err(std::io::Error::other)?;
     let mut text = String::from("**What this shows.** ");
     if stepped.is_empty() {
         text += "No scene was stepped by both modes in this run.";
@@ -249,10 +281,17 @@ fn index_section(run: &Run, md: &mut String) {
          BVH on the same triangles (terrains and random soups of 2,048, 8,192 and 32,768 triangles), and batches of \
          queries against each. Ratio: parapet / parry3d (below 1: parapet faster).\n"
     );
-    let _ = writeln!(md, "| measure | workload | parapet | parry3d | parapet / parry3d |");
+    let _ = writeln!(
+        md,
+        "| measure | workload | parapet | parry3d | parapet / parry3d |"
+    );
     let _ = writeln!(md, "|---|---|---:|---:|---:|");
     let mut ratios = Vec::new();
-    for f in run.figures.iter().filter(|f| f.id.starts_with("triangle_index/")) {
+    for f in run
+        .figures
+        .iter()
+        .filter(|f| f.id.starts_with("triangle_index/"))
+    {
         let rest = &f.id["triangle_index/".len()..];
         let Some((measure, tail)) = rest.split_once("/parapet/") else {
             continue;
@@ -292,7 +331,11 @@ fn index_section(run: &Run, md: &mut String) {
             ratios.len()
         );
         if let Some(worst) = ratios.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
-            let _ = write!(text, "Its weakest measure here is {} ({:.2}). ", worst.0, worst.1);
+            let _ = write!(
+                text,
+                "Its weakest measure here is {} ({:.2}). ",
+                worst.0, worst.1
+            );
         }
         text += "Allocation counts are not measured by this bench.";
     }
@@ -341,7 +384,12 @@ fn walker_section(run: &Run, md: &mut String) {
             mm("min_height_gap_m"),
             c("outcome")
         );
-        rows.push((case.to_string(), m, bodies, c("min_clearance_m").parse::<f64>().ok()));
+        rows.push((
+            case.to_string(),
+            m,
+            bodies,
+            c("min_clearance_m").parse::<f64>().ok(),
+        ));
     }
     let _ = writeln!(md);
     let mut text = String::from("**What this shows.** ");
@@ -378,14 +426,21 @@ fn sweep_section(run: &Run, md: &mut String) {
         "`benches/benches/sweeps.rs`: {SWEEP_QUERIES} fixed queries (hits, grazes, misses) per iteration, parapet's \
          analytic sweeps against parry3d 0.31's `cast_shapes` on the same shapes and motions.\n"
     );
-    let _ = writeln!(md, "| sweep | parapet sweeps/s | parry3d sweeps/s | parapet / parry3d time |");
+    let _ = writeln!(
+        md,
+        "| sweep | parapet sweeps/s | parry3d sweeps/s | parapet / parry3d time |"
+    );
     let _ = writeln!(md, "|---|---:|---:|---:|");
     let pairs = [
         ("sweep_sphere_triangle", "parapet", "parry3d"),
         ("sweep_capsule_triangle", "parapet", "parry3d"),
         ("sweep_box_triangle", "parapet", "parry3d"),
         ("sweep_hull_triangle", "parapet", "parry3d"),
-        ("sweep_sphere_terrain_2048", "parapet_brute_force", "parry3d_trimesh"),
+        (
+            "sweep_sphere_terrain_2048",
+            "parapet_brute_force",
+            "parry3d_trimesh",
+        ),
     ];
     let rate = |f: &Figure| {
         let (m, lo, hi) = f.stats();
@@ -398,7 +453,10 @@ fn sweep_section(run: &Run, md: &mut String) {
     };
     let mut ratios = Vec::new();
     for (g, a, b) in pairs {
-        let (fa, fb) = (run.figure(&format!("{g}/{a}")), run.figure(&format!("{g}/{b}")));
+        let (fa, fb) = (
+            run.figure(&format!("{g}/{a}")),
+            run.figure(&format!("{g}/{b}")),
+        );
         let r = fa.zip(fb).map(|(x, y)| paired_ratio(x, y));
         let _ = writeln!(
             md,
@@ -475,14 +533,22 @@ fn scaling_section(run: &Run, md: &mut String, out: &Path) -> std::io::Result<()
                 slopes.push(format!("{mode} {:.2}", log_slope(pts)));
             }
         }
-        let _ = writeln!(md, "\nFitted exponent against {unit}: {}.\n", slopes.join(", "));
+        let _ = writeln!(
+            md,
+            "\nFitted exponent against {unit}: {}.\n",
+            slopes.join(", ")
+        );
         let file = format!("scaling-{series}.svg");
         let _ = writeln!(md, "![step time against {unit}]({file})\n");
         plot::log_log(&out.join(&file), unit, &curves).map_err(std::io::Error::other)?;
         let _ = write!(
             text,
             "Against {unit} the step time grows with exponent {} over this range{}. ",
-            if slopes.is_empty() { "n/a".into() } else { slopes.join(" and ") },
+            if slopes.is_empty() {
+                "n/a".into()
+            } else {
+                slopes.join(" and ")
+            },
             if series == "bodies" {
                 " (1 means linear; small counts are dominated by fixed per-step costs, which flattens the fit)"
             } else {
