@@ -85,7 +85,6 @@ impl Walkers {
     /// as [`HeightField::triangles`] splits them.
     pub fn triangles_near(&self, x: f64, y: f64, reach: f64) -> Vec<[[f64; 3]; 3]> {
         let f = &self.field;
-        let (v, t) = f.triangles();
         let cell = |c: f64, o: f64, n: usize| {
             let lo = (((c - reach - o) / f.cell).floor().max(0.0) as usize).min(n);
             let hi = (((c + reach - o) / f.cell).ceil().max(0.0) as usize).min(n);
@@ -93,16 +92,20 @@ impl Walkers {
         };
         let (i0, i1) = cell(x, f.origin[0], f.nx);
         let (j0, j1) = cell(y, f.origin[1], f.ny);
-        let p = |k: u32| {
-            let q = v[k as usize];
-            [q.x as f64, q.y as f64, q.z as f64]
+        // The vertex (i, j) exactly as `HeightField::triangles` makes it
+        // (coordinates rounded to f32, then widened).
+        let p = |i: usize, j: usize| {
+            [
+                (f.origin[0] + i as f64 * f.cell) as f32 as f64,
+                (f.origin[1] + j as f64 * f.cell) as f32 as f64,
+                f.heights[j * (f.nx + 1) + i] as f64,
+            ]
         };
         let mut out = Vec::new();
         for j in j0..j1 {
             for i in i0..i1 {
-                for tri in &t[2 * (j * f.nx + i)..2 * (j * f.nx + i) + 2] {
-                    out.push([p(tri[0]), p(tri[1]), p(tri[2])]);
-                }
+                out.push([p(i, j), p(i + 1, j), p(i + 1, j + 1)]);
+                out.push([p(i, j), p(i + 1, j + 1), p(i, j + 1)]);
             }
         }
         out
@@ -176,6 +179,22 @@ pub fn walkers(
 mod tests {
     use super::*;
     use crate::clearance::height_above;
+
+    #[test]
+    fn the_nearby_triangles_are_the_fields_own() {
+        let s = walkers(WalkerKind::SpinningSphere, 1, 512).unwrap();
+        let (v, t) = s.field.triangles();
+        let all: Vec<[[f64; 3]; 3]> = t
+            .iter()
+            .map(|tri| tri.map(|k| [v[k as usize].x as f64, v[k as usize].y as f64, v[k as usize].z as f64]))
+            .collect();
+        let near = s.triangles_near(0.3, -0.6, 1.2);
+        // Cells within 1.2 m of the point: 3 to 4 per axis, 2 triangles each.
+        assert!(near.len() >= 18 && near.len() <= 32, "{}", near.len());
+        for tri in &near {
+            assert!(all.contains(tri), "{tri:?}");
+        }
+    }
 
     #[test]
     fn walkers_stay_on_the_terrain_for_a_second() {
