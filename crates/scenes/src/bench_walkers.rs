@@ -186,7 +186,15 @@ mod tests {
         let (v, t) = s.field.triangles();
         let all: Vec<[[f64; 3]; 3]> = t
             .iter()
-            .map(|tri| tri.map(|k| [v[k as usize].x as f64, v[k as usize].y as f64, v[k as usize].z as f64]))
+            .map(|tri| {
+                tri.map(|k| {
+                    [
+                        v[k as usize].x as f64,
+                        v[k as usize].y as f64,
+                        v[k as usize].z as f64,
+                    ]
+                })
+            })
             .collect();
         let near = s.triangles_near(0.3, -0.6, 1.2);
         // Cells within 1.2 m of the point: 3 to 4 per axis, 2 triangles each.
