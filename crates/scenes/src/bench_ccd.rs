@@ -6,7 +6,8 @@
 //! - Bodies alone: [`falling_spheres`], [`locked_capsules`], [`locked_boxes`]
 //!   (64 bodies falling fast onto a generated terrain).
 //! - Interacting bodies: [`head_on_pairs`], [`chains`], [`struck_stacks`]
-//!   (64 groups each).
+//!   (64 groups each, [`SPACING`] apart), [`struck_stack`] (one group) and
+//!   [`packed_pairs`] (the pairs packed so close that they form one group).
 //! - [`rolled_back`]: 64 elastic spheres in narrow slots that need more than
 //!   `ccd_max_impacts` impacts: the continuous step fails and rolls back.
 //! - [`terrain_spheres`]: the scaling scene (any number of spheres over a
@@ -371,10 +372,40 @@ fn grouped(
 ///
 /// [`BenchSceneError`] if a body is refused.
 pub fn head_on_pairs(mode: CollisionDetection) -> Result<BenchScene, BenchSceneError> {
+    pairs(
+        mode,
+        SPACING * 1.6,
+        "head_on_pairs",
+        "64 head-on sphere pairs (r 0.1 m) closing at 60 m/s, 4 m apart, no gravity",
+    )
+}
+
+/// [`head_on_pairs`] packed 1 m apart: each member's reach (0.71 m at the
+/// pair's energy bound of 42 m/s, plus its radius) overlaps its neighbours',
+/// so all 128 spheres are swept as one group.
+///
+/// # Errors
+///
+/// [`BenchSceneError`] if a body is refused.
+pub fn packed_pairs(mode: CollisionDetection) -> Result<BenchScene, BenchSceneError> {
+    pairs(
+        mode,
+        1.0,
+        "packed_pairs",
+        "the same 64 pairs 1 m apart: reach regions overlap, one group of 128",
+    )
+}
+
+fn pairs(
+    mode: CollisionDetection,
+    spacing: f64,
+    name: &'static str,
+    title: &'static str,
+) -> Result<BenchScene, BenchSceneError> {
     let mut w = world(mode, false);
     let mut groups = Vec::with_capacity(COUNT);
     for g in 0..COUNT {
-        let y = g as f32 * SPACING as f32 * 1.6;
+        let y = g as f32 * spacing as f32;
         // 0.6 m between surfaces, closing 1 m per step.
         let a = w.add_body(ball(
             Vec3::new(-0.4, y, 0.0),
@@ -388,14 +419,7 @@ pub fn head_on_pairs(mode: CollisionDetection) -> Result<BenchScene, BenchSceneE
         )?)?;
         groups.push(vec![a, b]);
     }
-    Ok(grouped(
-        "head_on_pairs",
-        "64 head-on sphere pairs (r 0.1 m) closing at 60 m/s, no gravity",
-        w,
-        groups,
-        Vec3::x(),
-        Ground::Open,
-    ))
+    Ok(grouped(name, title, w, groups, Vec3::x(), Ground::Open))
 }
 
 /// 64 chains: five touching spheres (r 0.1 m) in a line along x, struck
@@ -569,11 +593,12 @@ pub fn rolled_back(mode: CollisionDetection) -> Result<BenchScene, BenchSceneErr
 }
 
 /// The scenes of the CCD-vs-discrete table, in report order.
-pub const SCENES: [&str; 8] = [
+pub const SCENES: [&str; 9] = [
     "falling_spheres",
     "locked_capsules",
     "locked_boxes",
     "head_on_pairs",
+    "packed_pairs",
     "chains",
     "struck_stacks",
     "struck_stack",
@@ -595,6 +620,7 @@ pub fn by_name(
         "locked_capsules" => locked_capsules(mode),
         "locked_boxes" => locked_boxes(mode),
         "head_on_pairs" => head_on_pairs(mode),
+        "packed_pairs" => packed_pairs(mode),
         "chains" => chains(mode),
         "struck_stacks" => struck_stacks(mode),
         "struck_stack" => struck_stack(mode),
