@@ -172,11 +172,11 @@ pub fn run(args: &[String]) -> ExitCode {
     } else {
         [
             "--warm-up-time",
-            "0.3",
+            "0.5",
             "--measurement-time",
-            "1.2",
+            "3",
             "--sample-size",
-            "20",
+            "30",
         ]
     }
     .iter()
