@@ -8,19 +8,20 @@ use plotters::prelude::*;
 
 /// The ratio per scene as points with min-max bars and the aim as a line.
 pub fn ratios(path: &Path, points: &[(String, (f64, f64, f64))], aim: f64) -> Result<(), String> {
-    let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
+    let root = SVGBackend::new(path, (1150, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let hi = points.iter().map(|p| p.1 .2).fold(aim, f64::max) * 1.15;
+    let hi = points.iter().map(|p| p.1 .2).fold(aim, f64::max) * 1.4;
+    let lo = points.iter().map(|p| p.1 .1).fold(aim, f64::min) * 0.7;
     let n = points.len().max(1);
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "CCD step / discrete step per scene (median, min-max)",
+            "CCD step / discrete step per scene (median, min-max; log scale)",
             ("sans-serif", 18),
         )
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0.0f64..hi)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, (lo..hi).log_scale())
         .map_err(|e| e.to_string())?;
     let names: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
     chart
