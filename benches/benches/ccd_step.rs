@@ -1,79 +1,87 @@
-//! The SPHERE_MESH_CCD step against DISCRETE: 1 and 64 fast spheres (40 m/s
-//! down, 0.67 m per 1/60 s step, each alone in its reach region) over the
-//! seed 000 terrains of 2,048 and 8,192 triangles, measured on the step in
-//! which every sphere strikes the terrain, with the mesh index built and
-//! the CCD snapshot check passed by an earlier step (steady state). Each
-//! iteration steps a clone of the prepared world (the clone is outside the
-//! timing).
+//! The SPHERE_MESH_CCD step against the DISCRETE step on the scenes of
+//! `parapet_scenes::bench_ccd` (seed 000 "The interacting-sphere report"):
+//! 64 bodies alone falling onto a terrain (spheres, rotation-locked capsules,
+//! rotation-locked boxes), 64 head-on pairs, 64 struck chains, 64 struck
+//! stacks (and one alone), and a rolled-back step (64 spheres needing more
+//! impacts than `ccd_max_impacts`: the continuous step fails and restores
+//! the world). Each scene is built one step before impact with its mesh
+//! index built; each iteration steps a fresh clone.
+//!
+//! Timing: `iter_custom` times only `step`; the clone before it and the
+//! check after it (bodies behind the ground, group neighbours overlapping
+//! or out of order, by the scene's independent check) run outside the
+//! timing. The outcome and violations of each case are recorded through
+//! `parapet_benches::checks` for the report; a continuous step that lets a
+//! body through panics the bench.
 //!
 //! Run briefly: `cargo bench -p parapet-benches --bench ccd_step --
 //! --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use parapet_geometry::{Material, Shape};
-use parapet_math::Vec3;
-use parapet_solver::RigidBody;
-use parapet_tests::meshes::terrain_with;
-use parapet_world::{CollisionDetection, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
+use criterion::{criterion_group, criterion_main, Criterion};
+use parapet::prelude::*;
+use parapet_benches::checks::record;
+use parapet_scenes::bench_ccd::{by_name, SCENES};
 
-const DT: f32 = 1.0 / 60.0;
-
-/// The world one step before impact: spheres about 0.4 m above the local
-/// terrain top, moving at 40 m/s down, with the mesh index already built.
-fn scene(mode: CollisionDetection, triangles: usize, bodies: usize) -> PhysicsWorld {
-    let t = terrain_with(triangles, 1);
-    let tris = t.triangles();
-    let mut w = PhysicsWorld::new();
-    w.collision_detection = mode;
-    w.add_body(
-        RigidBody::new_static(Shape::mesh(t.vertices.clone(), t.indices.clone()).unwrap())
-            .with_material(Material::new(0.5, 0.3, 0.5).unwrap()),
-    )
-    .unwrap();
-    let side = (bodies as f64).sqrt().ceil() as usize;
-    for i in 0..bodies {
-        let x = 4.0 + (i % side) as f32 * 3.5;
-        let y = 4.0 + (i / side) as f32 * 3.5;
-        let top = tris
-            .iter()
-            .flat_map(|t| t.iter())
-            .filter(|v| (v.x - x).abs() < 1.5 && (v.y - y).abs() < 1.5)
-            .map(|v| v.z)
-            .fold(f32::MIN, f32::max);
-        let b = RigidBody::new_dynamic(Shape::sphere(0.25).unwrap(), 1.0)
-            .unwrap()
-            .with_material(Material::new(0.5, 0.3, 0.5).unwrap())
-            .with_position(Vec3::new(x, y, top + 0.25 + 0.4 + 40.0 * DT))
-            .with_linear_velocity(Vec3::new(0.5, 0.0, -40.0));
-        w.add_body(b).unwrap();
+fn outcome(r: &Result<(), StepError>) -> &'static str {
+    match r {
+        Ok(()) => "stepped",
+        Err(StepError::ImpactLimit { .. }) => "rolled back (ImpactLimit)",
+        Err(StepError::Unresolvable { .. }) => "refused (Unresolvable)",
+        Err(StepError::Unsupported { .. }) => "refused (Unsupported)",
+        Err(_) => "refused (other)",
     }
-    // One step outside the timing builds the mesh index and passes the CCD
-    // snapshot check, as in a running simulation; the next step is the
-    // impact step that is measured.
-    w.step(DT).unwrap();
-    w
 }
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("ccd_step");
-    for triangles in [2048, 8192] {
-        for bodies in [1, 64] {
-            for (name, mode) in [("discrete", DISCRETE), ("sphere_mesh_ccd", SPHERE_MESH_CCD)] {
-                let w = scene(mode, triangles, bodies);
-                // Outside the timing: the step succeeds.
-                w.clone().step(DT).unwrap();
-                group.bench_function(
-                    format!("{name}/{triangles}_triangles/{bodies}_spheres"),
-                    |b| {
-                        b.iter_batched(
-                            || w.clone(),
-                            |mut w| black_box(w.step(DT)),
-                            BatchSize::SmallInput,
-                        )
-                    },
-                );
+    for name in SCENES {
+        for (label, mode) in [("discrete", DISCRETE), ("sphere_mesh_ccd", SPHERE_MESH_CCD)] {
+            let scene = match by_name(name, mode) {
+                Some(Ok(s)) => s,
+                Some(Err(e)) => {
+                    record(
+                        "ccd_step",
+                        &format!("{name}/{label}"),
+                        "outcome",
+                        format!("not built: {e}"),
+                    );
+                    continue;
+                }
+                None => continue,
+            };
+            // Outside the timing: one step, its outcome and its violations.
+            let mut w = scene.world.clone();
+            let r = w.step(scene.dt);
+            let violations = if r.is_ok() { scene.violations(&w) } else { 0 };
+            let case = format!("{name}/{label}");
+            record("ccd_step", &case, "outcome", outcome(&r));
+            record("ccd_step", &case, "violations", violations);
+            record("ccd_step", &case, "bodies", scene.movers.len());
+            record("ccd_step", &case, "title", scene.title);
+            if let Err(e) = &r {
+                eprintln!("ccd_step {case}: {e}");
+            }
+            let mut worst = 0usize;
+            group.bench_function(case.clone(), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        let mut w = scene.world.clone();
+                        let t = Instant::now();
+                        let r = black_box(w.step(scene.dt));
+                        total += t.elapsed();
+                        if r.is_ok() {
+                            worst = worst.max(scene.violations(&w));
+                        }
+                    }
+                    total
+                })
+            });
+            if mode == SPHERE_MESH_CCD {
+                assert_eq!(worst, 0, "{case}: a continuous step let a body through");
             }
         }
     }

@@ -2,4 +2,8 @@
 //! `cargo bench -p parapet-benches` or `cargo xtask bench-report`.
 //!
 //! This library holds what the bench files share; the workloads themselves come
-//! from the scene module shared with the tests and the demo.
+//! from the scene module shared with the tests and the demo
+//! (`parapet_scenes::bench_ccd`). [`checks`] records what the benches verify
+//! outside their timing, for the report.
+
+pub mod checks;

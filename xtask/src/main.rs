@@ -4,6 +4,8 @@
 //!   writes an SVG plot per scene under `target/parapet/demo/`.
 //! - `help`: lists the tasks.
 
+mod bench_report;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -33,10 +35,12 @@ fn main() -> ExitCode {
                 }
             }
         }
+        "bench-report" => bench_report::run(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
             println!("  demo [--quick]   run the demo scenes, print a table per scene and");
             println!("                   write an SVG plot per scene under target/parapet/demo/");
+            println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             ExitCode::SUCCESS
         }
         other => {

@@ -19,6 +19,8 @@
 //! [`terrain::HeightField`] with the [`prng::SplitMix64`] generator: the same
 //! seed gives the same triangles on every machine.
 
+pub mod bench_ccd;
+pub mod bench_walkers;
 pub mod clearance;
 mod error;
 pub mod prng;
