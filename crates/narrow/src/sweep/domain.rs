@@ -20,7 +20,9 @@ pub const MAX_RADIUS: f64 = 1.0e4;
 
 /// Largest accepted magnitude of any position or triangle coordinate on each
 /// axis (unit: metre). Seed 000: within 1000000 m of the origin on each axis.
-pub const MAX_COORDINATE: f64 = 1.0e6;
+/// One limit for the whole library: the mesh validation of parapet-geometry
+/// owns it.
+pub use parapet_geometry::MAX_COORDINATE;
 
 /// Largest accepted ratio of a moving shape's coordinates (start and end of
 /// the step, on each axis) to its radius (dimensionless). Seed 000: 65536
@@ -39,9 +41,9 @@ pub const MAX_TRIANGLE_DISTANCE_RADII: f64 = 1_048_576.0;
 
 /// Thin-triangle limit (dimensionless): the `f64` magnitude of
 /// `(b - a) x (c - a)` must be at least the longest squared edge length
-/// divided by this ratio, so that the face normal is resolved to about
-/// `2^-20` relative error. Seed 000.
-pub const THIN_TRIANGLE_RATIO: f64 = 1_048_576.0;
+/// divided by this ratio (seed 000). The same limit as the mesh validation of
+/// parapet-geometry, which owns it.
+pub use parapet_geometry::THIN_TRIANGLE_RATIO;
 
 /// The approach bound (dimensionless, a multiple of `f64::EPSILON`): a normal
 /// approach counts only when `normal . motion < -32 eps * sum |terms|`, i.e.
