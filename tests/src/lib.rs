@@ -8,3 +8,4 @@
 pub mod ccd_queries;
 pub mod meshes;
 pub mod parry;
+pub mod state;

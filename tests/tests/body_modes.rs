@@ -12,45 +12,7 @@ type Vec3 = Vector3<f32>;
 type Mat3 = Matrix3<f32>;
 type Quat = UnitQuaternion<f32>;
 
-/// Every stored quantity of a body, floats as bits (so that NaN states
-/// compare too).
-fn snapshot(body: &RigidBody) -> (String, Vec<u32>) {
-    let mut bits = Vec::new();
-    let mut push = |xs: &[f32]| bits.extend(xs.iter().map(|x| x.to_bits()));
-    push(body.position().as_slice());
-    push(body.rotation().coords.as_slice());
-    let (offset, offset_rotation) = body.shape_offset();
-    push(offset.as_slice());
-    push(offset_rotation.coords.as_slice());
-    push(body.center_of_mass().as_slice());
-    push(body.linear_velocity().as_slice());
-    push(body.angular_velocity().as_slice());
-    push(body.split_linear_velocity().as_slice());
-    push(body.split_angular_velocity().as_slice());
-    push(body.force().as_slice());
-    push(body.torque().as_slice());
-    push(&[body.linear_damping(), body.angular_damping()]);
-    push(&[body.mass(), body.inverse_mass()]);
-    push(body.inverse_inertia().as_slice());
-    push(&[body.dynamic_mass().unwrap_or(-0.0)]);
-    push(
-        body.dynamic_inverse_inertia()
-            .unwrap_or_else(|| Mat3::from_element(-0.0))
-            .as_slice(),
-    );
-    let m = body.material();
-    push(&[m.friction, m.restitution, m.bounce_threshold]);
-    let tags = format!(
-        "{:?} {} {} {:?} {:?} {:?}",
-        body.kind(),
-        body.collides(),
-        body.has_custom_inverse_inertia(),
-        body.dynamic_mass().is_some(),
-        body.dynamic_inverse_inertia().is_some(),
-        body.shape()
-    );
-    (tags, bits)
-}
+use parapet_tests::state::body_snapshot as snapshot;
 
 /// A dynamic cuboid in motion, with a custom inverse tensor holding
 /// off-diagonal entries and a locked axis, and pending loads.

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use parapet_geometry::{Material, Shape};
-use parapet_math::{Quat, Vec3};
+use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 use parapet_world::{BodyId, ContactKind, PhysicsWorld};
 
@@ -31,40 +31,7 @@ fn v(out: &mut Vec<u64>, x: Vec3) {
     out.extend(x.iter().map(|c| c.to_bits() as u64));
 }
 
-fn q(out: &mut Vec<u64>, x: Quat) {
-    out.extend(x.coords.iter().map(|c| c.to_bits() as u64));
-}
-
-/// Every field of one body as bits (kind, pose, shape placement, mass
-/// properties, saved dynamic configuration, velocities, split velocities,
-/// pending loads, damping, material, collision flag).
-pub fn body_bits(b: &RigidBody) -> Vec<u64> {
-    let mut out = vec![b.kind() as u64, b.collides() as u64];
-    v(&mut out, b.position());
-    q(&mut out, b.rotation());
-    let (t, r) = b.shape_offset();
-    v(&mut out, t);
-    q(&mut out, r);
-    v(&mut out, b.center_of_mass());
-    v(&mut out, b.linear_velocity());
-    v(&mut out, b.angular_velocity());
-    v(&mut out, b.split_linear_velocity());
-    v(&mut out, b.split_angular_velocity());
-    v(&mut out, b.force());
-    v(&mut out, b.torque());
-    out.push(b.mass().to_bits() as u64);
-    out.push(b.inverse_mass().to_bits() as u64);
-    out.extend(b.inverse_inertia().iter().map(|c| c.to_bits() as u64));
-    out.push(b.dynamic_mass().map_or(u64::MAX, |m| m.to_bits() as u64));
-    if let Some(t) = b.dynamic_inverse_inertia() {
-        out.extend(t.iter().map(|c| c.to_bits() as u64));
-    }
-    out.push(b.linear_damping().to_bits() as u64);
-    out.push(b.angular_damping().to_bits() as u64);
-    let m = b.material();
-    out.extend([m.friction, m.restitution, m.bounce_threshold].map(|c| c.to_bits() as u64));
-    out
-}
+pub use parapet_tests::state::body_bits;
 
 /// One body as captured: id, field bits, shape, mesh snapshot.
 pub type BodyState = (BodyId, Vec<u64>, Shape, Option<Vec<[Vec3; 3]>>);
