@@ -525,21 +525,7 @@ pub fn sweep_capsule_triangles(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(0.0, 1.0, 0.0),
-        ]
-    }
-
-    fn hit(o: SweepOutcome<CapsuleTriangleFeature>) -> Impact<CapsuleTriangleFeature> {
-        match o {
-            SweepOutcome::Hit(i) => i,
-            other => panic!("expected a hit, got {other:?}"),
-        }
-    }
+    use crate::sweep::test_fixtures::{floor, hit};
 
     #[test]
     fn a_standing_capsule_lands_on_its_lower_cap() {

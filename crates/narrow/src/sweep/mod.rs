@@ -51,6 +51,30 @@ pub mod polyhedron_triangle;
 pub mod segment_pair;
 pub mod sphere_triangle;
 
+/// Fixtures shared by the unit tests of the sweep files.
+#[cfg(test)]
+pub(crate) mod test_fixtures {
+    use super::{Impact, SweepOutcome};
+    use parapet_math::Vec3;
+
+    /// A front-facing (+z) triangle in the plane z = 0 around the origin.
+    pub(crate) fn floor() -> [Vec3; 3] {
+        [
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    /// The impact of a sweep that must hit.
+    pub(crate) fn hit<F: std::fmt::Debug>(o: SweepOutcome<F>) -> Impact<F> {
+        match o {
+            SweepOutcome::Hit(i) => i,
+            other => panic!("expected a hit, got {other:?}"),
+        }
+    }
+}
+
 pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };

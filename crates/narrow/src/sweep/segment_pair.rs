@@ -387,13 +387,7 @@ pub fn sweep_segment_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hit(o: SweepOutcome<PairFeature>) -> Impact<PairFeature> {
-        match o {
-            SweepOutcome::Hit(i) => i,
-            other => panic!("expected a hit, got {other:?}"),
-        }
-    }
+    use crate::sweep::test_fixtures::hit;
 
     #[test]
     fn head_on_spheres_meet_at_the_summed_radius() {

@@ -409,21 +409,7 @@ pub(crate) fn tag<F: Copy>(o: SweepOutcome<F>, triangle: usize) -> SweepOutcome<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(0.0, 1.0, 0.0),
-        ]
-    }
-
-    fn hit(o: SweepOutcome<TriangleFeature>) -> Impact<TriangleFeature> {
-        match o {
-            SweepOutcome::Hit(i) => i,
-            other => panic!("expected a hit, got {other:?}"),
-        }
-    }
+    use crate::sweep::test_fixtures::{floor, hit};
 
     #[test]
     fn seed_tunnelling_example_stops_at_one_radius() {
