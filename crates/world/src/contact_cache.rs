@@ -15,10 +15,11 @@ use parapet_math::Vec3;
 use crate::BodyId;
 
 /// How far (m) a contact point may move between two steps and still inherit
-/// the previous point's impulses: 0.02 m, the contact margin. Resting and
-/// slowly sliding contacts move far less; a point that moved more is a new
-/// contact, for which last step's impulse is no estimate.
-pub const WARM_START_MATCH_DISTANCE: f32 = 0.02;
+/// the previous point's impulses: the contact margin
+/// ([`parapet_solver::contact::CONTACT_MARGIN`]). Resting and slowly sliding
+/// contacts move far less; a point that moved more is a new contact, for
+/// which last step's impulse is no estimate.
+pub const WARM_START_MATCH_DISTANCE: f32 = parapet_solver::contact::CONTACT_MARGIN;
 
 /// One cached point.
 #[derive(Debug, Clone, Copy, PartialEq)]
