@@ -10,30 +10,30 @@ use parapet_math::Vec3;
 /// The seed 000 workload sizes, in triangles.
 pub const WORKLOAD_TRIANGLES: [usize; 3] = [2_048, 8_192, 32_768];
 
-/// A small deterministic pseudo-random generator (SplitMix64).
+/// A small deterministic pseudo-random generator: the scenes' SplitMix64
+/// ([`parapet_scenes::prng::SplitMix64`], one definition of the sequence)
+/// with the `f32` helpers the mesh workloads use.
 #[derive(Debug, Clone)]
 pub struct SplitMix64 {
-    state: u64,
+    core: parapet_scenes::prng::SplitMix64,
 }
 
 impl SplitMix64 {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Self {
-        Self { state: seed }
+        Self {
+            core: parapet_scenes::prng::SplitMix64::new(seed),
+        }
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.core.next_u64()
     }
 
     /// A uniform `f64` in `[0, 1)` (53 random bits).
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        self.core.next_unit()
     }
 
     /// A uniform `f32` in `[lo, hi)` (computed in `f64`, rounded once).
