@@ -31,12 +31,17 @@
 //! least disturbed by other processes, and alternation exposes both sides to
 //! the same conditions; the ratios printed are parapet / parry.
 //!
+//! It also prints the allocations of one cold build of each index and of
+//! 1,000 sweep queries (a counting global allocator,
+//! `parapet_benches::allocations`).
+//!
 //! Run: `cargo bench -p parapet-benches --bench triangle_index -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use parapet_benches::allocations::{count_allocations, CountingAllocator};
 use parapet_geometry::bvh::{Ball, BoundsQuery, Ray, SweptBall, TriangleBoundsTree};
 use parapet_math::Vec3;
 use parapet_tests::meshes::{
@@ -46,6 +51,12 @@ use parapet_tests::parry::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use parapet_tests::parry::parry3d::query::{PointQuery, Ray as ParryRay, RayCast};
 use parapet_tests::parry::parry3d::shape::TriMesh;
 use parapet_tests::parry::{to_parry, ParryVec};
+
+/// Every allocation of this bench goes through the counting allocator, so
+/// that builds and queries report their allocations (outside the timings;
+/// the counters are a few relaxed atomic adds per allocation).
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const QUERIES: usize = 1_000;
 
@@ -218,6 +229,57 @@ fn report_memory(workloads: &[(String, IndexedMesh)]) {
     }
 }
 
+/// Prints, per workload, the allocations of one cold build of each index
+/// (count, bytes requested, peak temporary bytes per triangle above what the
+/// index retains, retained bytes per triangle as the allocator saw them) and
+/// of 1,000 sweep queries into a reused result vector.
+fn report_allocations(workloads: &[(String, IndexedMesh)]) {
+    for (name, mesh) in workloads {
+        let tris = mesh.triangles();
+        let t = tris.len() as f64;
+        let (tree, ours) =
+            count_allocations(|| TriangleBoundsTree::build(&tris).expect("finite workload"));
+        let (v, i) = parry_input(mesh);
+        let (parry, theirs) = count_allocations(|| TriMesh::new(v, i).expect("non-empty"));
+        let sweeps = sweeps_near(mesh, QUERIES, 0x0BA1);
+        let mut out: Vec<u32> = Vec::with_capacity(tris.len());
+        let (_, ours_q) = count_allocations(|| {
+            sweeps
+                .iter()
+                .map(|s| tree.query(&swept(s), &mut out).hits)
+                .sum::<usize>()
+        });
+        let bvh = parry.bvh();
+        let (_, theirs_q) = count_allocations(|| {
+            let mut hits = 0;
+            for s in &sweeps {
+                out.clear();
+                let q = parry_box(s);
+                out.extend(bvh.leaves(|n| n.aabb().intersects(&q)));
+                hits += out.len();
+            }
+            hits
+        });
+        let per = |bytes: usize| bytes as f64 / t;
+        println!(
+            "triangle_index allocations {name}: build parapet {} allocations, {:.1} B/triangle requested, \
+             peak temporary {:.1} B/triangle, retained {:.1} B/triangle; parry (TriMesh, input moved in) {} allocations, \
+             {:.1} B/triangle requested, peak temporary {:.1} B/triangle, retained {:.1} B/triangle; \
+             {QUERIES} sweep queries into a reused vector: parapet {} allocations, parry {}",
+            ours.allocations,
+            per(ours.requested_bytes),
+            per(ours.peak_bytes - ours.retained_bytes),
+            per(ours.retained_bytes),
+            theirs.allocations,
+            per(theirs.requested_bytes),
+            per(theirs.peak_bytes - theirs.retained_bytes),
+            per(theirs.retained_bytes),
+            ours_q.allocations,
+            theirs_q.allocations,
+        );
+    }
+}
+
 /// Alternating minimum times (µs) of `a` and `b` over `rounds` rounds.
 fn paired_min(
     rounds: usize,
@@ -279,6 +341,7 @@ fn bench_build(c: &mut Criterion) {
     // one criterion function).
     if std::env::var_os("TRIANGLE_INDEX_NO_REPORT").is_none() {
         report_memory(&workloads);
+        report_allocations(&workloads);
         report_paired_times(&workloads);
     }
     let mut group = c.benchmark_group("triangle_index/build");

@@ -204,6 +204,7 @@ pub fn run(args: &[String]) -> ExitCode {
                         .lines()
                         .filter(|l| {
                             l.starts_with("triangle_index memory")
+                                || l.starts_with("triangle_index allocations")
                                 || l.starts_with("triangle_index paired")
                         })
                         .map(str::to_string),
