@@ -403,33 +403,6 @@ fn allocation_summary(printed: &[String]) -> String {
     )
 }
 
-#[cfg(test)]
-mod allocation_summary_tests {
-    use super::allocation_summary;
-
-    #[test]
-    fn reads_the_counts_of_the_printed_lines() {
-        let line = |b: u32, p: u32, q: u32, r: u32| {
-            format!(
-                "triangle_index allocations terrain/2048: build parapet {b} allocations, 90.0 B/triangle requested, \
-                 peak temporary 20.0 B/triangle, retained 64.0 B/triangle; parry (TriMesh, input moved in) {p} allocations, \
-                 1.0 B/triangle requested, peak temporary 2.0 B/triangle, retained 80.0 B/triangle; \
-                 1000 sweep queries into a reused vector: parapet {q} allocations, parry {r}"
-            )
-        };
-        let text = allocation_summary(&[line(4, 9, 0, 12), line(6, 9, 0, 30)]);
-        assert_eq!(
-            text,
-            "A cold build allocates 4 to 6 times in parapet and 9 times in parry3d over these workloads; \
-             1,000 sweep queries into a reused result vector allocate 0 times in parapet and 12 to 30 in parry3d."
-        );
-        assert_eq!(
-            allocation_summary(&[]),
-            "The bench printed no allocation counts in this run."
-        );
-    }
-}
-
 fn walker_section(run: &Run, md: &mut String) {
     let _ = writeln!(md, "## 3. Walkers\n");
     let _ = writeln!(
@@ -655,4 +628,31 @@ fn scaling_section(run: &Run, md: &mut String, out: &Path) -> std::io::Result<()
     }
     let _ = writeln!(md, "{}\n", text.trim_end());
     Ok(())
+}
+
+#[cfg(test)]
+mod allocation_summary_tests {
+    use super::allocation_summary;
+
+    #[test]
+    fn reads_the_counts_of_the_printed_lines() {
+        let line = |b: u32, p: u32, q: u32, r: u32| {
+            format!(
+                "triangle_index allocations terrain/2048: build parapet {b} allocations, 90.0 B/triangle requested, \
+                 peak temporary 20.0 B/triangle, retained 64.0 B/triangle; parry (TriMesh, input moved in) {p} allocations, \
+                 1.0 B/triangle requested, peak temporary 2.0 B/triangle, retained 80.0 B/triangle; \
+                 1000 sweep queries into a reused vector: parapet {q} allocations, parry {r}"
+            )
+        };
+        let text = allocation_summary(&[line(4, 9, 0, 12), line(6, 9, 0, 30)]);
+        assert_eq!(
+            text,
+            "A cold build allocates 4 to 6 times in parapet and 9 times in parry3d over these workloads; \
+             1,000 sweep queries into a reused result vector allocate 0 times in parapet and 12 to 30 in parry3d."
+        );
+        assert_eq!(
+            allocation_summary(&[]),
+            "The bench printed no allocation counts in this run."
+        );
+    }
 }
