@@ -20,6 +20,7 @@ mod incremental_hull;
 pub mod mass_properties;
 pub mod material;
 pub mod mesh;
+pub mod mesh_edges;
 mod polyhedron_mass;
 pub mod shape;
 pub mod triangle;
@@ -30,6 +31,7 @@ pub use error::ShapeError;
 pub use mass_properties::{inverse_inertia, MassProperties};
 pub use material::{mix_friction, Material, MaterialError};
 pub use mesh::TriangleMesh;
+pub use mesh_edges::{ActiveEdges, ACTIVE_EDGE_ANGLE};
 #[cfg(feature = "serde")]
 pub use shape::ShapeDescription;
 pub use shape::{Capsule, Cuboid, Shape, Sphere, WORLD_BOUNDS_RELATIVE_MARGIN};

@@ -8,6 +8,7 @@
 //! ([`crate::validate_triangles`]), because they depend on the mesh pose.
 
 use crate::error::ShapeError;
+use crate::mesh_edges::{active_edges, ActiveEdges};
 use crate::triangle::{Triangle, TriangleError};
 use parapet_math::{nalgebra, promote_quat, Quat, Vec3, Vec3d};
 use std::sync::Arc;
@@ -16,6 +17,8 @@ use std::sync::Arc;
 struct MeshData {
     vertices: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
+    /// Per triangle, derived from the two above at construction.
+    active_edges: Vec<ActiveEdges>,
 }
 
 /// A one-sided triangle mesh (m, local frame). Cheap to clone: the data is shared.
@@ -71,10 +74,12 @@ impl TriangleMesh {
                 }
             }
         }
+        let active_edges = active_edges(&vertices, &triangles);
         Ok(Self {
             data: Arc::new(MeshData {
                 vertices,
                 triangles,
+                active_edges,
             }),
         })
     }
@@ -87,6 +92,15 @@ impl TriangleMesh {
     /// The index triples, in insertion order.
     pub fn indices(&self) -> &[[u32; 3]] {
         &self.data.triangles
+    }
+
+    /// Per triangle (insertion order), which edges are real features of the
+    /// surface and which are seams of the tessellation
+    /// ([`crate::mesh_edges`]): contacts at inactive edges push along the
+    /// face normal only, so that solids slide over seams without ghost
+    /// contacts.
+    pub fn active_edges(&self) -> &[ActiveEdges] {
+        &self.data.active_edges
     }
 
     /// Number of triangles.

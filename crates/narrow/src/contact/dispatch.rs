@@ -5,9 +5,10 @@
 //! position (seed 004 "Numerical contact boundaries"); the poses are
 //! converted here, once, and the pair functions see only that frame.
 
-use parapet_geometry::{Shape, TriangleMesh};
+use parapet_geometry::{ActiveEdges, Shape, TriangleMesh};
 use parapet_math::{promote, Vec3, Vec3d};
 
+use super::active_edges::admit;
 use super::capsule_capsule::capsule_capsule;
 use super::capsule_triangle::capsule_triangle;
 use super::convex_convex::{capsule_polytope, polytope_polytope, sphere_polytope};
@@ -155,6 +156,35 @@ pub fn shape_triangle(
     Ok(placed_triangle(&a, &tri, margin as f64).into_world(origin))
 }
 
+/// Contact of solid shape A at `pose_a` with triangle B of a mesh (world
+/// vertices, counter-clockwise from the front) whose active edges are
+/// `edges_b` ([`TriangleMesh::active_edges`]): as [`shape_triangle`], except
+/// that a contact touching only inactive edges (seams of the tessellation)
+/// takes the face normal ([`super::active_edges`]), so that solids slide
+/// over the seams of a flat or gently curved mesh. With
+/// [`ActiveEdges::ALL`] it equals [`shape_triangle`].
+///
+/// # Errors
+/// As [`shape_triangle`].
+pub fn shape_mesh_triangle(
+    shape_a: &Shape,
+    pose_a: &Pose,
+    triangle_b: &[Vec3; 3],
+    edges_b: ActiveEdges,
+    margin: f32,
+) -> Result<Manifold, ContactError> {
+    check_inputs(pose_a, None, margin)?;
+    let origin = promote(pose_a.translation.vector);
+    let a = place(shape_a, pose_a, origin).ok_or(ContactError::Unsupported {
+        shape_a: shape_a.kind_name(),
+        shape_b: "triangle",
+        hint: "meshes are not solids and have no contact with triangles",
+    })?;
+    let tri = triangle_b.map(|v| promote(v) - origin);
+    let m = placed_triangle(&a, &tri, margin as f64);
+    Ok(admit(m, &tri, edges_b).into_world(origin))
+}
+
 fn placed_triangle(a: &Placed, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
     match a {
         Placed::Sphere(c, r) => sphere_triangle(*c, *r, tri, margin),
@@ -174,8 +204,9 @@ pub struct MeshContact {
 
 /// Contacts of solid shape A at `pose_a` with every triangle of `mesh_b` at
 /// `pose_b`, in triangle order, one manifold per touching triangle (each
-/// one-sided, as [`shape_triangle`]). This tests every triangle: a world
-/// with a triangle index should call [`shape_triangle`] on its candidates.
+/// one-sided, and with the mesh's inactive edges taking the face normal, as
+/// [`shape_mesh_triangle`]). This tests every triangle: a world
+/// with a triangle index should call [`shape_mesh_triangle`] on its candidates.
 /// The mesh vertices are placed in `f64` relative to A, not rounded to `f32`
 /// world coordinates first.
 ///
@@ -204,9 +235,9 @@ pub fn shape_mesh(
         .map(|v| rotation * promote(*v) + translation)
         .collect();
     let mut out = Vec::new();
-    for (index, idx) in mesh_b.indices().iter().enumerate() {
+    for ((index, idx), &edges) in mesh_b.indices().iter().enumerate().zip(mesh_b.active_edges()) {
         let tri = idx.map(|i| placed[i as usize]);
-        let m = placed_triangle(&a, &tri, margin as f64);
+        let m = admit(placed_triangle(&a, &tri, margin as f64), &tri, edges);
         if !m.is_empty() {
             out.push(MeshContact {
                 triangle: index,

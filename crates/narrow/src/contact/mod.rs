@@ -22,6 +22,7 @@
 use parapet_math::nalgebra::Isometry3;
 use parapet_math::{promote_quat, Mat3d, Vec3d};
 
+pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
@@ -42,7 +43,7 @@ pub use convex_convex::{
     contact_sphere_cuboid,
 };
 pub use convex_triangle::contact_cuboid_triangle;
-pub use dispatch::{shape_mesh, shape_triangle, shapes, MeshContact};
+pub use dispatch::{shape_mesh, shape_mesh_triangle, shape_triangle, shapes, MeshContact};
 pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};

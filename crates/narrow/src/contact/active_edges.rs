@@ -1,0 +1,152 @@
+//! Contact normals at the inactive edges of a mesh triangle: a contact that
+//! touches a triangle of a mesh only at seams of the tessellation (edges
+//! that [`parapet_geometry::mesh_edges`] finds inactive) takes the face
+//! normal, so that solids slide over flat or gently curved meshes without
+//! ghost contacts.
+//!
+//! Method (Jolt's `ActiveEdges::FixNormal`, J. Rouwe; Bullet's
+//! `btAdjustInternalEdgeContacts`): the pair test runs as for a lone
+//! triangle; when its normal differs from the face normal, each contact
+//! point is classified by the triangle edges it lies on (within half its
+//! depth, where the midpoint convention puts it, plus a rounding
+//! tolerance). If some point lies on an active edge (or an active vertex,
+//! one of whose edges is active), the contact is a real edge or vertex
+//! contact and keeps its normal; otherwise the normal becomes the face
+//! normal, with the same points and depths. A one-sided mesh triangle can
+//! then push only along its face normal except at real creases and rims.
+//! Precision domain: `f64` in the pair's working frame.
+
+use parapet_geometry::ActiveEdges;
+use parapet_math::Vec3d;
+
+use super::{triangle_normal, LocalManifold, FACE_NORMAL_COS};
+
+/// Relative tolerance (dimensionless, times the triangle's longest edge)
+/// within which a contact point lies on an edge: 1e-6, about eight `f32`
+/// ulps of the triangle's size (the rounding of its vertices), so a point
+/// computed on an edge is not missed through roundoff.
+pub const EDGE_TOUCH_TOLERANCE_REL: f64 = 1.0e-6;
+
+/// Distance (m) from `p` to the segment `a`-`b`.
+fn segment_distance(p: Vec3d, a: Vec3d, b: Vec3d) -> f64 {
+    let ab = b - a;
+    let len_sq = ab.norm_squared();
+    let t = if len_sq > 0.0 {
+        ((p - a).dot(&ab) / len_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + ab * t)).norm()
+}
+
+/// The manifold `m` of a shape with triangle `tri` (working frame, normal
+/// from the shape to the triangle), with its normal replaced by the face
+/// normal when it touches no active feature of `edges` (see the module
+/// documentation). Unchanged for [`ActiveEdges::ALL`], an empty manifold, a
+/// face-normal contact or a triangle without area.
+pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) -> LocalManifold {
+    if edges.all() || m.is_empty() {
+        return m;
+    }
+    let Some(n) = triangle_normal(tri) else {
+        return m;
+    };
+    let face = -n;
+    if m.normal.dot(&face) >= FACE_NORMAL_COS {
+        return m;
+    }
+    let size = (0..3)
+        .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
+        .fold(0.0, f64::max);
+    let slack = EDGE_TOUCH_TOLERANCE_REL * size;
+    let on_active_feature = m.points.iter().any(|&(p, depth)| {
+        let tol = 0.5 * depth.abs() + slack;
+        (0..3).any(|k| edges.edge(k) && segment_distance(p, tri[k], tri[(k + 1) % 3]) <= tol)
+    });
+    if !on_active_feature {
+        m.normal = face;
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floor() -> [Vec3d; 3] {
+        [
+            Vec3d::new(0.0, 0.0, 0.0),
+            Vec3d::new(1.0, 0.0, 0.0),
+            Vec3d::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    fn edge_contact() -> LocalManifold {
+        // A ghost: normal +y (from the shape to the triangle) at a point on
+        // the triangle's bottom edge (edge 0, y = 0).
+        LocalManifold::single(Vec3d::y(), Vec3d::new(0.5, 0.0, 0.0), 0.0)
+    }
+
+    #[test]
+    fn an_edge_contact_at_an_inactive_edge_takes_the_face_normal() {
+        let m = admit(edge_contact(), &floor(), ActiveEdges::NONE);
+        assert_eq!(m.normal, -Vec3d::z());
+        assert_eq!(m.points, edge_contact().points);
+    }
+
+    #[test]
+    fn an_edge_contact_at_an_active_edge_keeps_its_normal() {
+        let m = admit(
+            edge_contact(),
+            &floor(),
+            ActiveEdges::from_edges([true, false, false]),
+        );
+        assert_eq!(m.normal, Vec3d::y());
+        // Another edge active does not make edge 0 a feature.
+        let m = admit(
+            edge_contact(),
+            &floor(),
+            ActiveEdges::from_edges([false, true, true]),
+        );
+        assert_eq!(m.normal, -Vec3d::z());
+    }
+
+    #[test]
+    fn a_vertex_contact_keeps_its_normal_when_either_edge_is_active() {
+        let at_vertex = LocalManifold::single(
+            Vec3d::new(1.0, -1.0, 0.0).normalize(),
+            Vec3d::new(1.0, 0.0, 0.0),
+            0.0,
+        );
+        // Vertex 1 lies on edges 0 and 1.
+        for edges in [[false, true, false], [true, false, false]] {
+            let m = admit(at_vertex.clone(), &floor(), ActiveEdges::from_edges(edges));
+            assert_eq!(m.normal, at_vertex.normal, "{edges:?}");
+        }
+        let m = admit(
+            at_vertex.clone(),
+            &floor(),
+            ActiveEdges::from_edges([false, false, true]),
+        );
+        assert_eq!(m.normal, -Vec3d::z());
+    }
+
+    #[test]
+    fn lone_triangles_and_face_contacts_are_unchanged() {
+        assert_eq!(
+            admit(edge_contact(), &floor(), ActiveEdges::ALL),
+            edge_contact()
+        );
+        let face = LocalManifold::single(-Vec3d::z(), Vec3d::new(0.2, 0.2, 0.0), 0.01);
+        assert_eq!(admit(face.clone(), &floor(), ActiveEdges::NONE), face);
+    }
+
+    #[test]
+    fn a_point_half_its_depth_off_the_edge_still_touches_it() {
+        // Midpoint convention: a 2 cm overlap puts the point 1 cm from the
+        // triangle's edge along the normal.
+        let m = LocalManifold::single(Vec3d::y(), Vec3d::new(0.5, -0.01, 0.0), 0.02);
+        let kept = admit(m, &floor(), ActiveEdges::from_edges([true, false, false]));
+        assert_eq!(kept.normal, Vec3d::y());
+    }
+}
