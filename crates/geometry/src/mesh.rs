@@ -17,8 +17,10 @@ use std::sync::Arc;
 struct MeshData {
     vertices: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
-    /// Per triangle, derived from the two above at construction.
-    active_edges: Vec<ActiveEdges>,
+    /// Per triangle, derived from the two above at construction, for a mesh
+    /// built with [`TriangleMesh::with_active_edges`]; `None`: every edge
+    /// is a feature (seed 000's mesh, which stores no adjacency).
+    active_edges: Option<Vec<ActiveEdges>>,
 }
 
 /// A one-sided triangle mesh (m, local frame). Cheap to clone: the data is shared.
@@ -74,12 +76,48 @@ impl TriangleMesh {
                 }
             }
         }
-        let active_edges = active_edges(&vertices, &triangles);
         Ok(Self {
             data: Arc::new(MeshData {
                 vertices,
                 triangles,
-                active_edges,
+                active_edges: None,
+            }),
+        })
+    }
+
+    /// A checked mesh that also knows which of its edges are seams of the
+    /// tessellation ([`crate::mesh_edges`]): contacts touching only such
+    /// inactive edges push along the face normal, so that solids slide over
+    /// a flat or gently curved tessellated surface (a road, a terrain)
+    /// without ghost contacts at the seams. Real creases (convex, sharper
+    /// than [`crate::ACTIVE_EDGE_ANGLE`]) and the mesh's rim stay features.
+    ///
+    /// [`TriangleMesh::new`] keeps seed 000's behaviour, where the mesh
+    /// stores no adjacency and every edge is a feature (its documented
+    /// "tessellated-floor limitation").
+    ///
+    /// # Errors
+    /// As [`TriangleMesh::new`].
+    pub fn with_active_edges(
+        vertices: Vec<Vec3>,
+        triangles: Vec<[u32; 3]>,
+    ) -> Result<Self, ShapeError> {
+        let mesh = Self::new(vertices, triangles)?;
+        let edges = active_edges(mesh.vertices(), mesh.indices());
+        let MeshData {
+            vertices,
+            triangles,
+            ..
+        } = Arc::try_unwrap(mesh.data).unwrap_or_else(|shared| MeshData {
+            vertices: shared.vertices.clone(),
+            triangles: shared.triangles.clone(),
+            active_edges: None,
+        });
+        Ok(Self {
+            data: Arc::new(MeshData {
+                vertices,
+                triangles,
+                active_edges: Some(edges),
             }),
         })
     }
@@ -96,11 +134,20 @@ impl TriangleMesh {
 
     /// Per triangle (insertion order), which edges are real features of the
     /// surface and which are seams of the tessellation
-    /// ([`crate::mesh_edges`]): contacts at inactive edges push along the
-    /// face normal only, so that solids slide over seams without ghost
-    /// contacts.
-    pub fn active_edges(&self) -> &[ActiveEdges] {
-        &self.data.active_edges
+    /// ([`crate::mesh_edges`]), for a mesh built with
+    /// [`TriangleMesh::with_active_edges`]; `None` for a mesh whose every
+    /// edge is a feature ([`TriangleMesh::new`]).
+    pub fn active_edges(&self) -> Option<&[ActiveEdges]> {
+        self.data.active_edges.as_deref()
+    }
+
+    /// The active edges of triangle `i`: [`ActiveEdges::ALL`] for a mesh
+    /// without adjacency ([`TriangleMesh::new`]) or past the end.
+    pub fn triangle_edges(&self, i: usize) -> ActiveEdges {
+        self.active_edges()
+            .and_then(|e| e.get(i))
+            .copied()
+            .unwrap_or(ActiveEdges::ALL)
     }
 
     /// Number of triangles.

@@ -78,6 +78,9 @@ impl Default for ActiveEdges {
     }
 }
 
+/// An undirected edge by the position keys of its ends (smaller first).
+type EdgeKey = ([u32; 3], [u32; 3]);
+
 /// Position key of a vertex: its coordinate bits, with `-0.0` read as `0.0`.
 fn key(v: Vec3) -> [u32; 3] {
     [v.x, v.y, v.z].map(|x| (x + 0.0).to_bits())
@@ -108,7 +111,7 @@ fn crease_is_active(t: &[Vec3d; 3], u: &[Vec3d; 3], far: usize) -> bool {
 pub fn active_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges> {
     let corner = |t: usize, c: usize| vertices[triangles[t][c] as usize];
     // Undirected edge (by end positions) -> the (triangle, edge) using it.
-    let mut users: HashMap<([u32; 3], [u32; 3]), Vec<(u32, u8)>> =
+    let mut users: HashMap<EdgeKey, Vec<(u32, u8)>> =
         HashMap::with_capacity(triangles.len() * 3 / 2 + 1);
     for t in 0..triangles.len() {
         for k in 0..3 {
@@ -225,7 +228,12 @@ mod tests {
 
     #[test]
     fn inconsistent_winding_and_fans_keep_edges_active() {
-        let v = vec![Vec3::zeros(), Vec3::x(), Vec3::y(), Vec3::new(1.0, 1.0, 0.0)];
+        let v = vec![
+            Vec3::zeros(),
+            Vec3::x(),
+            Vec3::y(),
+            Vec3::new(1.0, 1.0, 0.0),
+        ];
         // Second triangle wound the same way along the shared edge 1-2.
         let e = active_edges(&v, &[[0, 1, 2], [1, 2, 3]]);
         assert!(e[0].edge(1) && e[1].edge(0));

@@ -191,6 +191,21 @@ impl Shape {
         Ok(Shape::Mesh(TriangleMesh::new(vertices, triangles)?))
     }
 
+    /// A one-sided triangle mesh whose seams slide: contacts touching only
+    /// inactive edges (flat or gentle seams of the tessellation) take the
+    /// face normal. See [`TriangleMesh::with_active_edges`].
+    ///
+    /// # Errors
+    /// See [`TriangleMesh::new`].
+    pub fn mesh_with_active_edges(
+        vertices: Vec<Vec3>,
+        triangles: Vec<[u32; 3]>,
+    ) -> Result<Shape, ShapeError> {
+        Ok(Shape::Mesh(TriangleMesh::with_active_edges(
+            vertices, triangles,
+        )?))
+    }
+
     /// The shape kind in words ("sphere", "capsule", "cuboid", "convex hull",
     /// "triangle mesh"), for messages.
     pub fn kind_name(&self) -> &'static str {
@@ -377,12 +392,16 @@ pub enum ShapeDescription {
         /// Points (m).
         points: Vec<[f32; 3]>,
     },
-    /// [`Shape::mesh`].
+    /// [`Shape::mesh`] or [`Shape::mesh_with_active_edges`].
     Mesh {
         /// Vertices (m).
         vertices: Vec<[f32; 3]>,
         /// Index triples.
         triangles: Vec<[u32; 3]>,
+        /// Whether the mesh finds its seams
+        /// ([`Shape::mesh_with_active_edges`]); absent reads as `false`.
+        #[serde(default)]
+        active_edges: bool,
     },
 }
 
@@ -404,7 +423,15 @@ impl TryFrom<ShapeDescription> for Shape {
             ShapeDescription::Mesh {
                 vertices,
                 triangles,
-            } => Shape::mesh(vertices.into_iter().map(v).collect(), triangles),
+                active_edges,
+            } => {
+                let vertices = vertices.into_iter().map(v).collect();
+                if active_edges {
+                    Shape::mesh_with_active_edges(vertices, triangles)
+                } else {
+                    Shape::mesh(vertices, triangles)
+                }
+            }
         }
     }
 }
@@ -428,6 +455,7 @@ impl From<Shape> for ShapeDescription {
             Shape::Mesh(m) => ShapeDescription::Mesh {
                 vertices: m.vertices().iter().map(a).collect(),
                 triangles: m.indices().to_vec(),
+                active_edges: m.active_edges().is_some(),
             },
         }
     }

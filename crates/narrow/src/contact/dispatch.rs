@@ -159,8 +159,9 @@ pub fn shape_triangle(
 /// Contact of solid shape A at `pose_a` with triangle B of a mesh (world
 /// vertices, counter-clockwise from the front) whose active edges are
 /// `edges_b` ([`TriangleMesh::active_edges`]): as [`shape_triangle`], except
-/// that a contact touching only inactive edges (seams of the tessellation)
-/// takes the face normal ([`super::active_edges`]), so that solids slide
+/// that a contact touching only inactive edges (seams of the tessellation,
+/// for a mesh built with [`TriangleMesh::with_active_edges`]) takes the
+/// face normal ([`super::active_edges`]), so that solids slide
 /// over the seams of a flat or gently curved mesh. With
 /// [`ActiveEdges::ALL`] it equals [`shape_triangle`].
 ///
@@ -204,8 +205,8 @@ pub struct MeshContact {
 
 /// Contacts of solid shape A at `pose_a` with every triangle of `mesh_b` at
 /// `pose_b`, in triangle order, one manifold per touching triangle (each
-/// one-sided, and with the mesh's inactive edges taking the face normal, as
-/// [`shape_mesh_triangle`]). This tests every triangle: a world
+/// one-sided, and with the inactive edges of a mesh that has them taking
+/// the face normal, as [`shape_mesh_triangle`]). This tests every triangle: a world
 /// with a triangle index should call [`shape_mesh_triangle`] on its candidates.
 /// The mesh vertices are placed in `f64` relative to A, not rounded to `f32`
 /// world coordinates first.
@@ -235,8 +236,9 @@ pub fn shape_mesh(
         .map(|v| rotation * promote(*v) + translation)
         .collect();
     let mut out = Vec::new();
-    for ((index, idx), &edges) in mesh_b.indices().iter().enumerate().zip(mesh_b.active_edges()) {
+    for (index, idx) in mesh_b.indices().iter().enumerate() {
         let tri = idx.map(|i| placed[i as usize]);
+        let edges = mesh_b.triangle_edges(index);
         let m = admit(placed_triangle(&a, &tri, margin as f64), &tri, edges);
         if !m.is_empty() {
             out.push(MeshContact {

@@ -31,7 +31,7 @@
 //! nothing is not a contact.
 
 use parapet_geometry::bvh::Bounds;
-use parapet_geometry::Material;
+use parapet_geometry::{ActiveEdges, Material, Shape};
 use parapet_math::{promote, Vec3};
 use parapet_narrow::contact::{self, Pose};
 use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CONTACT_MARGIN};
@@ -195,6 +195,15 @@ fn primitive_contacts(
     Ok(())
 }
 
+/// The active edges of triangle `local` of a mesh body (every edge for a
+/// body that is not a mesh, which the mesh index never holds).
+fn mesh_triangle_edges(owner: &RigidBody, local: usize) -> ActiveEdges {
+    match owner.shape() {
+        Shape::Mesh(mesh) => mesh.triangle_edges(local),
+        _ => ActiveEdges::ALL,
+    }
+}
+
 fn mesh_contacts(
     world: &PhysicsWorld,
     colliders: &[Collider],
@@ -223,14 +232,19 @@ fn mesh_contacts(
                 continue;
             }
             let triangle = &world.meshes.triangles()[t];
-            let manifold =
-                contact::shape_triangle(solid.shape(), &c.pose, triangle, CONTACT_MARGIN).map_err(
-                    |source| StepError::Contact {
-                        body: c.id,
-                        other: owner.id,
-                        source,
-                    },
-                )?;
+            let edges = mesh_triangle_edges(&owner.body, world.meshes.local_index(t) as usize);
+            let manifold = contact::shape_mesh_triangle(
+                solid.shape(),
+                &c.pose,
+                triangle,
+                edges,
+                CONTACT_MARGIN,
+            )
+            .map_err(|source| StepError::Contact {
+                body: c.id,
+                other: owner.id,
+                source,
+            })?;
             let material = solid.material().mix(&owner.body.material());
             let feature = world.meshes.local_index(t);
             for (k, p) in manifold.points().iter().enumerate() {
