@@ -2,7 +2,16 @@
 //! touches a triangle of a mesh only at seams of the tessellation (edges
 //! that [`parapet_geometry::mesh_edges`] finds inactive) takes the face
 //! normal, so that solids slide over flat or gently curved meshes without
-//! ghost contacts.
+//! ghost contacts. Discrete contacts go through [`admit`] (crate-private,
+//! used by `shape_mesh_triangle`), swept impacts through [`admit_impact`]:
+//! seed 000's "tessellated-floor limitation" asks for "topology-aware
+//! feature admission for swept and initial contacts".
+//!
+//! Swept impacts: an impact at a seam keeps its time and point (the shape
+//! does touch the surface there, so nothing passes through) and takes the
+//! face normal; when the shape's motion does not close along that normal
+//! (sliding along the surface) the impact is no impact at all and becomes a
+//! miss, since the face plane is all that the seam stands for.
 //!
 //! Method (Jolt's `ActiveEdges::FixNormal`, J. Rouwe; Bullet's
 //! `btAdjustInternalEdgeContacts`): the pair test runs as for a lone
@@ -17,9 +26,10 @@
 //! Precision domain: `f64` in the pair's working frame.
 
 use parapet_geometry::ActiveEdges;
-use parapet_math::Vec3d;
+use parapet_math::{promote, Vec3, Vec3d};
 
 use super::{triangle_normal, LocalManifold, FACE_NORMAL_COS};
+use crate::sweep::{Impact, SweepOutcome};
 
 /// Relative tolerance (dimensionless, times the triangle's longest edge)
 /// within which a contact point lies on an edge: 1e-6, about eight `f32`
@@ -59,14 +69,87 @@ pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) 
         .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
         .fold(0.0, f64::max);
     let slack = EDGE_TOUCH_TOLERANCE_REL * size;
-    let on_active_feature = m.points.iter().any(|&(p, depth)| {
-        let tol = 0.5 * depth.abs() + slack;
-        (0..3).any(|k| edges.edge(k) && segment_distance(p, tri[k], tri[(k + 1) % 3]) <= tol)
-    });
+    let on_active_feature = m
+        .points
+        .iter()
+        .any(|&(p, depth)| on_active_edge(p, tri, edges, 0.5 * depth.abs() + slack));
     if !on_active_feature {
         m.normal = face;
     }
     m
+}
+
+/// Whether some active edge of `tri` passes within `tol` (m) of `p`.
+fn on_active_edge(p: Vec3d, tri: &[Vec3d; 3], edges: ActiveEdges, tol: f64) -> bool {
+    (0..3).any(|k| edges.edge(k) && segment_distance(p, tri[k], tri[(k + 1) % 3]) <= tol)
+}
+
+/// The sweep `outcome` of a shape against triangle `tri` of a mesh whose
+/// active edges are `edges`, with seam impacts admitted as face contacts
+/// (see the module documentation): an impact whose normal is not the face
+/// normal and whose point lies on no active edge takes the face normal, and
+/// a [`SweepOutcome::Hit`] whose `motion` (the moving shape's displacement
+/// relative to the triangle over the swept interval, m) does not close
+/// along the face normal becomes [`SweepOutcome::Miss`]. Every other
+/// outcome, and every outcome for [`ActiveEdges::ALL`], is returned as is.
+///
+/// ```
+/// use parapet_geometry::ActiveEdges;
+/// use parapet_math::Vec3;
+/// use parapet_narrow::contact::active_edges::admit_impact;
+/// use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome};
+/// // A sphere overlapping a flat floor by 1 mm slides along +x into the
+/// // seam x = 0 of the next triangle: an edge hit, a ghost.
+/// let next = [
+///     Vec3::new(0.0, -1.0, 0.0),
+///     Vec3::new(1.0, -1.0, 0.0),
+///     Vec3::new(0.0, 1.0, 0.0),
+/// ];
+/// let (c, v) = (Vec3::new(-0.2, 0.0, 0.099), Vec3::new(6.0, 0.0, 0.0));
+/// let out = sweep_sphere_triangle(c, 0.1, v, 0.1, &next);
+/// assert!(matches!(out, SweepOutcome::Hit(_)));
+/// // With the seam inactive it is no impact: the sphere slides on.
+/// let motion = v * 0.1;
+/// let seam = ActiveEdges::from_edges([true, true, false]);
+/// assert_eq!(admit_impact(out, motion, &next, seam), SweepOutcome::Miss);
+/// ```
+pub fn admit_impact<F>(
+    outcome: SweepOutcome<F>,
+    motion: Vec3,
+    tri: &[Vec3; 3],
+    edges: ActiveEdges,
+) -> SweepOutcome<F> {
+    if edges.all() {
+        return outcome;
+    }
+    let tri = tri.map(promote);
+    let Some(n) = triangle_normal(&tri) else {
+        return outcome;
+    };
+    let seam = |i: &Impact<F>| {
+        if i.normal.dot(&n) >= FACE_NORMAL_COS {
+            return false;
+        }
+        let size = (0..3)
+            .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
+            .fold(0.0, f64::max);
+        !on_active_edge(i.point, &tri, edges, EDGE_TOUCH_TOLERANCE_REL * size)
+    };
+    match outcome {
+        SweepOutcome::Hit(mut i) if seam(&i) => {
+            if promote(motion).dot(&n) >= 0.0 {
+                SweepOutcome::Miss
+            } else {
+                i.normal = n;
+                SweepOutcome::Hit(i)
+            }
+        }
+        SweepOutcome::InitiallyTouching(mut i) if seam(&i) => {
+            i.normal = n;
+            SweepOutcome::InitiallyTouching(i)
+        }
+        other => other,
+    }
 }
 
 #[cfg(test)]
@@ -148,5 +231,93 @@ mod tests {
         let m = LocalManifold::single(Vec3d::y(), Vec3d::new(0.5, -0.01, 0.0), 0.02);
         let kept = admit(m, &floor(), ActiveEdges::from_edges([true, false, false]));
         assert_eq!(kept.normal, Vec3d::y());
+    }
+
+    fn floor_f32() -> [Vec3; 3] {
+        [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    /// An edge impact on edge 0 (y = 0) with a tilted normal.
+    fn edge_hit() -> SweepOutcome<()> {
+        SweepOutcome::Hit(Impact {
+            time: 0.5,
+            point: Vec3d::new(0.5, 0.0, 0.0),
+            normal: Vec3d::new(0.0, -0.6, 0.8),
+            feature: (),
+        })
+    }
+
+    #[test]
+    fn a_seam_impact_sliding_along_the_face_is_no_impact() {
+        let out = admit_impact(
+            edge_hit(),
+            Vec3::new(0.0, 1.0, 0.0),
+            &floor_f32(),
+            ActiveEdges::NONE,
+        );
+        assert_eq!(out, SweepOutcome::Miss);
+    }
+
+    #[test]
+    fn a_seam_impact_closing_on_the_face_keeps_its_time_with_the_face_normal() {
+        // Falling into a (concave) seam: the motion closes along +z.
+        let out = admit_impact(
+            edge_hit(),
+            Vec3::new(0.0, 1.0, -0.5),
+            &floor_f32(),
+            ActiveEdges::NONE,
+        );
+        let SweepOutcome::Hit(i) = out else {
+            panic!("expected a hit, got {out:?}")
+        };
+        assert_eq!(i.time, 0.5);
+        assert_eq!(i.point, Vec3d::new(0.5, 0.0, 0.0));
+        assert_eq!(i.normal, Vec3d::z());
+    }
+
+    #[test]
+    fn active_edges_and_face_impacts_are_unchanged() {
+        let motion = Vec3::new(0.0, 1.0, 0.0);
+        let active = ActiveEdges::from_edges([true, false, false]);
+        assert_eq!(
+            admit_impact(edge_hit(), motion, &floor_f32(), active),
+            edge_hit()
+        );
+        assert_eq!(
+            admit_impact(edge_hit(), motion, &floor_f32(), ActiveEdges::ALL),
+            edge_hit()
+        );
+        let face = SweepOutcome::Hit(Impact {
+            time: 0.25,
+            point: Vec3d::new(0.2, 0.2, 0.0),
+            normal: Vec3d::z(),
+            feature: (),
+        });
+        let down = Vec3::new(0.0, 0.0, -1.0);
+        assert_eq!(
+            admit_impact(face.clone(), down, &floor_f32(), ActiveEdges::NONE),
+            face
+        );
+    }
+
+    #[test]
+    fn an_initial_seam_contact_takes_the_face_normal() {
+        let SweepOutcome::Hit(i) = edge_hit() else {
+            unreachable!()
+        };
+        let out = admit_impact(
+            SweepOutcome::InitiallyTouching(Impact { time: 0.0, ..i }),
+            Vec3::new(0.0, 1.0, 0.0),
+            &floor_f32(),
+            ActiveEdges::NONE,
+        );
+        let SweepOutcome::InitiallyTouching(j) = out else {
+            panic!("expected an initial contact, got {out:?}")
+        };
+        assert_eq!(j.normal, Vec3d::z());
     }
 }
