@@ -187,8 +187,8 @@ fn two_hundred_fast_spheres_never_pass_through_or_sink_into_rough_terrain() {
 /// The settling variant: 64 spheres 14 m apart, 45 steps (0.75 s), so
 /// that the spheres also rest and roll on the terrain: resting contact
 /// (discrete solver and split correction) must not sink them either.
-/// Longer runs gather spheres in the terrain's valleys, where they would
-/// meet: interacting groups are refused until a later issue.
+/// Longer and denser runs, where spheres meet, are
+/// `crowded_fast_spheres_...` below.
 #[test]
 fn fast_spheres_that_land_and_settle_never_sink_into_rough_terrain() {
     let out = run_scene(SPHERE_MESH_CCD, 99, 64, 14.0, 45);
@@ -202,6 +202,29 @@ fn fast_spheres_that_land_and_settle_never_sink_into_rough_terrain() {
         "sink {} r",
         out.worst_sink
     );
+}
+
+/// The crowded variant: 200 spheres 2 m apart (radii up to 0.5 m, sideways
+/// speeds up to 2 m/s, bounces thrown sideways by the facets), 120 steps
+/// (2 s): their reach regions overlap, so they are swept in groups; they
+/// land, bounce into each other, gather in the valleys and settle. Every
+/// step must succeed (no refusal at this density), and no sphere may pass
+/// through or sink.
+#[test]
+fn crowded_fast_spheres_meet_in_groups_and_never_sink_into_rough_terrain() {
+    let out = run_scene(SPHERE_MESH_CCD, 5, 200, 2.0, 120);
+    println!(
+        "crowded: CCD pass-throughs {}, worst sink {:.3e} r, swept impacts {}",
+        out.pass_throughs, out.worst_sink, out.impacts
+    );
+    assert_eq!(out.pass_throughs, 0);
+    assert!(
+        out.worst_sink <= SINK_TOLERANCE,
+        "sink {} r",
+        out.worst_sink
+    );
+    // 200 landings at least (measured: about 2,000 swept impacts).
+    assert!(out.impacts >= 200, "only {} swept impacts", out.impacts);
 }
 
 #[test]
