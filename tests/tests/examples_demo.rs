@@ -16,6 +16,9 @@ mod sphere_stack;
 #[path = "../../crates/parapet/examples/refusal.rs"]
 mod refusal;
 
+#[path = "../../crates/parapet/examples/road_seams.rs"]
+mod road_seams;
+
 use parapet::prelude::*;
 
 #[test]
@@ -30,6 +33,20 @@ fn tunneling_example_discrete_passes_through_and_ccd_stops_on_the_surface() {
     for z in &ccd {
         assert!((z - 0.1).abs() < 1e-4, "{ccd:?}");
     }
+}
+
+#[test]
+fn road_seams_example_stops_on_the_plain_mesh_and_slides_with_active_edges() {
+    road_seams::main().unwrap();
+    for mode in [DISCRETE, SPHERE_MESH_CCD] {
+        // 1 s at 3 m/s without friction: 3 m, up to f32 rounding of the
+        // positions summed over 60 steps (1e-3 m).
+        let slid = road_seams::slide(mode, true).unwrap();
+        assert!((slid - 3.0).abs() < 1e-3, "{mode:?}: slid {slid} m");
+    }
+    // The plain mesh's ghost stops the crate at the first seam (0.05 m).
+    let stopped = road_seams::slide(DISCRETE, false).unwrap();
+    assert!(stopped < 0.1, "slid {stopped} m on the plain mesh");
 }
 
 #[test]
