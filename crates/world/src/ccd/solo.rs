@@ -23,6 +23,17 @@
 //! never drops remaining time, freezes the body or continues through a
 //! surface.
 //!
+//! Clear misses (the world's path, [`sweep_alone_prepared`], whose mesh
+//! snapshot passed its geometry check): within a pass, every candidate after
+//! the first may be answered by [`clearly_misses`] instead of the exact
+//! sweep. It decides a miss only when the triangle's plane keeps the shape
+//! farther than [`REJECT_MARGIN`] radii in front over the whole motion, or
+//! wholly behind by as much; then no feature of the triangle can be reached
+//! and the sweep could not refuse the triangle (see [`clearly_misses`] for
+//! the bound), so the outcome is the sweep's. The first candidate of each
+//! pass is always swept, which runs the sweep's checks of the moving shape
+//! itself; any refusal therefore still names the same triangle.
+//!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after
 //! the split correction's turn, as the pose update does), and keeps the last
@@ -34,12 +45,13 @@
 //! [`CcdError::SweepRefused`]); here also the coordinates of the start and
 //! end positions within 65536 radii.
 
-use parapet_geometry::bvh::{Ball, TriangleBoundsTree};
+use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery, TriangleBoundsTree};
 use parapet_geometry::Material;
-use parapet_math::{demote, promote, Quat, Vec3, Vec3d};
+use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, Impact, SolidPlacement,
     SweepOutcome, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII,
+    MAX_TRIANGLE_DISTANCE_RADII,
 };
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
@@ -177,6 +189,100 @@ fn plain<F: Copy>(o: SweepOutcome<F>) -> SweepOutcome<()> {
     }
 }
 
+/// Largest per-axis distance, in limit radii, of a candidate triangle's
+/// vertices (and of the shape's own core points) from the shape's centre
+/// for [`clearly_misses`] to decide (dimensionless): 1024, a thousandth of
+/// the sweeps' own limit [`MAX_TRIANGLE_DISTANCE_RADII`], so that a
+/// triangle it decides is never one that a sweep refuses as too far (each
+/// sweep measures from its own centre, within 0.01 radii of this one), and
+/// so that every length in the plane test stays below 2048 radii. Farther
+/// triangles are swept.
+pub const REJECT_DISTANCE_RADII: f64 = 1024.0;
+
+const _: () = assert!(2.0 * REJECT_DISTANCE_RADII <= MAX_TRIANGLE_DISTANCE_RADII);
+
+/// Smallest squared sine of the angle at a triangle's first vertex for
+/// [`clearly_misses`] to decide (dimensionless, `2^-20`: a sine of 1/1024).
+/// The computed plane normal's direction then errs by at most a few ulps
+/// over that sine, below `2^-40`; thinner triangles are swept.
+pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
+
+/// Clearance, in limit radii, that [`clearly_misses`] demands beyond contact
+/// before it decides a miss (dimensionless, `2^-13`, about 1.2e-4 radii).
+/// Within [`REJECT_DISTANCE_RADII`] and [`REJECT_MIN_SINE_SQ`] the test's own
+/// plane heights err by less than `2^-26` radii (lengths below `2^11`
+/// radii times a direction error below `2^-40`, plus a few roundings), and
+/// the exact sweeps' decisions near tangency err by less than `2^-19` of
+/// this clearance (a discriminant `|e|^2 (h^2 - r^2)` computed from terms
+/// of `|e|^2 |m|^2` with `|m|` below `2^11` radii), so a decided miss is a
+/// miss of the sweep by a factor of thousands.
+pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
+
+/// The moving shape at the start of one pass, as [`clearly_misses`] sees it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PassShape {
+    /// The shape's centre (m, world): the sphere or capsule centre, the
+    /// solid's shape origin.
+    center: Vec3d,
+    /// Core points (m, world): the sphere centre, the capsule's two `f32`
+    /// segment ends as its sweep takes them, the solid's vertices. Empty when
+    /// the shape is too long for the test (then nothing is decided).
+    points: Vec<Vec3d>,
+    /// Radius around the core points (m): 0 for a solid.
+    radius: f64,
+    /// The radius that scales the limits (m, [`SweptShape::limit_radius`]).
+    limit_radius: f64,
+}
+
+/// Whether the exact sweep of the shape `shape` moving by `d` (m) against
+/// `tri` certainly gives [`SweepOutcome::Miss`]: the triangle is within
+/// [`REJECT_DISTANCE_RADII`] and not thinner than [`REJECT_MIN_SINE_SQ`]
+/// allows, and, over the whole straight motion, every core point stays
+/// more than `radius + REJECT_MARGIN * limit_radius` in front of the
+/// triangle's plane (no feature of the triangle, which lies in that plane,
+/// can be reached), or every core point starts more than the margin behind
+/// it (the sweeps' one-sided rule: a sphere centre behind, both capsule
+/// ends behind, a solid wholly behind). `false` means "sweep it".
+///
+/// The mesh snapshot must have passed its geometry check
+/// ([`super::mesh_cache`]): the sweeps' other triangle checks (finite,
+/// coordinates, nonzero normal, thinness) are the same, so a decided
+/// triangle is one they accept. The moving shape's own checks are not made
+/// here: the caller sweeps the first candidate of each pass in full.
+pub(crate) fn clearly_misses(shape: &PassShape, d: Vec3d, tri: &[Vec3; 3]) -> bool {
+    if shape.points.is_empty() {
+        return false;
+    }
+    let [a, b, c] = tri.map(promote);
+    let far = REJECT_DISTANCE_RADII * shape.limit_radius;
+    let spread = (a - shape.center)
+        .amax()
+        .max((b - shape.center).amax())
+        .max((c - shape.center).amax());
+    if !(spread <= far) {
+        return false;
+    }
+    let (e1, e2) = (b - a, c - a);
+    let n = e1.cross(&e2);
+    let nn = n.norm_squared();
+    if !(nn > 0.0 && nn >= REJECT_MIN_SINE_SQ * e1.norm_squared() * e2.norm_squared()) {
+        return false;
+    }
+    let len = nn.sqrt();
+    let margin = REJECT_MARGIN * shape.limit_radius * len;
+    let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+    for q in &shape.points {
+        let h = n.dot(&(q - a));
+        low = low.min(h);
+        high = high.max(h);
+    }
+    if high < -margin {
+        return true;
+    }
+    let along = n.dot(&d).min(0.0);
+    low + along - shape.radius * len > margin
+}
+
 /// The fixed geometry of the moving shape during the step.
 struct Mover<'a> {
     shape: &'a SweptShape,
@@ -192,9 +298,7 @@ impl Mover<'_> {
         match self.shape {
             SweptShape::Sphere { radius } => plain(sweep_sphere_triangle(p, *radius, v, tau, tri)),
             SweptShape::Capsule { radius, .. } => {
-                let c = promote(p);
-                let p0 = (c - self.half_axis).map(|x| x as f32);
-                let p1 = (c + self.half_axis).map(|x| x as f32);
+                let (p0, p1) = self.capsule_ends(p);
                 plain(sweep_capsule_triangle(p0, p1, *radius, v, tau, tri))
             }
             SweptShape::Solid { solid, .. } => {
@@ -205,6 +309,50 @@ impl Mover<'_> {
                     shape_rotation: self.shape_rotation,
                 };
                 plain(sweep_solid_triangle(solid, &placement, v, tau, tri))
+            }
+        }
+    }
+
+    /// The capsule's `f32` segment ends with its centre at `p`.
+    fn capsule_ends(&self, p: Vec3) -> (Vec3, Vec3) {
+        let c = promote(p);
+        let p0 = (c - self.half_axis).map(|x| x as f32);
+        let p1 = (c + self.half_axis).map(|x| x as f32);
+        (p0, p1)
+    }
+
+    /// Fills `out` with the shape at `p` for [`clearly_misses`].
+    fn pass_shape(&self, p: Vec3, out: &mut PassShape) {
+        out.points.clear();
+        out.limit_radius = self.shape.limit_radius();
+        let far = REJECT_DISTANCE_RADII * out.limit_radius;
+        match self.shape {
+            SweptShape::Sphere { radius } => {
+                out.center = promote(p);
+                out.radius = *radius as f64;
+                out.points.push(out.center);
+            }
+            SweptShape::Capsule { radius, .. } => {
+                out.center = promote(p);
+                out.radius = *radius as f64;
+                if self.half_axis.amax() <= far {
+                    let (p0, p1) = self.capsule_ends(p);
+                    out.points.extend([promote(p0), promote(p1)]);
+                }
+            }
+            SweptShape::Solid { solid, .. } => {
+                let unit = |q: Quat| {
+                    parapet_math::nalgebra::UnitQuaternion::new_normalize(
+                        promote_quat(q).into_inner(),
+                    )
+                };
+                let body_rotation = unit(self.body_rotation);
+                let rotation = body_rotation * unit(self.shape_rotation);
+                out.center = promote(p) + body_rotation * promote(self.shape_offset);
+                out.radius = 0.0;
+                let center = out.center;
+                out.points
+                    .extend(solid.vertices().iter().map(|v| rotation * v + center));
             }
         }
     }
@@ -228,12 +376,87 @@ pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
     (q * Vec3d::new(0.0, 0.0, half_height as f64)).map(|x| x as f32)
 }
 
+/// Buffers that one thread reuses for the bodies it sweeps alone: the
+/// candidate list and the pass shape. Nothing carries over from one body to
+/// the next (each sweep clears them), so results do not depend on which
+/// thread swept which body.
+#[derive(Debug, Default)]
+pub(crate) struct SoloScratch {
+    candidates: Vec<u32>,
+    pass: PassShape,
+}
+
+/// Candidates queried before the sweep (by the contact stage): every
+/// triangle, ascending, whose bounds meet `bounds`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prequeried<'a> {
+    /// The query box.
+    pub bounds: Bounds,
+    /// The triangles whose bounds meet it, ascending.
+    pub triangles: &'a [u32],
+}
+
 /// Sweeps one body alone against the static triangles (see the module docs).
+///
+/// Every candidate is swept exactly; this entry makes no assumption about
+/// the mesh (the world's own path, which checks its snapshot first, also
+/// answers clear misses without the sweep).
 ///
 /// # Errors
 /// [`CcdError::SweepRefused`], [`CcdError::ImpactLimit`],
 /// [`CcdError::Precision`] or [`CcdError::NotRepresentable`], naming the body.
 pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOutcome, CcdError> {
+    sweep_alone_with(input, mesh, &mut SoloScratch::default(), None, false)
+}
+
+/// [`sweep_alone`] for the world: the mesh snapshot passed its geometry
+/// check, so clear misses are decided by [`clearly_misses`]; `pre`, when
+/// its box contains the reach ball's box, supplies the candidates (filtered
+/// by the reach ball exactly as the tree's query would be, so the candidate
+/// list is the same).
+///
+/// # Errors
+/// As [`sweep_alone`].
+pub(crate) fn sweep_alone_prepared(
+    input: &SoloInput<'_>,
+    mesh: &MeshView<'_>,
+    scratch: &mut SoloScratch,
+    pre: Option<Prequeried<'_>>,
+) -> Result<SoloOutcome, CcdError> {
+    sweep_alone_with(input, mesh, scratch, pre, true)
+}
+
+/// The candidates of the reach ball into `out`: every triangle whose bounds
+/// the ball touches ([`BoundsQuery::touches`], what the tree returns),
+/// ascending, whose owner collides.
+fn candidates_into(
+    ball: &Ball,
+    mesh: &MeshView<'_>,
+    pre: Option<Prequeried<'_>>,
+    out: &mut Vec<u32>,
+) {
+    match pre {
+        Some(pre) if pre.bounds.contains(&ball.bounds()) => {
+            out.clear();
+            out.extend(pre.triangles.iter().copied().filter(|&t| {
+                ball.touches(&Bounds::of_triangle(&mesh.triangles[t as usize]))
+                    && (mesh.material)(t as usize).is_some()
+            }));
+        }
+        _ => {
+            mesh.tree.query(ball, out);
+            out.retain(|&t| (mesh.material)(t as usize).is_some());
+        }
+    }
+}
+
+fn sweep_alone_with(
+    input: &SoloInput<'_>,
+    mesh: &MeshView<'_>,
+    scratch: &mut SoloScratch,
+    pre: Option<Prequeried<'_>>,
+    rejects: bool,
+) -> Result<SoloOutcome, CcdError> {
     let index = input.index;
     let body = input.body;
     let dt = input.dt;
@@ -247,15 +470,9 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
             value: input.reach.radius,
         }
     })?;
-    let candidates: Vec<(usize, Material)> = mesh
-        .tree
-        .query_vec(&ball)
-        .into_iter()
-        .filter_map(|t| {
-            let t = t as usize;
-            (mesh.material)(t).map(|m| (t, body.material().mix(&m)))
-        })
-        .collect();
+    let SoloScratch { candidates, pass } = scratch;
+    candidates_into(&ball, mesh, pre, candidates);
+    let candidates: &[u32] = candidates;
 
     let (shape_offset, shape_rotation) = body.shape_offset();
     let half_axis = match input.shape {
@@ -269,10 +486,8 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
         shape_offset,
         shape_rotation,
     };
-    let response_body = ResponseBody {
-        inverse_mass: body.inverse_mass() as f64,
-        inverse_inertia: body.world_inverse_inertia_f64(),
-    };
+    // Only needed at an impact (the world tensor costs a matrix product).
+    let mut response_body: Option<ResponseBody> = None;
 
     let split = body.split_linear_velocity();
     let mut p = body.position();
@@ -302,8 +517,21 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
 
     while tau > 0.0 {
         let mut best: Option<Found> = None;
-        for &(t, _) in &candidates {
-            let found = match mover.sweep(p, sweep_v, tau, &mesh.triangles[t]) {
+        // The motion as the sweeps compute it.
+        let d = promote(sweep_v) * tau as f64;
+        let decide = rejects && candidates.len() > 1;
+        if decide {
+            mover.pass_shape(p, pass);
+        }
+        for (k, &t) in candidates.iter().enumerate() {
+            let t = t as usize;
+            let triangle = &mesh.triangles[t];
+            // The first candidate is always swept: its sweep checks the
+            // moving shape itself, so a refusal names the same triangle.
+            if decide && k > 0 && clearly_misses(pass, d, triangle) {
+                continue;
+            }
+            let found = match mover.sweep(p, sweep_v, tau, triangle) {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::SweepRefused {
                         body: index,
@@ -318,8 +546,7 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
                     impact,
                 },
                 SweepOutcome::InitiallyTouching(impact) => {
-                    let motion = promote(sweep_v) * tau as f64;
-                    if !closes(&impact.normal, &motion) {
+                    if !closes(&impact.normal, &d) {
                         continue;
                     }
                     Found {
@@ -369,20 +596,22 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
                 contact = i;
             }
         }
-        let material = candidates
-            .iter()
-            .find(|(t, _)| *t == hit.triangle)
-            .map(|(_, m)| *m)
+        let material = (mesh.material)(hit.triangle)
+            .map(|m| body.material().mix(&m))
             .unwrap_or_default();
+        let response_body = response_body.get_or_insert_with(|| ResponseBody {
+            inverse_mass: body.inverse_mass() as f64,
+            inverse_inertia: body.world_inverse_inertia_f64(),
+        });
         let arm = mover.arm(p, &contact);
-        let mut response = respond(index, &response_body, v, w, arm, contact.normal, &material)?;
+        let mut response = respond(index, response_body, v, w, arm, contact.normal, &material)?;
         if response.is_none() && contact != hit.impact {
             // The looked-up contact does not close: the sweep's own normal,
             // which approaches by construction, takes the impact, so the
             // loop always makes progress.
             contact = hit.impact;
             let arm = mover.arm(p, &contact);
-            response = respond(index, &response_body, v, w, arm, contact.normal, &material)?;
+            response = respond(index, response_body, v, w, arm, contact.normal, &material)?;
         }
         if let Some(r) = response {
             v = r.linear_velocity;
@@ -434,6 +663,7 @@ pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOut
         impacts,
     })
 }
+
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,8 @@
 //! refused: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
+use std::sync::Arc;
+
 use parapet_geometry::Shape;
 use parapet_math::{promote, Mat3, Vec3};
 use parapet_narrow::sweep::{ConvexSolid, MAX_SHAPE_OFFSET};
@@ -50,8 +52,8 @@ pub enum SweptShape {
     },
     /// A box or hull that cannot turn.
     Solid {
-        /// The solid in its shape frame.
-        solid: Box<ConvexSolid>,
+        /// The solid in its shape frame (shared with [`SolidCache`]).
+        solid: Arc<ConvexSolid>,
         /// "box" or "hull", for messages.
         name: &'static str,
     },
@@ -119,6 +121,45 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
     Ok(())
 }
 
+/// The convex solids of swept boxes and hulls, kept per body slot with the
+/// shape they were built from: building one (faces, edges, silhouettes)
+/// costs far more than a step's sweeps, and a body's shape does not change.
+/// An entry is reused only when the slot's shape equals the cached one (a
+/// reused slot or a new shape builds again), and the build is
+/// deterministic, so the cache never changes a result.
+#[derive(Debug, Clone, Default)]
+pub struct SolidCache {
+    by_slot: Vec<Option<(Shape, Arc<ConvexSolid>)>>,
+}
+
+impl SolidCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The solid of `shape` in slot `index`: the cached one when the shape
+    /// is the cached shape, else `build`'s (then cached).
+    fn solid<E>(
+        &mut self,
+        index: usize,
+        shape: &Shape,
+        build: impl FnOnce() -> Result<ConvexSolid, E>,
+    ) -> Result<Arc<ConvexSolid>, E> {
+        if let Some(Some((cached, solid))) = self.by_slot.get(index) {
+            if cached == shape {
+                return Ok(Arc::clone(solid));
+            }
+        }
+        let solid = Arc::new(build()?);
+        if self.by_slot.len() <= index {
+            self.by_slot.resize(index + 1, None);
+        }
+        self.by_slot[index] = Some((shape.clone(), Arc::clone(&solid)));
+        Ok(solid)
+    }
+}
+
 /// Classifies one body by the support rules. `torque` is the pending torque
 /// (the angular push) read at step entry, before forces consume it.
 ///
@@ -127,6 +168,19 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
 /// capsule half height beyond [`MAX_HALF_HEIGHT`] or a solid offset beyond
 /// [`MAX_SHAPE_OFFSET`].
 pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
+    classify_cached(index, body, &mut SolidCache::new())
+}
+
+/// [`classify`], taking a box's or hull's solid from `cache` (index `index`
+/// is the body's slot).
+///
+/// # Errors
+/// As [`classify`].
+pub fn classify_cached(
+    index: usize,
+    body: &RigidBody,
+    cache: &mut SolidCache,
+) -> Result<Role, CcdError> {
     let refuse = |reason| CcdError::Unsupported {
         body: index,
         reason,
@@ -244,20 +298,18 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                             limit: MAX_SHAPE_OFFSET,
                         });
                     }
-                    let solid = if let Shape::Cuboid(c) = shape {
-                        ConvexSolid::from_cuboid(c.half_extents())
-                    } else if let Shape::ConvexHull(h) = shape {
-                        let faces: Vec<[u32; 3]> = h.triangles().collect();
-                        ConvexSolid::from_points(h.vertices(), &faces)
-                    } else {
-                        return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
-                    };
-                    let solid = solid
-                        .map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))?;
-                    Ok(Role::Swept(SweptShape::Solid {
-                        solid: Box::new(solid),
-                        name,
-                    }))
+                    let solid = cache.solid(index, shape, || {
+                        let solid = if let Shape::Cuboid(c) = shape {
+                            ConvexSolid::from_cuboid(c.half_extents())
+                        } else if let Shape::ConvexHull(h) = shape {
+                            let faces: Vec<[u32; 3]> = h.triangles().collect();
+                            ConvexSolid::from_points(h.vertices(), &faces)
+                        } else {
+                            return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
+                        };
+                        solid.map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))
+                    })?;
+                    Ok(Role::Swept(SweptShape::Solid { solid, name }))
                 }
                 Shape::Mesh(_) => Err(refuse(UnsupportedReason::MovingMesh)),
             }

@@ -44,8 +44,8 @@ use crate::ccd::group_sweep::{
     sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
 };
 use crate::ccd::reach::{self, Reach};
-use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
-use crate::ccd::support::{classify, Role, SweptShape};
+use crate::ccd::solo::{capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch};
+use crate::ccd::support::{classify_cached, Role, SolidCache, SweptShape};
 use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
@@ -215,11 +215,14 @@ fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
     Ok(())
 }
 
-fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
+fn classify_all(
+    world: &PhysicsWorld,
+    solids: &mut SolidCache,
+) -> Result<Vec<Option<Role>>, CcdError> {
     let mut roles = vec![None; world.slots.len()];
     for e in world.entries() {
         let slot = e.id.index() as usize;
-        let role = classify(slot, &e.body)?;
+        let role = classify_cached(slot, &e.body, solids)?;
         if !matches!(role, Role::Passive) {
             for &x in e.body.position().iter() {
                 if !((x as f64).abs() <= MAX_COORDINATE) {
@@ -255,7 +258,10 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::Discrete => return Ok(None),
         CollisionDetection::SphereMeshCcd => {}
     }
-    let roles = classify_all(world).map_err(|e| step_error(world, e))?;
+    let mut solids = std::mem::take(&mut world.ccd_solids);
+    let roles = classify_all(world, &mut solids);
+    world.ccd_solids = solids;
+    let roles = roles.map_err(|e| step_error(world, e))?;
     if !world.ccd_mesh.is_validated() {
         // Once per snapshot: every mesh body's triangles, in insertion order.
         let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
@@ -404,7 +410,9 @@ fn sweep_each(
     // order, so the outcome and the first error do not depend on the
     // thread count. A turning body also reports its sub-step count.
     type Swept = (crate::ccd::SoloOutcome, Option<u32>);
-    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<Swept, CcdError>> {
+    let sweep = |scratch: &mut SoloScratch,
+                 (slot, r): &(usize, Reach)|
+     -> Option<Result<Swept, CcdError>> {
         let entry = world.slots[*slot].as_ref()?;
         match &plan.roles[*slot] {
             Some(Role::Turning(shape)) => {
@@ -436,16 +444,20 @@ fn sweep_each(
                     dt,
                     max_impacts: world.ccd_max_impacts,
                 };
-                Some(sweep_alone(&input, mesh).map(|o| (o, None)))
+                Some(sweep_alone_prepared(&input, mesh, scratch, None).map(|o| (o, None)))
             }
             _ => None,
         }
     };
     let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
         use rayon::prelude::*;
-        moving.par_iter().map(sweep).collect()
+        moving
+            .par_iter()
+            .map_init(SoloScratch::default, sweep)
+            .collect()
     } else {
-        moving.iter().map(sweep).collect()
+        let mut scratch = SoloScratch::default();
+        moving.iter().map(|m| sweep(&mut scratch, m)).collect()
     };
     for ((slot, _), outcome) in moving.iter().zip(outcomes) {
         let Some(outcome) = outcome else {
@@ -636,10 +648,21 @@ pub(crate) fn run(
                 .map_err(|err| step_error(world, err))?;
         }
     }
+    // A mover is alone when no other mover carries its group label
+    // (`Groups::is_shared`), counted in one pass: O(B).
+    let mut members = vec![0u32; groups.label.len()];
+    for &l in &groups.label {
+        if let Some(n) = members.get_mut(l) {
+            *n += 1;
+        }
+    }
     let alone: Vec<(usize, Reach)> = moving
         .iter()
         .enumerate()
-        .filter(|(i, _)| !groups.is_shared(*i))
+        .filter(|(i, _)| match members.get(groups.label[*i]) {
+            Some(&n) => n <= 1,
+            None => !groups.is_shared(*i),
+        })
         .map(|(_, m)| *m)
         .collect();
     let shared = groups.shared(&movers);
