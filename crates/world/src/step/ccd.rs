@@ -444,7 +444,7 @@ fn sweep_each(
                     dt,
                     max_impacts: world.ccd_max_impacts,
                 };
-                Some(sweep_alone_prepared(&input, mesh, scratch, None).map(|o| (o, None)))
+                Some(sweep_alone_prepared(&input, mesh, scratch).map(|o| (o, None)))
             }
             _ => None,
         }
