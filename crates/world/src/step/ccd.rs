@@ -356,9 +356,9 @@ impl CcdPlan {
     }
 }
 
-/// The reach of a swept body: region centre and shape bound by shape.
-fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Reach {
-    let (center, bound) = swept_bound(body, shape);
+/// The reach of a swept body from its region centre and shape bound
+/// ([`swept_bound`]).
+fn swept_reach(body: &RigidBody, (center, bound): (Vec3d, f64), energy: f64, dt: f32) -> Reach {
     let energy = energy.max(reach::bound_energy(body));
     reach::dynamic_reach(
         center,
@@ -489,11 +489,13 @@ fn movers_of(
     world: &PhysicsWorld,
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
+    shape_bounds: &[f64],
     dt: f32,
 ) -> Vec<Mover> {
     moving
         .iter()
-        .filter_map(|(slot, r)| {
+        .zip(shape_bounds)
+        .filter_map(|((slot, r), &bound)| {
             let body = &world.slots[*slot].as_ref()?.body;
             let role = plan.roles[*slot].as_ref()?;
             let mut m = Mover {
@@ -516,7 +518,6 @@ fn movers_of(
                         shape,
                         SweptShape::Sphere { .. } | SweptShape::Capsule { .. }
                     );
-                    let (_, bound) = swept_bound(body, shape);
                     m.shape_bound = bound;
                     m.energy = plan.energy[*slot].max(reach::bound_energy(body));
                     m.split_travel = parapet_math::rounding::mul_up(
@@ -621,11 +622,15 @@ pub(crate) fn run(
     };
     // Reach bounds and the group test.
     let mut moving: Vec<(usize, Reach)> = Vec::new();
+    // Per moving body: a swept body's shape bound (m), computed once.
+    let mut shape_bounds: Vec<f64> = Vec::new();
     for e in world.entries() {
         let slot = e.id.index() as usize;
         match &plan.roles[slot] {
             Some(Role::Swept(shape)) => {
-                let r = swept_reach(&e.body, shape, plan.energy[slot], dt);
+                let bound = swept_bound(&e.body, shape);
+                let r = swept_reach(&e.body, bound, plan.energy[slot], dt);
+                shape_bounds.push(bound.1);
                 reach::check_reach(slot, &r, shape.limit_radius())
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
@@ -636,6 +641,7 @@ pub(crate) fn run(
                 reach::check_reach(slot, &r, shape.radius as f64)
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
+                shape_bounds.push(0.0);
             }
             Some(Role::KinematicSphere { radius }) => {
                 let r = reach::kinematic_reach(
@@ -645,11 +651,12 @@ pub(crate) fn run(
                     dt,
                 );
                 moving.push((slot, r));
+                shape_bounds.push(0.0);
             }
             _ => {}
         }
     }
-    let movers = movers_of(world, plan, &moving, dt);
+    let movers = movers_of(world, plan, &moving, &shape_bounds, dt);
     let groups =
         form_groups(&movers, world.ccd_max_impacts, dt).map_err(|err| step_error(world, err))?;
     for (i, m) in movers.iter().enumerate() {
