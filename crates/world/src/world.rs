@@ -14,7 +14,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
-use crate::ccd::{CollisionDetection, MeshSnapshotCache, ClassifyCache, DISCRETE};
+use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};

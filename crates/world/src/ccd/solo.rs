@@ -23,13 +23,13 @@
 //! never drops remaining time, freezes the body or continues through a
 //! surface.
 //!
-//! Clear misses (the world's path, [`sweep_alone_prepared`], whose mesh
+//! Clear misses (the world's path, `sweep_alone_prepared`, whose mesh
 //! snapshot passed its geometry check): within a pass, every candidate after
-//! the first may be answered by [`clearly_misses`] instead of the exact
+//! the first may be answered by `clearly_misses` instead of the exact
 //! sweep. It decides a miss only when the triangle's plane keeps the shape
 //! farther than [`REJECT_MARGIN`] radii in front over the whole motion, or
 //! wholly behind by as much; then no feature of the triangle can be reached
-//! and the sweep could not refuse the triangle (see [`clearly_misses`] for
+//! and the sweep could not refuse the triangle (see `clearly_misses` for
 //! the bound), so the outcome is the sweep's. The first candidate of each
 //! pass is always swept, which runs the sweep's checks of the moving shape
 //! itself; any refusal therefore still names the same triangle.
@@ -191,7 +191,7 @@ fn plain<F: Copy>(o: SweepOutcome<F>) -> SweepOutcome<()> {
 
 /// Largest per-axis distance, in limit radii, of a candidate triangle's
 /// vertices (and of the shape's own core points) from the shape's centre
-/// for [`clearly_misses`] to decide (dimensionless): 1024, a thousandth of
+/// for `clearly_misses` to decide (dimensionless): 1024, a thousandth of
 /// the sweeps' own limit [`MAX_TRIANGLE_DISTANCE_RADII`], so that a
 /// triangle it decides is never one that a sweep refuses as too far (each
 /// sweep measures from its own centre, within 0.01 radii of this one), and
@@ -202,12 +202,12 @@ pub const REJECT_DISTANCE_RADII: f64 = 1024.0;
 const _: () = assert!(2.0 * REJECT_DISTANCE_RADII <= MAX_TRIANGLE_DISTANCE_RADII);
 
 /// Smallest squared sine of the angle at a triangle's first vertex for
-/// [`clearly_misses`] to decide (dimensionless, `2^-20`: a sine of 1/1024).
+/// `clearly_misses` to decide (dimensionless, `2^-20`: a sine of 1/1024).
 /// The computed plane normal's direction then errs by at most a few ulps
 /// over that sine, below `2^-40`; thinner triangles are swept.
 pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
 
-/// Clearance, in limit radii, that [`clearly_misses`] demands beyond contact
+/// Clearance, in limit radii, that `clearly_misses` demands beyond contact
 /// before it decides a miss (dimensionless, `2^-13`, about 1.2e-4 radii).
 /// Within [`REJECT_DISTANCE_RADII`] and [`REJECT_MIN_SINE_SQ`] the test's own
 /// plane heights err by less than `2^-26` radii (lengths below `2^11`
@@ -218,7 +218,7 @@ pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
 /// miss of the sweep by a factor of thousands.
 pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
 
-/// The moving shape at the start of one pass, as [`clearly_misses`] sees it.
+/// The moving shape at the start of one pass, as `clearly_misses` sees it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PassShape {
     /// The shape's centre (m, world): the sphere or capsule centre, the
@@ -629,7 +629,6 @@ fn sweep_alone_with(
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -864,7 +863,8 @@ mod tests {
             let u = n.cross(&Vec3d::new(0.3, -0.5, 0.8)).normalize();
             let w = n.cross(&u);
             let size = r * [0.1, 1.0, 10.0, 3000.0][rng.pick(4) as usize];
-            let foot = promote(p) + n * (plane - n.dot(&promote(p)))
+            let foot = promote(p)
+                + n * (plane - n.dot(&promote(p)))
                 + u * rng.uniform(-3.0, 3.0) * r
                 + w * rng.uniform(-3.0, 3.0) * r;
             let thin = if rng.pick(8) == 0 { 1e-4 } else { 1.0 };
@@ -885,7 +885,7 @@ mod tests {
                 0 => 0.0,
                 1 => rng.uniform(-3.0, 0.0),
                 2 => rng.uniform(0.0, 1.0),
-                _ => gap(&mut rng).abs() * -1.0,
+                _ => -gap(&mut rng).abs(),
             };
             let tangent = u * rng.uniform(-3.0, 3.0) + w * rng.uniform(-3.0, 3.0);
             let tau = 1.0f32 / 60.0;
@@ -932,8 +932,16 @@ mod tests {
         }
         // Moving down by more than the clearance is never decided.
         mover.pass_shape(Vec3::new(0.0, 0.0, 0.2), &mut pass);
-        assert!(!clearly_misses(&pass, Vec3d::new(0.0, 0.0, -0.11), &floor()[0]));
-        assert!(clearly_misses(&pass, Vec3d::new(0.0, 0.0, -0.09), &floor()[0]));
+        assert!(!clearly_misses(
+            &pass,
+            Vec3d::new(0.0, 0.0, -0.11),
+            &floor()[0]
+        ));
+        assert!(clearly_misses(
+            &pass,
+            Vec3d::new(0.0, 0.0, -0.09),
+            &floor()[0]
+        ));
         // A triangle farther than REJECT_DISTANCE_RADII is swept.
         let far = floor()[0].map(|v| v + Vec3::new(200.0, 0.0, 0.0));
         assert!(!clearly_misses(&pass, d, &far));
@@ -970,7 +978,7 @@ mod tests {
             let material = |t: usize| {
                 (t % 7 != 3).then_some(Material {
                     friction: 0.3,
-                    restitution: if t % 2 == 0 { 0.5 } else { 1.0 },
+                    restitution: if t.is_multiple_of(2) { 0.5 } else { 1.0 },
                     bounce_threshold: 0.5,
                 })
             };
@@ -988,14 +996,18 @@ mod tests {
                         half_height,
                     } => Shape::capsule(*radius, *half_height).unwrap(),
                     SweptShape::Solid { solid, .. } => {
-                        let e = solid.vertices().iter().fold(Vec3d::zeros(), |m, v| m.sup(&v.abs()));
+                        let e = solid
+                            .vertices()
+                            .iter()
+                            .fold(Vec3d::zeros(), |m, v| m.sup(&v.abs()));
                         Shape::cuboid(e.map(|x| x as f32)).unwrap()
                     }
                 };
                 let sphere = matches!(geometry, Shape::Sphere(_));
                 let mut body = RigidBody::new_dynamic(geometry, 1.0).unwrap();
                 if !sphere {
-                    body.set_inverse_inertia(parapet_math::Mat3::zeros()).unwrap();
+                    body.set_inverse_inertia(parapet_math::Mat3::zeros())
+                        .unwrap();
                 }
                 let shape = match classify(0, &body).unwrap() {
                     crate::ccd::Role::Swept(s) => s,

@@ -351,12 +351,13 @@ mod tests {
     #[test]
     fn a_cached_solid_is_reused_only_for_the_same_shape() {
         let mut cache = ClassifyCache::new();
-        let solid_of = |cache: &mut ClassifyCache, body: &RigidBody| {
-            match classify_cached(4, body, cache).unwrap() {
+        let solid_of =
+            |cache: &mut ClassifyCache, body: &RigidBody| match classify_cached(4, body, cache)
+                .unwrap()
+            {
                 Role::Swept(SweptShape::Solid { solid, .. }) => solid,
                 other => panic!("{other:?}"),
-            }
-        };
+            };
         let small = locked(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap());
         let first = solid_of(&mut cache, &small);
         let again = solid_of(&mut cache, &small);

@@ -45,7 +45,7 @@ use crate::ccd::group_sweep::{
 };
 use crate::ccd::reach::{self, Reach};
 use crate::ccd::solo::{capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch};
-use crate::ccd::support::{classify_cached, Role, ClassifyCache, SweptShape};
+use crate::ccd::support::{classify_cached, ClassifyCache, Role, SweptShape};
 use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
