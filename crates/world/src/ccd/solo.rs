@@ -30,9 +30,12 @@
 //! farther than [`REJECT_MARGIN`] radii in front over the whole motion, or
 //! wholly behind by as much; then no feature of the triangle can be reached
 //! and the sweep could not refuse the triangle (see `clearly_misses` for
-//! the bound), so the outcome is the sweep's. The first candidate of each
-//! pass is always swept, which runs the sweep's checks of the moving shape
-//! itself; any refusal therefore still names the same triangle.
+//! the bound), so the outcome is the sweep's. The sweeps also check the
+//! moving shape itself (radius, coordinates at both ends of the motion,
+//! reach, rotations, offset) and refuse every triangle alike when it fails;
+//! so the first candidate of each pass is decided only when `shape_clear`
+//! finds the shape within half of each of those limits, and is otherwise
+//! swept in full: any refusal still names the same triangle.
 //!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after
@@ -50,8 +53,9 @@ use parapet_geometry::Material;
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, Impact, SolidPlacement,
-    SweepOutcome, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII,
-    MAX_TRIANGLE_DISTANCE_RADII,
+    SweepOutcome, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
+    MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
+    ROTATION_NORM_SQ_TOLERANCE,
 };
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
@@ -218,6 +222,12 @@ pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
 /// miss of the sweep by a factor of thousands.
 pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
 
+/// Fraction of each of the sweeps' limits on the moving shape within which
+/// `shape_clear` vouches that no sweep of this pass refuses the shape
+/// (dimensionless): one half, far beyond the roundoff of either side's
+/// evaluation of the same quantities.
+const SHAPE_LIMIT_FRACTION: f64 = 0.5;
+
 /// The moving shape at the start of one pass, as `clearly_misses` sees it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PassShape {
@@ -281,6 +291,58 @@ pub(crate) fn clearly_misses(shape: &PassShape, d: Vec3d, tri: &[Vec3; 3]) -> bo
     }
     let along = n.dot(&d).min(0.0);
     low + along - shape.radius * len > margin
+}
+
+/// Whether the sweeps' checks of the moving shape itself (those that refuse
+/// every triangle alike) certainly pass for this pass: inputs finite, step
+/// non-negative, the radius, every core point (and the body origin) at the
+/// start and end of the motion, the reach, and for a solid its rotations
+/// and offset, each within [`SHAPE_LIMIT_FRACTION`] of the sweeps' limit
+/// ([`MIN_RADIUS`], [`MAX_RADIUS`], [`MAX_COORDINATE`],
+/// [`MAX_COORDINATE_RADII`], [`MAX_REACH_RADII`],
+/// [`ROTATION_NORM_SQ_TOLERANCE`], [`MAX_SHAPE_OFFSET`]). `false` when
+/// unsure: the first candidate is then swept in full.
+fn shape_clear(mover: &Mover<'_>, pass: &PassShape, p: Vec3, v: Vec3, tau: f32) -> bool {
+    let k = SHAPE_LIMIT_FRACTION;
+    let finite = |x: &Vec3| x.iter().all(|c| c.is_finite());
+    let inputs = finite(&p) && finite(&v) && tau.is_finite() && tau >= 0.0;
+    if pass.points.is_empty() || !inputs {
+        return false;
+    }
+    let r = pass.limit_radius;
+    if !(r >= MIN_RADIUS / k && r <= MAX_RADIUS * k) {
+        return false;
+    }
+    let d = promote(v) * tau as f64;
+    let limit = k * MAX_COORDINATE.min(MAX_COORDINATE_RADII * r);
+    let origin = promote(p);
+    let within = |q: &Vec3d| q.amax() <= limit && (q + d).amax() <= limit;
+    if !within(&origin) || !pass.points.iter().all(within) {
+        return false;
+    }
+    // A capsule's reach counts half its axis (the sweep's own measure).
+    let half_axis = match mover.shape {
+        SweptShape::Capsule { .. } => 0.5 * (pass.points[1] - pass.points[0]).norm(),
+        _ => 0.0,
+    };
+    if !(d.norm() + half_axis + r <= k * MAX_REACH_RADII * r) {
+        return false;
+    }
+    if let SweptShape::Solid { .. } = mover.shape {
+        let unit = |q: &Quat| {
+            let c = q.into_inner().coords;
+            c.iter().all(|x| x.is_finite())
+                && (c.cast::<f64>().norm_squared() - 1.0).abs() <= k * ROTATION_NORM_SQ_TOLERANCE
+        };
+        let offset = promote(mover.shape_offset).norm();
+        if !(unit(&mover.body_rotation)
+            && unit(&mover.shape_rotation)
+            && offset <= k * MAX_SHAPE_OFFSET)
+        {
+            return false;
+        }
+    }
+    true
 }
 
 /// The fixed geometry of the moving shape during the step.
@@ -484,16 +546,18 @@ fn sweep_alone_with(
         let mut best: Option<Found> = None;
         // The motion as the sweeps compute it.
         let d = promote(sweep_v) * tau as f64;
-        let decide = rejects && candidates.len() > 1;
+        let decide = rejects && !candidates.is_empty();
+        // Whether the first candidate may be decided too (else its sweep
+        // checks the moving shape, so a refusal names the same triangle).
+        let mut first = false;
         if decide {
             mover.pass_shape(p, pass);
+            first = shape_clear(&mover, pass, p, sweep_v, tau);
         }
         for (k, &t) in candidates.iter().enumerate() {
             let t = t as usize;
             let triangle = &mesh.triangles[t];
-            // The first candidate is always swept: its sweep checks the
-            // moving shape itself, so a refusal names the same triangle.
-            if decide && k > 0 && clearly_misses(pass, d, triangle) {
+            if decide && (k > 0 || first) && clearly_misses(pass, d, triangle) {
                 continue;
             }
             let found = match mover.sweep(p, sweep_v, tau, triangle) {
@@ -909,6 +973,85 @@ mod tests {
         }
         assert!(decided * 8 > cases, "only {decided} of {cases} decided");
         assert!(hits * 10 > cases, "only {hits} of {cases} hit");
+    }
+
+    /// Random moving shapes around the sweeps' own limits (coordinates near
+    /// 65536 radii and 1e6 m, motions near the reach limit, radii near
+    /// 1e-4 m, rotations off unit, far offsets): whenever `shape_clear`
+    /// vouches for the shape, the exact sweep of a valid nearby triangle is
+    /// not refused; the cases reach both answers and real refusals.
+    #[test]
+    fn a_shape_vouched_clear_is_never_refused_by_a_sweep() {
+        let mut rng = Mix(0xC1EA_5A9E);
+        let (mut clear, mut refused) = (0u32, 0u32);
+        let mut pass = PassShape::default();
+        let cases = 20_000;
+        for case in 0..cases {
+            let (shape, rotation) = random_shape(&mut rng);
+            let shape = match shape {
+                SweptShape::Sphere { .. } if rng.pick(4) == 0 => SweptShape::Sphere {
+                    radius: (1e-4 * rng.uniform(0.5, 3.0)) as f32,
+                },
+                other => other,
+            };
+            let r = shape.limit_radius();
+            // Coordinates: a fraction of the tighter coordinate limit.
+            let limit = MAX_COORDINATE.min(MAX_COORDINATE_RADII * r);
+            let frac = [0.1, 0.45, 0.5, 0.55, 1.1][rng.pick(5) as usize];
+            let center = rng.unit() * limit * frac * rng.uniform(0.9, 1.1);
+            let p = center.map(|x| x as f32);
+            let tau = 1.0f32 / 60.0;
+            // Travel: a fraction of the reach limit.
+            let travel = MAX_REACH_RADII * r * [1e-6, 0.2, 0.45, 0.55, 1.2][rng.pick(5) as usize];
+            let v = (rng.unit() * travel / tau as f64).map(|x| x as f32);
+            let half_axis = match &shape {
+                SweptShape::Capsule { half_height, .. } => {
+                    promote(rotation * Vec3::new(0.0, 0.0, *half_height))
+                }
+                _ => Vec3d::zeros(),
+            };
+            let tilt = 1.0 + [0.0, 1e-6, 4e-6, 6e-6, 2e-5][rng.pick(5) as usize] as f32;
+            let body_rotation = Quat::new_unchecked(rotation.into_inner() * tilt);
+            let offset = [0.0, 4e3, 6e3, 2e4][rng.pick(4) as usize] as f32;
+            let mover = Mover {
+                shape: &shape,
+                half_axis,
+                body_rotation,
+                shape_offset: Vec3::new(offset, 0.0, 0.0),
+                shape_rotation: Quat::identity(),
+            };
+            mover.pass_shape(p, &mut pass);
+            // A valid triangle a few radii below the shape.
+            let n = rng.unit();
+            let foot = promote(p) - n * 3.0 * r;
+            let u = n.cross(&Vec3d::new(0.3, -0.5, 0.8)).normalize();
+            let w = n.cross(&u);
+            let tri = [
+                foot - u * r - w * r,
+                foot + u * 2.0 * r - w * r,
+                foot + w * 2.0 * r,
+            ]
+            .map(|x| x.map(|c| c as f32));
+            if parapet_geometry::Triangle::new(tri[0], tri[1], tri[2])
+                .validate(0)
+                .is_err()
+            {
+                continue;
+            }
+            let outcome = mover.sweep(p, v, tau, &tri);
+            if let SweepOutcome::Refused(refusal) = outcome {
+                refused += 1;
+                assert!(
+                    !shape_clear(&mover, &pass, p, v, tau),
+                    "case {case}: vouched clear, refused with {refusal:?} \
+                     ({shape:?}, p {p:?}, v {v:?})"
+                );
+            } else if shape_clear(&mover, &pass, p, v, tau) {
+                clear += 1;
+            }
+        }
+        assert!(clear > cases / 20, "only {clear} of {cases} vouched clear");
+        assert!(refused > cases / 10, "only {refused} of {cases} refused");
     }
 
     #[test]
