@@ -682,7 +682,15 @@ pub(crate) fn run(
         })
         .map(|(_, m)| *m)
         .collect();
-    let shared = groups.shared(&movers);
+    // No label held twice: every mover is alone and no group is shared
+    // (`Groups::shared` lists groups of more than one mover).
+    let all_alone =
+        groups.label.iter().all(|&l| l < members.len()) && members.iter().all(|&n| n <= 1);
+    let shared = if all_alone {
+        Vec::new()
+    } else {
+        groups.shared(&movers)
+    };
     let moving = alone;
     let results = sweep_each(world, dt, plan, &moving, &mut outcome.substeps)?;
     for (slot, result) in results {
