@@ -4,7 +4,9 @@
 //!
 //! 1. [`prepare`] (before forces, which consume the pending torques that the
 //!    support rules read): every body is classified by
-//!    [`crate::ccd::support::classify`] in insertion order and refused with
+//!    [`crate::ccd::support::classify`] in insertion order (box and hull
+//!    solids and factorable tensors kept per slot between steps,
+//!    [`crate::ccd::support::ClassifyCache`]) and refused with
 //!    [`StepError::Unsupported`] when the mode cannot handle it; positions
 //!    and radii are checked against the precision limits; the mesh snapshot
 //!    passes its geometry check (once per snapshot, [`crate::ccd::mesh_cache`]).
@@ -226,12 +228,12 @@ fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
 
 fn classify_all(
     world: &PhysicsWorld,
-    solids: &mut ClassifyCache,
+    cache: &mut ClassifyCache,
 ) -> Result<Vec<Option<Role>>, CcdError> {
     let mut roles = vec![None; world.slots.len()];
     for e in world.entries() {
         let slot = e.id.index() as usize;
-        let role = classify_cached(slot, &e.body, solids)?;
+        let role = classify_cached(slot, &e.body, cache)?;
         if !matches!(role, Role::Passive) {
             for &x in e.body.position().iter() {
                 if !((x as f64).abs() <= MAX_COORDINATE) {
@@ -267,9 +269,9 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::Discrete => return Ok(None),
         CollisionDetection::SphereMeshCcd => {}
     }
-    let mut solids = std::mem::take(&mut world.ccd_classify);
-    let roles = classify_all(world, &mut solids);
-    world.ccd_classify = solids;
+    let mut cache = std::mem::take(&mut world.ccd_classify);
+    let roles = classify_all(world, &mut cache);
+    world.ccd_classify = cache;
     let roles = roles.map_err(|e| step_error(world, e))?;
     if !world.ccd_mesh.is_validated() {
         // Once per snapshot: every mesh body's triangles, in insertion order.
