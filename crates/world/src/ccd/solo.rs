@@ -317,7 +317,7 @@ fn shape_clear(mover: &Mover<'_>, pass: &PassShape, p: Vec3, v: Vec3, tau: f32) 
     let limit = k * MAX_COORDINATE.min(MAX_COORDINATE_RADII * r);
     let origin = promote(p);
     let within = |q: &Vec3d| q.amax() <= limit && (q + d).amax() <= limit;
-    if !within(&origin) || !pass.points.iter().all(within) {
+    if !within(&origin) || !within(&pass.center) || !pass.points.iter().all(within) {
         return false;
     }
     // A capsule's reach counts half its axis (the sweep's own measure).
