@@ -14,7 +14,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
-use crate::ccd::{CollisionDetection, MeshSnapshotCache, DISCRETE};
+use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
@@ -87,6 +87,9 @@ pub struct PhysicsWorld {
     /// The continuous mode's retained geometry check of the mesh snapshot,
     /// invalidated together with the index when a mesh is added or removed.
     pub(crate) ccd_mesh: MeshSnapshotCache,
+    /// The continuous mode's classification cache (solids of boxes and
+    /// hulls, factorable tensors), per slot; never part of the state.
+    pub(crate) ccd_classify: ClassifyCache,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).
@@ -153,6 +156,7 @@ impl PhysicsWorld {
             meshes: MeshIndex::default(),
             turning_substeps: Vec::new(),
             ccd_mesh: MeshSnapshotCache::new(),
+            ccd_classify: ClassifyCache::new(),
             contact_cache: ContactCache::default(),
         }
     }

@@ -28,5 +28,5 @@ pub use mesh_cache::MeshSnapshotCache;
 pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 pub use reach::Reach;
 pub use solo::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptImpact, SweptMotion};
-pub use support::{classify, Role, SweptShape};
+pub use support::{classify, classify_cached, ClassifyCache, Role, SweptShape};
 pub use turning::{sweep_turning, TurningInput, TurningOutcome, TurningShape};

@@ -20,6 +20,8 @@
 //! refused: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
+use std::sync::Arc;
+
 use parapet_geometry::Shape;
 use parapet_math::{promote, Mat3, Vec3};
 use parapet_narrow::sweep::{ConvexSolid, MAX_SHAPE_OFFSET};
@@ -50,8 +52,8 @@ pub enum SweptShape {
     },
     /// A box or hull that cannot turn.
     Solid {
-        /// The solid in its shape frame.
-        solid: Box<ConvexSolid>,
+        /// The solid in its shape frame (shared with [`ClassifyCache`]).
+        solid: Arc<ConvexSolid>,
         /// "box" or "hull", for messages.
         name: &'static str,
     },
@@ -119,6 +121,66 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
     Ok(())
 }
 
+/// What [`classify_cached`] keeps between steps, per body slot: the convex
+/// solid of a swept box or hull with the shape it was built from (building
+/// one, with faces, edges and silhouettes, costs far more than a step's
+/// sweeps), and the last inverse inertia tensor whose factorization
+/// succeeded (the positive-definite test of spheres and turning capsules).
+/// An entry is used only when the slot's shape, or the tensor bit for bit,
+/// equals the cached one (a reused slot or a changed body computes again),
+/// and both computations are deterministic, so the cache never changes a
+/// result.
+#[derive(Debug, Clone, Default)]
+pub struct ClassifyCache {
+    solids: Vec<Option<(Shape, Arc<ConvexSolid>)>>,
+    factorable: Vec<Option<[u32; 9]>>,
+}
+
+impl ClassifyCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The solid of `shape` in slot `index`: the cached one when the shape
+    /// is the cached shape, else `build`'s (then cached).
+    fn solid<E>(
+        &mut self,
+        index: usize,
+        shape: &Shape,
+        build: impl FnOnce() -> Result<ConvexSolid, E>,
+    ) -> Result<Arc<ConvexSolid>, E> {
+        if let Some(Some((cached, solid))) = self.solids.get(index) {
+            if cached == shape {
+                return Ok(Arc::clone(solid));
+            }
+        }
+        let solid = Arc::new(build()?);
+        if self.solids.len() <= index {
+            self.solids.resize(index + 1, None);
+        }
+        self.solids[index] = Some((shape.clone(), Arc::clone(&solid)));
+        Ok(solid)
+    }
+
+    /// Whether [`InverseInertiaSplit::factor`] accepts `tensor` (body slot
+    /// `index`), remembering the last accepted tensor of the slot.
+    fn factorable(&mut self, index: usize, tensor: &Mat3) -> bool {
+        let bits: [u32; 9] = std::array::from_fn(|k| tensor[k].to_bits());
+        if self.factorable.get(index) == Some(&Some(bits)) {
+            return true;
+        }
+        let ok = InverseInertiaSplit::factor(tensor).is_some();
+        if ok {
+            if self.factorable.len() <= index {
+                self.factorable.resize(index + 1, None);
+            }
+            self.factorable[index] = Some(bits);
+        }
+        ok
+    }
+}
+
 /// Classifies one body by the support rules. `torque` is the pending torque
 /// (the angular push) read at step entry, before forces consume it.
 ///
@@ -127,6 +189,19 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
 /// capsule half height beyond [`MAX_HALF_HEIGHT`] or a solid offset beyond
 /// [`MAX_SHAPE_OFFSET`].
 pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
+    classify_cached(index, body, &mut ClassifyCache::new())
+}
+
+/// [`classify`], taking a box's or hull's solid from `cache` (index `index`
+/// is the body's slot).
+///
+/// # Errors
+/// As [`classify`].
+pub fn classify_cached(
+    index: usize,
+    body: &RigidBody,
+    cache: &mut ClassifyCache,
+) -> Result<Role, CcdError> {
     let refuse = |reason| CcdError::Unsupported {
         body: index,
         reason,
@@ -178,7 +253,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                 && body.split_angular_velocity() == Vec3::zeros();
             match shape {
                 Shape::Sphere(s) => {
-                    if InverseInertiaSplit::factor(&body.inverse_inertia()).is_none() {
+                    if !cache.factorable(index, &body.inverse_inertia()) {
                         return Err(refuse(UnsupportedReason::SphereTensorNotSpd));
                     }
                     if offset_length(body) != 0.0 {
@@ -205,7 +280,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                         half_height: c.half_height(),
                     };
                     if !is_zero(&body.inverse_inertia()) {
-                        if InverseInertiaSplit::factor(&body.inverse_inertia()).is_none() {
+                        if !cache.factorable(index, &body.inverse_inertia()) {
                             return Err(refuse(UnsupportedReason::TurningTensorNotSpd));
                         }
                         check_offset(index, body)?;
@@ -244,23 +319,82 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
                             limit: MAX_SHAPE_OFFSET,
                         });
                     }
-                    let solid = if let Shape::Cuboid(c) = shape {
-                        ConvexSolid::from_cuboid(c.half_extents())
-                    } else if let Shape::ConvexHull(h) = shape {
-                        let faces: Vec<[u32; 3]> = h.triangles().collect();
-                        ConvexSolid::from_points(h.vertices(), &faces)
-                    } else {
-                        return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
-                    };
-                    let solid = solid
-                        .map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))?;
-                    Ok(Role::Swept(SweptShape::Solid {
-                        solid: Box::new(solid),
-                        name,
-                    }))
+                    let solid = cache.solid(index, shape, || {
+                        let solid = if let Shape::Cuboid(c) = shape {
+                            ConvexSolid::from_cuboid(c.half_extents())
+                        } else if let Shape::ConvexHull(h) = shape {
+                            let faces: Vec<[u32; 3]> = h.triangles().collect();
+                            ConvexSolid::from_points(h.vertices(), &faces)
+                        } else {
+                            return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
+                        };
+                        solid.map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))
+                    })?;
+                    Ok(Role::Swept(SweptShape::Solid { solid, name }))
                 }
                 Shape::Mesh(_) => Err(refuse(UnsupportedReason::MovingMesh)),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locked(shape: Shape) -> RigidBody {
+        let mut b = RigidBody::new_dynamic(shape, 1.0).unwrap();
+        b.set_inverse_inertia(Mat3::zeros()).unwrap();
+        b
+    }
+
+    #[test]
+    fn a_cached_solid_is_reused_only_for_the_same_shape() {
+        let mut cache = ClassifyCache::new();
+        let solid_of =
+            |cache: &mut ClassifyCache, body: &RigidBody| match classify_cached(4, body, cache)
+                .unwrap()
+            {
+                Role::Swept(SweptShape::Solid { solid, .. }) => solid,
+                other => panic!("{other:?}"),
+            };
+        let small = locked(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap());
+        let first = solid_of(&mut cache, &small);
+        let again = solid_of(&mut cache, &small);
+        assert!(Arc::ptr_eq(&first, &again));
+        // The slot reused by a larger box: built again, as without a cache.
+        let large = locked(Shape::cuboid(Vec3::new(1.0, 0.5, 0.5)).unwrap());
+        let rebuilt = solid_of(&mut cache, &large);
+        assert!(!Arc::ptr_eq(&first, &rebuilt));
+        assert_eq!(
+            classify_cached(4, &large, &mut cache).unwrap(),
+            classify(4, &large).unwrap()
+        );
+        assert_eq!(rebuilt.bounding_radius(), (1.5f64).sqrt());
+    }
+
+    #[test]
+    fn a_tensor_that_stops_being_positive_definite_is_refused_despite_the_cache() {
+        let mut cache = ClassifyCache::new();
+        let mut ball = RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 1.0).unwrap();
+        for _ in 0..2 {
+            assert!(matches!(
+                classify_cached(2, &ball, &mut cache),
+                Ok(Role::Swept(SweptShape::Sphere { .. }))
+            ));
+        }
+        // A rank-one inverse tensor (spins freely about one axis only).
+        let mut tensor = Mat3::zeros();
+        tensor[(0, 0)] = 1.0;
+        ball.set_inverse_inertia(tensor).unwrap();
+        let refusal = classify_cached(2, &ball, &mut cache).unwrap_err();
+        assert_eq!(refusal, classify(2, &ball).unwrap_err());
+        assert!(matches!(
+            refusal,
+            CcdError::Unsupported {
+                reason: UnsupportedReason::SphereTensorNotSpd,
+                ..
+            }
+        ));
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! 1. [`prepare`] (before forces, which consume the pending torques that the
 //!    support rules read): every body is classified by
-//!    [`crate::ccd::support::classify`] in insertion order and refused with
+//!    [`crate::ccd::support::classify`] in insertion order (box and hull
+//!    solids and factorable tensors kept per slot between steps,
+//!    [`crate::ccd::support::ClassifyCache`]) and refused with
 //!    [`StepError::Unsupported`] when the mode cannot handle it; positions
 //!    and radii are checked against the precision limits; the mesh snapshot
 //!    passes its geometry check (once per snapshot, [`crate::ccd::mesh_cache`]).
@@ -44,8 +46,8 @@ use crate::ccd::group_sweep::{
     sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
 };
 use crate::ccd::reach::{self, Reach};
-use crate::ccd::solo::{capsule_half_axis, sweep_alone, MeshView, SoloInput};
-use crate::ccd::support::{classify, Role, SweptShape};
+use crate::ccd::solo::{capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch};
+use crate::ccd::support::{classify_cached, ClassifyCache, Role, SweptShape};
 use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
@@ -73,10 +75,19 @@ pub(crate) struct CcdPlan {
 
 const MODE: &str = "SPHERE_MESH_CCD";
 
-/// Moving bodies from which the sweeps of bodies alone run in parallel
-/// (count): below it, rayon's scheduling costs more than a few sweeps
-/// (each is microseconds). Results never depend on it.
-const PARALLEL_BODIES: usize = 16;
+/// Bodies alone from which their sweeps run in parallel (count). A sweep
+/// of a body alone costs about a microsecond (one tree query, clear misses
+/// decided without the exact sweep), while waking rayon's workers costs
+/// tens of microseconds on a loaded machine: measured on the bench scenes
+/// (64 bodies, 2 shared cores), the serial loop was faster than 2 threads
+/// (falling_spheres: 152 against 179 us per step, medians of 5 runs).
+/// Results never depend on it.
+const PARALLEL_BODIES: usize = 128;
+
+/// Fewest bodies alone that one rayon task sweeps (count): fewer, larger
+/// tasks cost less scheduling than one task per body. Results never depend
+/// on it.
+const PARALLEL_MIN_BODIES: usize = 32;
 
 /// Shared groups from which the group sweeps run in parallel (count): a
 /// group sweep costs tens of microseconds, more than rayon's scheduling.
@@ -215,11 +226,14 @@ fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
     Ok(())
 }
 
-fn classify_all(world: &PhysicsWorld) -> Result<Vec<Option<Role>>, CcdError> {
+fn classify_all(
+    world: &PhysicsWorld,
+    cache: &mut ClassifyCache,
+) -> Result<Vec<Option<Role>>, CcdError> {
     let mut roles = vec![None; world.slots.len()];
     for e in world.entries() {
         let slot = e.id.index() as usize;
-        let role = classify(slot, &e.body)?;
+        let role = classify_cached(slot, &e.body, cache)?;
         if !matches!(role, Role::Passive) {
             for &x in e.body.position().iter() {
                 if !((x as f64).abs() <= MAX_COORDINATE) {
@@ -255,7 +269,10 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::Discrete => return Ok(None),
         CollisionDetection::SphereMeshCcd => {}
     }
-    let roles = classify_all(world).map_err(|e| step_error(world, e))?;
+    let mut cache = std::mem::take(&mut world.ccd_classify);
+    let roles = classify_all(world, &mut cache);
+    world.ccd_classify = cache;
+    let roles = roles.map_err(|e| step_error(world, e))?;
     if !world.ccd_mesh.is_validated() {
         // Once per snapshot: every mesh body's triangles, in insertion order.
         let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
@@ -341,9 +358,9 @@ impl CcdPlan {
     }
 }
 
-/// The reach of a swept body: region centre and shape bound by shape.
-fn swept_reach(body: &RigidBody, shape: &SweptShape, energy: f64, dt: f32) -> Reach {
-    let (center, bound) = swept_bound(body, shape);
+/// The reach of a swept body from its region centre and shape bound
+/// ([`swept_bound`]).
+fn swept_reach(body: &RigidBody, (center, bound): (Vec3d, f64), energy: f64, dt: f32) -> Reach {
     let energy = energy.max(reach::bound_energy(body));
     reach::dynamic_reach(
         center,
@@ -404,7 +421,9 @@ fn sweep_each(
     // order, so the outcome and the first error do not depend on the
     // thread count. A turning body also reports its sub-step count.
     type Swept = (crate::ccd::SoloOutcome, Option<u32>);
-    let sweep = |(slot, r): &(usize, Reach)| -> Option<Result<Swept, CcdError>> {
+    let sweep = |scratch: &mut SoloScratch,
+                 (slot, r): &(usize, Reach)|
+     -> Option<Result<Swept, CcdError>> {
         let entry = world.slots[*slot].as_ref()?;
         match &plan.roles[*slot] {
             Some(Role::Turning(shape)) => {
@@ -436,16 +455,21 @@ fn sweep_each(
                     dt,
                     max_impacts: world.ccd_max_impacts,
                 };
-                Some(sweep_alone(&input, mesh).map(|o| (o, None)))
+                Some(sweep_alone_prepared(&input, mesh, scratch).map(|o| (o, None)))
             }
             _ => None,
         }
     };
     let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
         use rayon::prelude::*;
-        moving.par_iter().map(sweep).collect()
+        moving
+            .par_iter()
+            .with_min_len(PARALLEL_MIN_BODIES)
+            .map_init(SoloScratch::default, sweep)
+            .collect()
     } else {
-        moving.iter().map(sweep).collect()
+        let mut scratch = SoloScratch::default();
+        moving.iter().map(|m| sweep(&mut scratch, m)).collect()
     };
     for ((slot, _), outcome) in moving.iter().zip(outcomes) {
         let Some(outcome) = outcome else {
@@ -467,11 +491,13 @@ fn movers_of(
     world: &PhysicsWorld,
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
+    shape_bounds: &[f64],
     dt: f32,
 ) -> Vec<Mover> {
     moving
         .iter()
-        .filter_map(|(slot, r)| {
+        .zip(shape_bounds)
+        .filter_map(|((slot, r), &bound)| {
             let body = &world.slots[*slot].as_ref()?.body;
             let role = plan.roles[*slot].as_ref()?;
             let mut m = Mover {
@@ -494,7 +520,6 @@ fn movers_of(
                         shape,
                         SweptShape::Sphere { .. } | SweptShape::Capsule { .. }
                     );
-                    let (_, bound) = swept_bound(body, shape);
                     m.shape_bound = bound;
                     m.energy = plan.energy[*slot].max(reach::bound_energy(body));
                     m.split_travel = parapet_math::rounding::mul_up(
@@ -599,11 +624,15 @@ pub(crate) fn run(
     };
     // Reach bounds and the group test.
     let mut moving: Vec<(usize, Reach)> = Vec::new();
+    // Per moving body: a swept body's shape bound (m), computed once.
+    let mut shape_bounds: Vec<f64> = Vec::new();
     for e in world.entries() {
         let slot = e.id.index() as usize;
         match &plan.roles[slot] {
             Some(Role::Swept(shape)) => {
-                let r = swept_reach(&e.body, shape, plan.energy[slot], dt);
+                let bound = swept_bound(&e.body, shape);
+                let r = swept_reach(&e.body, bound, plan.energy[slot], dt);
+                shape_bounds.push(bound.1);
                 reach::check_reach(slot, &r, shape.limit_radius())
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
@@ -614,6 +643,7 @@ pub(crate) fn run(
                 reach::check_reach(slot, &r, shape.radius as f64)
                     .map_err(|err| step_error(world, err))?;
                 moving.push((slot, r));
+                shape_bounds.push(0.0);
             }
             Some(Role::KinematicSphere { radius }) => {
                 let r = reach::kinematic_reach(
@@ -623,11 +653,12 @@ pub(crate) fn run(
                     dt,
                 );
                 moving.push((slot, r));
+                shape_bounds.push(0.0);
             }
             _ => {}
         }
     }
-    let movers = movers_of(world, plan, &moving, dt);
+    let movers = movers_of(world, plan, &moving, &shape_bounds, dt);
     let groups =
         form_groups(&movers, world.ccd_max_impacts, dt).map_err(|err| step_error(world, err))?;
     for (i, m) in movers.iter().enumerate() {
@@ -636,13 +667,32 @@ pub(crate) fn run(
                 .map_err(|err| step_error(world, err))?;
         }
     }
+    // A mover is alone when no other mover carries its group label
+    // (`Groups::is_shared`), counted in one pass: O(B).
+    let mut members = vec![0u32; groups.label.len()];
+    for &l in &groups.label {
+        if let Some(n) = members.get_mut(l) {
+            *n += 1;
+        }
+    }
     let alone: Vec<(usize, Reach)> = moving
         .iter()
         .enumerate()
-        .filter(|(i, _)| !groups.is_shared(*i))
+        .filter(|(i, _)| match members.get(groups.label[*i]) {
+            Some(&n) => n <= 1,
+            None => !groups.is_shared(*i),
+        })
         .map(|(_, m)| *m)
         .collect();
-    let shared = groups.shared(&movers);
+    // No label held twice: every mover is alone and no group is shared
+    // (`Groups::shared` lists groups of more than one mover).
+    let all_alone =
+        groups.label.iter().all(|&l| l < members.len()) && members.iter().all(|&n| n <= 1);
+    let shared = if all_alone {
+        Vec::new()
+    } else {
+        groups.shared(&movers)
+    };
     let moving = alone;
     let results = sweep_each(world, dt, plan, &moving, &mut outcome.substeps)?;
     for (slot, result) in results {
