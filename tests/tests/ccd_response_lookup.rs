@@ -27,7 +27,7 @@ mod ccd_support;
 
 use ccd_support::{mat, plate};
 use parapet_geometry::bvh::TriangleBoundsTree;
-use parapet_geometry::{Material, Shape};
+use parapet_geometry::{ActiveEdges, Material, Shape};
 use parapet_math::{promote, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 use parapet_world::ccd::reach::{bound_energy, dynamic_reach};
@@ -201,6 +201,7 @@ fn sweep(body: &RigidBody, tris: &[[Vec3; 3]], dt: f32) -> SoloOutcome {
         triangles: tris,
         tree: &tree,
         material: &material,
+        edges: &|_| ActiveEdges::ALL,
     };
     let reach = dynamic_reach(
         promote(body.position()),

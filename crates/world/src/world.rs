@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use parapet_geometry::{Shape, TriangleError};
+use parapet_geometry::{ActiveEdges, Shape, TriangleError};
 use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
@@ -263,6 +263,23 @@ impl PhysicsWorld {
     }
 
     /// Live entries in insertion order.
+    /// The active edges of triangle `t` of the mesh index's snapshot: its
+    /// owner mesh's flags ([`parapet_geometry::TriangleMesh::triangle_edges`];
+    /// every edge for a mesh without adjacency).
+    pub(crate) fn snapshot_triangle_edges(&self, t: usize) -> ActiveEdges {
+        match self
+            .slots
+            .get(self.meshes.owner(t) as usize)
+            .and_then(|e| e.as_ref())
+        {
+            Some(owner) => match owner.body.shape() {
+                Shape::Mesh(mesh) => mesh.triangle_edges(self.meshes.local_index(t) as usize),
+                _ => ActiveEdges::ALL,
+            },
+            None => ActiveEdges::ALL,
+        }
+    }
+
     pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
         self.order
             .iter()

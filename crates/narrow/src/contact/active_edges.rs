@@ -84,14 +84,40 @@ fn on_active_edge(p: Vec3d, tri: &[Vec3d; 3], edges: ActiveEdges, tol: f64) -> b
     (0..3).any(|k| edges.edge(k) && segment_distance(p, tri[k], tri[(k + 1) % 3]) <= tol)
 }
 
+/// The normal a contact at `point` with normal `normal` (unit, from the
+/// triangle towards the shape) takes at triangle `tri` of a mesh whose
+/// active edges are `edges`: the triangle's unit face normal when `normal`
+/// is not already the face normal and `point` lies on no active edge (a
+/// seam contact), else `normal` itself. Any frame, as long as `point` and
+/// `tri` share it; a triangle without area keeps `normal`.
+pub fn seam_normal(normal: Vec3d, point: Vec3d, tri: &[Vec3d; 3], edges: ActiveEdges) -> Vec3d {
+    if edges.all() {
+        return normal;
+    }
+    let Some(n) = triangle_normal(tri) else {
+        return normal;
+    };
+    if normal.dot(&n) >= FACE_NORMAL_COS {
+        return normal;
+    }
+    let size = (0..3)
+        .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
+        .fold(0.0, f64::max);
+    if on_active_edge(point, tri, edges, EDGE_TOUCH_TOLERANCE_REL * size) {
+        normal
+    } else {
+        n
+    }
+}
+
 /// The sweep `outcome` of a shape against triangle `tri` of a mesh whose
 /// active edges are `edges`, with seam impacts admitted as face contacts
-/// (see the module documentation): an impact whose normal is not the face
-/// normal and whose point lies on no active edge takes the face normal, and
-/// a [`SweepOutcome::Hit`] whose `motion` (the moving shape's displacement
-/// relative to the triangle over the swept interval, m) does not close
-/// along the face normal becomes [`SweepOutcome::Miss`]. Every other
-/// outcome, and every outcome for [`ActiveEdges::ALL`], is returned as is.
+/// (see the module documentation and [`seam_normal`]): an impact at a seam
+/// takes the face normal, and a [`SweepOutcome::Hit`] whose `motion` (the
+/// moving shape's velocity or displacement relative to the triangle: only
+/// its direction along the face normal matters) does not close along the
+/// face normal becomes [`SweepOutcome::Miss`]. Every other outcome, and
+/// every outcome for [`ActiveEdges::ALL`], is returned as is.
 ///
 /// ```
 /// use parapet_geometry::ActiveEdges;
@@ -109,9 +135,8 @@ fn on_active_edge(p: Vec3d, tri: &[Vec3d; 3], edges: ActiveEdges, tol: f64) -> b
 /// let out = sweep_sphere_triangle(c, 0.1, v, 0.1, &next);
 /// assert!(matches!(out, SweepOutcome::Hit(_)));
 /// // With the seam inactive it is no impact: the sphere slides on.
-/// let motion = v * 0.1;
 /// let seam = ActiveEdges::from_edges([true, true, false]);
-/// assert_eq!(admit_impact(out, motion, &next, seam), SweepOutcome::Miss);
+/// assert_eq!(admit_impact(out, v, &next, seam), SweepOutcome::Miss);
 /// ```
 pub fn admit_impact<F>(
     outcome: SweepOutcome<F>,
@@ -126,26 +151,21 @@ pub fn admit_impact<F>(
     let Some(n) = triangle_normal(&tri) else {
         return outcome;
     };
-    let seam = |i: &Impact<F>| {
-        if i.normal.dot(&n) >= FACE_NORMAL_COS {
-            return false;
-        }
-        let size = (0..3)
-            .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
-            .fold(0.0, f64::max);
-        !on_active_edge(i.point, &tri, edges, EDGE_TOUCH_TOLERANCE_REL * size)
-    };
+    let admitted = |i: &Impact<F>| seam_normal(i.normal, i.point, &tri, edges);
     match outcome {
-        SweepOutcome::Hit(mut i) if seam(&i) => {
-            if promote(motion).dot(&n) >= 0.0 {
+        SweepOutcome::Hit(mut i) => {
+            let normal = admitted(&i);
+            if normal == i.normal {
+                SweepOutcome::Hit(i)
+            } else if promote(motion).dot(&n) >= 0.0 {
                 SweepOutcome::Miss
             } else {
-                i.normal = n;
+                i.normal = normal;
                 SweepOutcome::Hit(i)
             }
         }
-        SweepOutcome::InitiallyTouching(mut i) if seam(&i) => {
-            i.normal = n;
+        SweepOutcome::InitiallyTouching(mut i) => {
+            i.normal = admitted(&i);
             SweepOutcome::InitiallyTouching(i)
         }
         other => other,

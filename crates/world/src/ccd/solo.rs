@@ -49,8 +49,9 @@
 //! end positions within 65536 radii.
 
 use parapet_geometry::bvh::{Ball, TriangleBoundsTree};
-use parapet_geometry::Material;
+use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
+use parapet_narrow::contact::active_edges::admit_impact;
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, Impact, SolidPlacement,
     SweepOutcome, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
@@ -66,9 +67,11 @@ use super::response::{respond, ResponseBody};
 use super::support::SweptShape;
 
 /// The static triangles a body can hit: the world's snapshot, its bounds
-/// tree, and the material of each triangle's owner (`None` when the owner's
+/// tree, the material of each triangle's owner (`None` when the owner's
 /// collisions are off: its triangles stay in the snapshot but collide with
-/// nothing).
+/// nothing), and each triangle's active edges (seams of a mesh built with
+/// `Shape::mesh_with_active_edges` admit impacts as face contacts,
+/// [`parapet_narrow::contact::active_edges::admit_impact`]).
 pub struct MeshView<'a> {
     /// The snapshot, world space, insertion order.
     pub triangles: &'a [[Vec3; 3]],
@@ -76,6 +79,9 @@ pub struct MeshView<'a> {
     pub tree: &'a TriangleBoundsTree,
     /// The owner's material of triangle `i`, `None` when it does not collide.
     pub material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
+    /// The active edges of triangle `i` ([`ActiveEdges::ALL`] for a mesh
+    /// without adjacency).
+    pub edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
 }
 
 /// One swept impact.
@@ -560,7 +566,8 @@ fn sweep_alone_with(
             if decide && (k > 0 || first) && clearly_misses(pass, d, triangle) {
                 continue;
             }
-            let found = match mover.sweep(p, sweep_v, tau, triangle) {
+            let outcome = mover.sweep(p, sweep_v, tau, triangle);
+            let found = match admit_impact(outcome, sweep_v, triangle, (mesh.edges)(t)) {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::SweepRefused {
                         body: index,
@@ -620,7 +627,13 @@ fn sweep_alone_with(
         // Pre-response lookup at the retained impact position.
         let mut contact = hit.impact;
         if !hit.initial {
-            let probe = mover.sweep(p, sweep_v, tau, &mesh.triangles[hit.triangle]);
+            let triangle = &mesh.triangles[hit.triangle];
+            let probe = admit_impact(
+                mover.sweep(p, sweep_v, tau, triangle),
+                sweep_v,
+                triangle,
+                (mesh.edges)(hit.triangle),
+            );
             if let SweepOutcome::InitiallyTouching(i) = probe {
                 contact = i;
             }
@@ -727,6 +740,7 @@ mod tests {
             triangles: tris,
             tree: &tree,
             material: &material,
+            edges: &|_| ActiveEdges::ALL,
         };
         let shape = SweptShape::Sphere { radius: 0.1 };
         let e = crate::ccd::reach::bound_energy(body);
@@ -1129,6 +1143,7 @@ mod tests {
                 triangles: &tris,
                 tree: &tree,
                 material: &material,
+                edges: &|_| ActiveEdges::ALL,
             };
             for _ in 0..50 {
                 let (shape, _) = random_shape(&mut rng);

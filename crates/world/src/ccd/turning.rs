@@ -96,6 +96,7 @@ use parapet_solver::RigidBody;
 use super::error::CcdError;
 use super::reach::{dynamic_reach, norm_up, Reach};
 use super::solo::{check_coordinates, MeshView, SweptImpact, SweptMotion};
+use parapet_narrow::contact::active_edges::seam_normal;
 use response::{respond_turning, TurningMass};
 
 /// The shape of a turning body.
@@ -395,7 +396,12 @@ pub fn sweep_turning(
             if !(cl.distance <= radius) {
                 continue;
             }
-            let contact = touch(&ends, &tri, radius, &cl, &m.velocity, &m.spin);
+            let mut contact = touch(&ends, &tri, radius, &cl, &m.velocity, &m.spin);
+            // A seam of a mesh with active edges pushes along its face
+            // normal only (the discrete and swept admission alike).
+            if let Some(mesh) = mesh {
+                contact.normal = seam_normal(contact.normal, contact.arm, &tri, (mesh.edges)(t));
+            }
             let moving = (m.split_velocity, m.split_spin) != (Vec3d::zeros(), Vec3d::zeros());
             if moving
                 && closes(

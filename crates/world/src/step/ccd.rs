@@ -411,10 +411,12 @@ fn sweep_each(
         let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
         owner.body.collides().then(|| owner.body.material())
     };
+    let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
         tree,
         material: &material,
+        edges: &edges,
     });
     // Bodies alone are independent: they are swept in parallel (rayon) when
     // there are enough of them, and the results are taken in insertion
@@ -547,10 +549,12 @@ fn sweep_groups(
         let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
         owner.body.collides().then(|| owner.body.material())
     };
+    let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
         tree,
         material: &material,
+        edges: &edges,
     });
     // Groups are independent: swept in parallel (rayon) when there are
     // enough of them; results and the first error are taken in group order,

@@ -31,7 +31,7 @@
 //! nothing is not a contact.
 
 use parapet_geometry::bvh::Bounds;
-use parapet_geometry::{ActiveEdges, Material, Shape};
+use parapet_geometry::Material;
 use parapet_math::{promote, Vec3};
 use parapet_narrow::contact::{self, Pose};
 use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CONTACT_MARGIN};
@@ -195,15 +195,6 @@ fn primitive_contacts(
     Ok(())
 }
 
-/// The active edges of triangle `local` of a mesh body (every edge for a
-/// body that is not a mesh, which the mesh index never holds).
-fn mesh_triangle_edges(owner: &RigidBody, local: usize) -> ActiveEdges {
-    match owner.shape() {
-        Shape::Mesh(mesh) => mesh.triangle_edges(local),
-        _ => ActiveEdges::ALL,
-    }
-}
-
 fn mesh_contacts(
     world: &PhysicsWorld,
     colliders: &[Collider],
@@ -232,7 +223,7 @@ fn mesh_contacts(
                 continue;
             }
             let triangle = &world.meshes.triangles()[t];
-            let edges = mesh_triangle_edges(&owner.body, world.meshes.local_index(t) as usize);
+            let edges = world.snapshot_triangle_edges(t);
             let manifold = contact::shape_mesh_triangle(
                 solid.shape(),
                 &c.pose,
