@@ -257,7 +257,48 @@ pub(crate) fn reach(reach: f64, r: f64) -> Checked {
 /// A triangle: finite, within [`MAX_COORDINATE`], vertices within
 /// [`MAX_TRIANGLE_DISTANCE_RADII`] radii of `center` on each axis, nonzero
 /// `f32` raw normal and not thinner than [`THIN_TRIANGLE_RATIO`] allows.
+///
+/// The common case (an acceptable triangle) is decided by
+/// [`triangle_accepted`], which evaluates the same conditions with the same
+/// arithmetic but without an early exit per condition; only a triangle it
+/// does not accept goes through the checks one by one to name the reason.
+#[inline]
 pub(crate) fn triangle(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
+    if triangle_accepted(tri, center, r) {
+        Ok(())
+    } else {
+        triangle_reason(tri, center, r)
+    }
+}
+
+/// Whether [`triangle_reason`] accepts the triangle: the same comparisons
+/// on the same values (a coordinate within [`MAX_COORDINATE`] is finite, so
+/// the finiteness checks are implied), combined without branches.
+#[inline]
+fn triangle_accepted(tri: &[Vec3; 3], center: Vec3d, r: f64) -> bool {
+    let [a, b, c] = tri.map(parapet_math::promote);
+    let mut ok = true;
+    for v in [a, b, c] {
+        ok &= v.x.abs() <= MAX_COORDINATE;
+        ok &= v.y.abs() <= MAX_COORDINATE;
+        ok &= v.z.abs() <= MAX_COORDINATE;
+        ok &= (v - center).amax() / r <= MAX_TRIANGLE_DISTANCE_RADII;
+    }
+    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    ok &= !(raw32.x == 0.0 && raw32.y == 0.0 && raw32.z == 0.0);
+    let cross = (b - a).cross(&(c - a)).norm();
+    let longest = (b - a)
+        .norm_squared()
+        .max((c - b).norm_squared())
+        .max((a - c).norm_squared());
+    let limit = longest / THIN_TRIANGLE_RATIO;
+    ok && cross >= limit && cross != 0.0
+}
+
+/// The checks of [`triangle`] one by one, in order: the first that fails
+/// names the refusal.
+#[cold]
+fn triangle_reason(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
     for (i, v) in tri.iter().enumerate() {
         finite_vec("triangle vertex", *v)?;
         let vd = parapet_math::promote(*v);

@@ -90,7 +90,7 @@ pub use domain::{
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
 pub use polyhedron_triangle::{
-    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement,
+    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
 };
 pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
 pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};

@@ -44,11 +44,11 @@
 //! [`super::MAX_RADIUS`]; coordinates within 65536 radii; reach within
 //! 1048576 radii); the shape offset is at most [`super::MAX_SHAPE_OFFSET`].
 
-use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
+use parapet_math::{promote, promote_quat, Mat3d, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::TriangleFrame;
-use super::{relative_triangle, unresolved_dot, Impact, SweepOutcome};
+use super::{relative_triangle, unresolved_dot, Impact, SweepOutcome, SweptBounds};
 
 /// Two unit directions whose dot product exceeds this (in absolute value
 /// for edges) are treated as one direction when a solid is built
@@ -158,6 +158,26 @@ pub struct ConvexSolid {
     /// edge is shared by exactly two faces, at most [`MAX_PRUNED`] edge
     /// directions and face normals); otherwise every edge-pair axis is used.
     prune: bool,
+    /// Centre of the vertices' axis-aligned box in the shape frame (metres).
+    box_center: Vec3d,
+    /// Half extents of that box about `box_center` (metres), each the
+    /// larger of the two rounded distances to the extremes (within one
+    /// rounding of the true extent; the swept bounds' relative margin
+    /// [`super::SWEPT_BOUNDS_MARGIN`] covers far more).
+    box_half: Vec3d,
+}
+
+/// The vertices' axis-aligned box in the shape frame: centre and half
+/// extents.
+fn local_box(vertices: &[Vec3d]) -> (Vec3d, Vec3d) {
+    let lo = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::INFINITY), |a, v| a.inf(v));
+    let hi = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::NEG_INFINITY), |a, v| a.sup(v));
+    let c = (lo + hi) * 0.5;
+    (c, (hi - c).sup(&(c - lo)))
 }
 
 /// The inscribed-ball radius of [`ConvexSolid::inner_radius`] from the face
@@ -434,7 +454,10 @@ impl ConvexSolid {
             face_normals.push(n);
             face_normals.push(-n);
         }
+        let (box_center, box_half) = local_box(&vertices);
         Ok(ConvexSolid {
+            box_center,
+            box_half,
             inner_radius: inner_radius(&face_axes(&vertices, &face_normals)),
             face_axes: face_axes(&vertices, &face_normals),
             soa: soa(&vertices),
@@ -512,7 +535,10 @@ impl ConvexSolid {
         }
         let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
         let (arcs, arc_normals, prune) = hull_arcs(&verts, faces, centroid, &edges);
+        let (box_center, box_half) = local_box(&verts);
         Ok(ConvexSolid {
+            box_center,
+            box_half,
             arcs,
             arc_normals,
             prune,
@@ -735,23 +761,6 @@ impl FewPoints {
     }
 }
 
-/// Support vertices of `points` (each mapped by `at`) within `tol` of the
-/// extreme projection along `dir` (the largest `dir . p`).
-fn support(points: &[Vec3d], at: impl Fn(&Vec3d) -> Vec3d, dir: &Vec3d, tol: f64) -> FewPoints {
-    let best = points
-        .iter()
-        .map(|p| dir.dot(&at(p)))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let mut out = FewPoints::new();
-    for p in points {
-        let q = at(p);
-        if dir.dot(&q) >= best - tol {
-            out.push(q);
-        }
-    }
-    out
-}
-
 /// Whether `p` lies within the convex polygon `poly` (at least three
 /// coplanar points, any order) seen along `n`.
 fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
@@ -784,22 +793,55 @@ fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
     })
 }
 
-/// A point of the contact region of the solid (vertices `solid`, each
-/// mapped by `at` to where it is at the contact time) and the triangle, with
+/// The solid's support vertices along `dir` (those within `tol` of the
+/// largest projection `dir . v`), moved by `shift`. Moving every vertex by
+/// the same `shift` moves every projection by the same `dir . shift`, so the
+/// support set is chosen on the unmoved vertices.
+fn solid_support(solid: &ConvexSolid, shift: Vec3d, dir: &Vec3d, tol: f64, out: &mut FewPoints) {
+    let [xs, ys, zs] = &solid.soa;
+    let proj = |((x, y), z): ((&f64, &f64), &f64)| dir.x * x + dir.y * y + dir.z * z;
+    let best = xs
+        .iter()
+        .zip(ys)
+        .zip(zs)
+        .map(proj)
+        .fold(f64::NEG_INFINITY, f64::max);
+    for (v, p) in solid
+        .vertices
+        .iter()
+        .zip(xs.iter().zip(ys).zip(zs).map(proj))
+    {
+        if p >= best - tol {
+            out.push(v + shift);
+        }
+    }
+}
+
+/// A point of the contact region of the solid (its vertices moved by
+/// `shift` to where they are at the contact time) and the triangle, with
 /// `normal` from the triangle to the solid.
 fn contact_point(
-    solid: &[Vec3d],
-    at: impl Fn(&Vec3d) -> Vec3d,
+    solid: &ConvexSolid,
+    shift: Vec3d,
     tri: &[Vec3d; 3],
     normal: &Vec3d,
     tol: f64,
 ) -> Vec3d {
-    let s = support(solid, at, &-normal, tol);
-    let t = support(tri, |p| *p, normal, tol);
-    let (s, t) = (s.as_slice(), t.as_slice());
+    let mut s = FewPoints::new();
+    solid_support(solid, shift, &-normal, tol, &mut s);
+    let s = s.as_slice();
     if s.len() == 1 {
         return s[0];
     }
+    let mut t = FewPoints::new();
+    let p = tri.map(|q| normal.dot(&q));
+    let best = p[0].max(p[1]).max(p[2]);
+    for k in 0..3 {
+        if p[k] >= best - tol {
+            t.push(tri[k]);
+        }
+    }
+    let t = t.as_slice();
     if t.len() == 1 {
         return t[0];
     }
@@ -841,6 +883,10 @@ fn contact_point(
 /// the axis that entered last), an initial contact with the axis of least
 /// overlap, a miss (including a solid that starts wholly behind the face,
 /// and sliding contact with zero clearance) or a refusal.
+///
+/// The same as [`SolidSweep::new`] followed by [`SolidSweep::triangle`]
+/// (which is what it does); a caller that sweeps one solid against many
+/// triangles prepares the [`SolidSweep`] once instead.
 pub fn sweep_solid_triangle(
     solid: &ConvexSolid,
     placement: &SolidPlacement,
@@ -848,159 +894,254 @@ pub fn sweep_solid_triangle(
     dt: f32,
     triangle: &[Vec3; 3],
 ) -> SweepOutcome<SatAxis> {
-    let (center, rot, d, r) = match checked_placement(solid, placement, velocity, dt) {
-        Ok(x) => x,
-        Err(e) => return SweepOutcome::Refused(e),
-    };
-    if let Err(e) = domain::triangle(triangle, center, r) {
-        return SweepOutcome::Refused(e);
+    match SolidSweep::new(solid, placement, velocity, dt) {
+        Ok(sweep) => sweep.triangle(triangle),
+        Err(e) => SweepOutcome::Refused(e),
     }
-    // Work in the solid's own frame (centred on it): its vertices, face
-    // axes and edges are used as stored; the triangle and the motion turn.
-    let inv = rot.inverse();
-    let world_tri = relative_triangle(triangle, center);
-    let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
-    let d = inv * d;
-    let verts = &solid.vertices;
+}
 
-    // One-sided: wholly behind the face plane (every vertex at or below it).
-    let plane = tri.n.dot(&tri.v[0]);
-    let (bottom, top) = solid.interval(&tri.n);
-    if top <= plane {
-        return SweepOutcome::Miss;
+/// One solid's translation over one step, checked and prepared once to be
+/// swept against any number of static triangles: the placement's precision
+/// checks, the shape's world pose as rotation matrices, the displacement in
+/// the shape frame and the world bounds of the whole path.
+///
+/// [`SolidSweep::triangle`] gives exactly (bit for bit) what
+/// [`sweep_solid_triangle`] gives for the same solid, placement, velocity,
+/// step and triangle; a placement that [`sweep_solid_triangle`] refuses is
+/// refused here by [`SolidSweep::new`], before any triangle.
+#[derive(Debug, Clone)]
+pub struct SolidSweep<'a> {
+    solid: &'a ConvexSolid,
+    /// The shape origin in world coordinates at the step start (metres).
+    center: Vec3d,
+    /// Rotation shape -> world.
+    rot: Mat3d,
+    /// Rotation world -> shape (the transpose of `rot`).
+    inv: Mat3d,
+    /// The step's displacement in the shape frame (metres).
+    d: Vec3d,
+    /// The solid's farthest-vertex radius (metres).
+    r: f64,
+    /// World bounds of the solid's whole path over the step, rounded
+    /// outward: a triangle outside them cannot be touched.
+    bounds: SweptBounds,
+}
+
+impl<'a> SolidSweep<'a> {
+    /// Checks the placement, velocity and step of `solid` against the
+    /// precision domain (seed 000 "Precision and refusal limits") and
+    /// prepares its sweep.
+    ///
+    /// # Errors
+    /// The [`SweepRefusal`] that [`sweep_solid_triangle`] returns for this
+    /// solid, placement, velocity and step whatever the triangle.
+    pub fn new(
+        solid: &'a ConvexSolid,
+        placement: &SolidPlacement,
+        velocity: Vec3,
+        dt: f32,
+    ) -> Result<Self, SweepRefusal> {
+        let (center, rot, d, r) = checked_placement(solid, placement, velocity, dt)?;
+        let rot = rot.to_rotation_matrix().into_inner();
+        let inv = rot.transpose();
+        // The shape's world box: its local box turned (centre `rot * c`,
+        // half extents `|rot| h`), a superset of the turned vertices.
+        let mid = center + rot * solid.box_center;
+        let ext = rot.abs() * solid.box_half;
+        let bounds = SweptBounds::new(&[mid - ext, mid + ext], d, 0.0);
+        Ok(SolidSweep {
+            solid,
+            center,
+            rot,
+            inv,
+            d: inv * d,
+            r,
+            bounds,
+        })
     }
 
-    // Candidate axes in order: triangle normal, solid faces, edge pairs.
-    // Entry and exit times do not depend on an axis' length, so the axes are
-    // used unnormalised; only the reported normal is normalised.
-    let mut state = Sat {
-        enter: (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal),
-        exit: f64::INFINITY,
-    };
-    let tri_v = tri.v;
-    let tri_interval = |axis: &Vec3d| interval(&tri_v, axis);
-    if !state.axis(
-        tri.n,
-        (bottom, top),
-        (plane, plane),
-        d,
-        SatAxis::TriangleNormal,
-    ) {
-        return SweepOutcome::Miss;
+    /// The solid's sweep against one static one-sided triangle: see
+    /// [`sweep_solid_triangle`]. The triangle is checked against the
+    /// precision domain first (a refusal), then rejected by the path's
+    /// bounds (a miss) when it lies wholly outside them.
+    pub fn triangle(&self, triangle: &[Vec3; 3]) -> SweepOutcome<SatAxis> {
+        if let Err(e) = domain::triangle(triangle, self.center, self.r) {
+            return SweepOutcome::Refused(e);
+        }
+        if self.bounds.misses(triangle) {
+            return SweepOutcome::Miss;
+        }
+        // Work in the solid's own frame (centred on it): its vertices, face
+        // axes and edges are used as stored; the triangle and the motion turn.
+        let world_tri = relative_triangle(triangle, self.center);
+        let inv = &self.inv;
+        let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
+        match self.sat(&tri) {
+            SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
+            SweepOutcome::InitiallyTouching(i) => {
+                SweepOutcome::InitiallyTouching(self.to_world(i))
+            }
+            other => other,
+        }
     }
-    for &(axis, lo, hi, index) in &solid.face_axes {
+
+    /// An impact found in the shape frame, in world coordinates.
+    #[inline]
+    fn to_world(&self, i: Impact<SatAxis>) -> Impact<SatAxis> {
+        Impact {
+            time: i.time,
+            point: self.rot * i.point + self.center,
+            normal: self.rot * i.normal,
+            feature: i.feature,
+        }
+    }
+
+    /// The separating-axis test over time in the shape frame (triangle
+    /// relative to the shape origin); the impact is in the shape frame.
+    fn sat(&self, tri: &TriangleFrame) -> SweepOutcome<SatAxis> {
+        let solid = self.solid;
+        let d = self.d;
+        let r = self.r;
+
+        // One-sided: wholly behind the face plane (every vertex at or below it).
+        let plane = tri.n.dot(&tri.v[0]);
+        let (bottom, top) = solid.interval(&tri.n);
+        if top <= plane {
+            return SweepOutcome::Miss;
+        }
+
+        // Candidate axes in order: triangle normal, solid faces, edge pairs.
+        // Entry and exit times do not depend on an axis' length, so the axes
+        // are used unnormalised; only the reported normal is normalised.
+        let mut state = Sat {
+            enter: (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal),
+            exit: f64::INFINITY,
+        };
+        let tri_v = tri.v;
+        let tri_interval = |axis: &Vec3d| interval(&tri_v, axis);
         if !state.axis(
-            axis,
-            (lo, hi),
-            tri_interval(&axis),
+            tri.n,
+            (bottom, top),
+            (plane, plane),
             d,
-            SatAxis::SolidFace(index),
+            SatAxis::TriangleNormal,
         ) {
             return SweepOutcome::Miss;
         }
-    }
-    let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
-    let tri_edge_len2 = [
-        tri_edges[0].norm_squared(),
-        tri_edges[1].norm_squared(),
-        tri_edges[2].norm_squared(),
-    ];
-    let masks = if solid.prune {
-        gauss_candidates(solid, &tri)
-    } else {
-        [u64::MAX; 3]
-    };
-    for (j, e) in solid.edges.iter().enumerate() {
-        let bit = 1u64 << (j & 63);
-        let wanted = [
-            masks[0] & bit != 0,
-            masks[1] & bit != 0,
-            masks[2] & bit != 0,
-        ];
-        if !(wanted[0] || wanted[1] || wanted[2]) {
-            continue;
-        }
-        let axes = [
-            e.cross(&tri_edges[0]),
-            e.cross(&tri_edges[1]),
-            e.cross(&tri_edges[2]),
-        ];
-        let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
-        let usable = [
-            wanted[0] && axes[0].norm_squared() > sin2 * tri_edge_len2[0],
-            wanted[1] && axes[1].norm_squared() > sin2 * tri_edge_len2[1],
-            wanted[2] && axes[2].norm_squared() > sin2 * tri_edge_len2[2],
-        ];
-        // Skip the projections when the solid's inscribed ball already shows
-        // that none of the three axes can enter later, leave earlier or
-        // separate (see `Sat::slack`); worth its cost only for silhouettes
-        // of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
-        if solid.inner_radius > 0.0
-            && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
-            && (0..3).all(|k| {
-                !usable[k] || {
-                    let c = axes[k];
-                    let half = solid.inner_radius * c.norm();
-                    state.slack(c, (-half, half), tri_interval(&c), d)
-                }
-            })
-        {
-            continue;
-        }
-        // One axis alone (the common case after pruning) is projected by
-        // itself; the same arithmetic as `interval3`, so the same extremes.
-        let used = if solid.prune {
-            usable.iter().filter(|&&u| u).count()
-        } else {
-            3
-        };
-        if used == 0 {
-            continue;
-        }
-        let spans = if used == 1 {
-            let k = usable.iter().position(|&u| u).unwrap_or(0);
-            let mut spans = [(0.0, 0.0); 3];
-            spans[k] = solid.silhouette_interval(j, &axes[k]);
-            spans
-        } else {
-            solid.interval3(j, &axes)
-        };
-        for k in 0..3 {
-            let c = axes[k];
-            if !usable[k] {
-                continue;
-            }
-            let label = SatAxis::EdgePair {
-                solid_edge: j as u16,
-                triangle_edge: k as u8,
-            };
-            if !state.axis(c, spans[k], tri_interval(&c), d, label) {
+        for &(axis, lo, hi, index) in &solid.face_axes {
+            if !state.axis(
+                axis,
+                (lo, hi),
+                tri_interval(&axis),
+                d,
+                SatAxis::SolidFace(index),
+            ) {
                 return SweepOutcome::Miss;
             }
         }
-    }
-    let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
-    if state.enter.0 <= 0.0 {
-        // Touching or overlapping on every axis at the start: the axis of
-        // least overlap (a second pass, normalised).
-        let (normal, label) = least_overlap(solid, &tri);
-        let point = contact_point(verts, |p| *p, &tri.v, &normal, tol);
-        return SweepOutcome::InitiallyTouching(Impact {
-            time: 0.0,
-            point: rot * point + center,
-            normal: rot * normal,
+        let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
+        let tri_edge_len2 = [
+            tri_edges[0].norm_squared(),
+            tri_edges[1].norm_squared(),
+            tri_edges[2].norm_squared(),
+        ];
+        let masks = if solid.prune {
+            gauss_candidates(solid, tri)
+        } else {
+            [u64::MAX; 3]
+        };
+        for (j, e) in solid.edges.iter().enumerate() {
+            let bit = 1u64 << (j & 63);
+            let wanted = [
+                masks[0] & bit != 0,
+                masks[1] & bit != 0,
+                masks[2] & bit != 0,
+            ];
+            if !(wanted[0] || wanted[1] || wanted[2]) {
+                continue;
+            }
+            let axes = [
+                e.cross(&tri_edges[0]),
+                e.cross(&tri_edges[1]),
+                e.cross(&tri_edges[2]),
+            ];
+            let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
+            let usable = [
+                wanted[0] && axes[0].norm_squared() > sin2 * tri_edge_len2[0],
+                wanted[1] && axes[1].norm_squared() > sin2 * tri_edge_len2[1],
+                wanted[2] && axes[2].norm_squared() > sin2 * tri_edge_len2[2],
+            ];
+            // Skip the projections when the solid's inscribed ball already
+            // shows that none of the three axes can enter later, leave
+            // earlier or separate (see `Sat::slack`); worth its cost only for
+            // silhouettes of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
+            if solid.inner_radius > 0.0
+                && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
+                && (0..3).all(|k| {
+                    !usable[k] || {
+                        let c = axes[k];
+                        let half = solid.inner_radius * c.norm();
+                        state.slack(c, (-half, half), tri_interval(&c), d)
+                    }
+                })
+            {
+                continue;
+            }
+            // One axis alone (the common case after pruning) is projected by
+            // itself; the same arithmetic as `interval3`, so the same extremes.
+            let used = if solid.prune {
+                usable.iter().filter(|&&u| u).count()
+            } else {
+                3
+            };
+            if used == 0 {
+                continue;
+            }
+            let spans = if used == 1 {
+                let k = usable.iter().position(|&u| u).unwrap_or(0);
+                let mut spans = [(0.0, 0.0); 3];
+                spans[k] = solid.silhouette_interval(j, &axes[k]);
+                spans
+            } else {
+                solid.interval3(j, &axes)
+            };
+            for k in 0..3 {
+                let c = axes[k];
+                if !usable[k] {
+                    continue;
+                }
+                let label = SatAxis::EdgePair {
+                    solid_edge: j as u16,
+                    triangle_edge: k as u8,
+                };
+                if !state.axis(c, spans[k], tri_interval(&c), d, label) {
+                    return SweepOutcome::Miss;
+                }
+            }
+        }
+        let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
+        if state.enter.0 <= 0.0 {
+            // Touching or overlapping on every axis at the start: the axis of
+            // least overlap (a second pass, normalised).
+            let (normal, label) = least_overlap(solid, tri);
+            let point = contact_point(solid, Vec3d::zeros(), &tri.v, &normal, tol);
+            return SweepOutcome::InitiallyTouching(Impact {
+                time: 0.0,
+                point,
+                normal,
+                feature: label,
+            });
+        }
+        let (t, axis, label) = state.enter;
+        let normal = axis.normalize();
+        let point = contact_point(solid, t * d, &tri.v, &normal, tol);
+        SweepOutcome::Hit(Impact {
+            time: t,
+            point,
+            normal,
             feature: label,
-        });
+        })
     }
-    let (t, axis, label) = state.enter;
-    let normal = axis.normalize();
-    let point = contact_point(verts, |p| p + t * d, &tri.v, &normal, tol);
-    SweepOutcome::Hit(Impact {
-        time: t,
-        point: rot * point + center,
-        normal: rot * normal,
-        feature: label,
-    })
 }
 
 /// The running latest entry and earliest exit of the SAT over time.
