@@ -307,6 +307,30 @@ impl SweptBounds {
         }
     }
 
+    /// Bounds of the box `[lo, hi]` moving by `d` (all finite), with the
+    /// same outward margin as [`SweptBounds::new`] with no growth.
+    #[inline]
+    pub(crate) fn of_box(lo: Vec3d, hi: Vec3d, d: Vec3d) -> Self {
+        let lo = Vec3d::new(
+            lo.x + d.x.min(0.0),
+            lo.y + d.y.min(0.0),
+            lo.z + d.z.min(0.0),
+        );
+        let hi = Vec3d::new(
+            hi.x + d.x.max(0.0),
+            hi.y + d.y.max(0.0),
+            hi.z + d.z.max(0.0),
+        );
+        let scale = [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
+            .iter()
+            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let m = SWEPT_BOUNDS_MARGIN * scale;
+        SweptBounds {
+            lo: lo.add_scalar(-m),
+            hi: hi.add_scalar(m),
+        }
+    }
+
     /// Whether the triangle's bounds are certainly disjoint from these. A
     /// triangle with a NaN coordinate is never rejected (so it is refused).
     pub(crate) fn misses(&self, tri: &[parapet_math::Vec3; 3]) -> bool {

@@ -48,7 +48,7 @@ use parapet_math::{promote, promote_quat, Mat3d, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::TriangleFrame;
-use super::{relative_triangle, unresolved_dot, Impact, SweepOutcome, SweptBounds};
+use super::{relative_triangle, Impact, SweepOutcome, SweptBounds, APPROACH_EPS_FACTOR};
 
 /// Two unit directions whose dot product exceeds this (in absolute value
 /// for edges) are treated as one direction when a solid is built
@@ -165,6 +165,10 @@ pub struct ConvexSolid {
     /// rounding of the true extent; the swept bounds' relative margin
     /// [`super::SWEPT_BOUNDS_MARGIN`] covers far more).
     box_half: Vec3d,
+    /// The half extents of a box centred on the shape origin with its faces
+    /// along the shape axes ([`ConvexSolid::from_cuboid`]): its projection
+    /// on any axis `a` is `+-(h . |a|)`, no loop over vertices needed.
+    centred_box: Option<Vec3d>,
 }
 
 /// The vertices' axis-aligned box in the shape frame: centre and half
@@ -401,6 +405,21 @@ const GAUSS_ARC_SLACK: f64 = 1.0e-5;
 /// or a vertex, the path lies in that edge or vertex, so the adjacent face
 /// planes also contain it and one of those face axes already separates.
 fn gauss_candidates(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
+    // The dot products live in a stack array sized to the solid's normal
+    // count (a few size classes up to `MAX_PRUNED`): clearing a 64-entry
+    // array for a 20-face hull cost about a tenth of a sweep.
+    match solid.arc_normals[0].len() {
+        0..=8 => gauss_masks::<8>(solid, tri),
+        9..=16 => gauss_masks::<16>(solid, tri),
+        17..=32 => gauss_masks::<32>(solid, tri),
+        _ => gauss_masks::<MAX_PRUNED>(solid, tri),
+    }
+}
+
+/// [`gauss_candidates`] with the face normals' dot products in an array of
+/// `N` entries (`N` at least the number of normals).
+#[inline]
+fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
     let [nx, ny, nz] = &solid.arc_normals;
     let e = [
         tri.v[1] - tri.v[0],
@@ -409,7 +428,7 @@ fn gauss_candidates(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
     ];
     let slack = e.map(|e| GAUSS_ARC_SLACK * e.norm_squared());
     // Each face normal's dot products with the three triangle edges.
-    let mut de = [[0.0f64; 3]; MAX_PRUNED];
+    let mut de = [[0.0f64; 3]; N];
     for (d, ((&x, &y), &z)) in de.iter_mut().zip(nx.iter().zip(ny).zip(nz)) {
         d[0] = e[0].x * x + e[0].y * y + e[0].z * z;
         d[1] = e[1].x * x + e[1].y * y + e[1].z * z;
@@ -458,6 +477,7 @@ impl ConvexSolid {
         Ok(ConvexSolid {
             box_center,
             box_half,
+            centred_box: Some(h),
             inner_radius: inner_radius(&face_axes(&vertices, &face_normals)),
             face_axes: face_axes(&vertices, &face_normals),
             soa: soa(&vertices),
@@ -539,6 +559,7 @@ impl ConvexSolid {
         Ok(ConvexSolid {
             box_center,
             box_half,
+            centred_box: None,
             arcs,
             arc_normals,
             prune,
@@ -564,6 +585,19 @@ impl ConvexSolid {
             hi = if p > hi { p } else { hi };
         }
         (lo, hi)
+    }
+
+    /// The solid's projection interval on `axis` (shape frame): closed form
+    /// for a centred box, a pass over the vertices otherwise.
+    #[inline]
+    fn support_interval(&self, axis: &Vec3d) -> (f64, f64) {
+        match self.centred_box {
+            Some(h) => {
+                let r = h.x * axis.x.abs() + h.y * axis.y.abs() + h.z * axis.z.abs();
+                (-r, r)
+            }
+            None => self.interval(axis),
+        }
     }
 
     /// The solid's projection interval on one axis perpendicular to edge
@@ -670,8 +704,81 @@ fn unit_quat(q: &Quat) -> Quatd {
     Quatd::new_normalize(promote_quat(*q).into_inner())
 }
 
-/// A checked placement: world centre, rotation shape -> world.
+/// A checked placement: world centre, rotation shape -> world, the step's
+/// displacement (world) and the solid's radius.
+///
+/// The common case (an acceptable placement) is decided without an early
+/// exit per limit: the same comparisons on the same values (a coordinate or
+/// rotation norm within its limit is finite, so most finiteness checks are
+/// implied; dividing by the positive radius is monotone, so the largest
+/// coordinate within the radius-relative limit means all are). Only a
+/// placement it does not accept goes through [`placement_reason`], which
+/// checks each limit in turn to name the refusal.
+#[inline]
 fn checked_placement(
+    solid: &ConvexSolid,
+    place: &SolidPlacement,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<(Vec3d, Quatd, Vec3d, f64)> {
+    let unit = |q: &Quat| {
+        let n2 = q.into_inner().coords.cast::<f64>().norm_squared();
+        (n2 - 1.0).abs() <= domain::ROTATION_NORM_SQ_TOLERANCE
+    };
+    let r = solid.radius;
+    let offset = promote(place.shape_offset);
+    let body = promote(place.body_position);
+    let mut ok = unit(&place.body_rotation) && unit(&place.shape_rotation);
+    ok &= velocity.x.is_finite() && velocity.y.is_finite() && velocity.z.is_finite();
+    ok &= dt.is_finite() && dt >= 0.0;
+    ok &= !solid.vertices.is_empty() && !solid.face_normals.is_empty();
+    ok &= (domain::MIN_RADIUS..=domain::MAX_RADIUS).contains(&r);
+    ok &= offset.norm() <= domain::MAX_SHAPE_OFFSET;
+    // Per component (a NaN fails its comparison); with the checks above,
+    // this makes the centre and the displacement below finite.
+    ok &= body.iter().all(|x| x.abs() <= domain::MAX_COORDINATE);
+    if !ok {
+        return placement_reason(solid, place, velocity, dt);
+    }
+    let (rot, center) = shape_pose(place);
+    let d = promote(velocity) * dt as f64;
+    let far = center.amax().max((center + d).amax());
+    if far <= domain::MAX_COORDINATE
+        && far / r <= domain::MAX_COORDINATE_RADII
+        && (d.norm() + r) / r <= domain::MAX_REACH_RADII
+    {
+        Ok((center, rot, d, r))
+    } else {
+        placement_reason(solid, place, velocity, dt)
+    }
+}
+
+/// The shape's world rotation and origin from a placement whose rotations
+/// are finite and near unit: `body_rotation * shape_rotation` (the body's
+/// alone when the shape's is exactly the identity) and
+/// `body_position + body_rotation * shape_offset` (the body position when
+/// the offset is exactly zero).
+#[inline]
+fn shape_pose(place: &SolidPlacement) -> (Quatd, Vec3d) {
+    let body_rot = unit_quat(&place.body_rotation);
+    let rot = if place.shape_rotation == Quat::identity() {
+        body_rot
+    } else {
+        body_rot * unit_quat(&place.shape_rotation)
+    };
+    let body = promote(place.body_position);
+    let center = if place.shape_offset == Vec3::zeros() {
+        body
+    } else {
+        body + body_rot * promote(place.shape_offset)
+    };
+    (rot, center)
+}
+
+/// The placement checks of [`checked_placement`] one by one, in order: the
+/// first that fails names the refusal.
+#[cold]
+fn placement_reason(
     solid: &ConvexSolid,
     place: &SolidPlacement,
     velocity: Vec3,
@@ -699,11 +806,9 @@ fn checked_placement(
             limit: domain::MAX_SHAPE_OFFSET,
         });
     }
-    let body_rot = unit_quat(&place.body_rotation);
-    let rot = body_rot * unit_quat(&place.shape_rotation);
+    let (rot, center) = shape_pose(place);
     let body = promote(place.body_position);
     domain::coordinate("body position", body)?;
-    let center = body + body_rot * offset;
     let d = promote(velocity) * dt as f64;
     domain::moving_coordinate("solid centre at step start", center, r)?;
     domain::moving_coordinate("solid centre at step end", center + d, r)?;
@@ -948,7 +1053,7 @@ impl<'a> SolidSweep<'a> {
         // half extents `|rot| h`), a superset of the turned vertices.
         let mid = center + rot * solid.box_center;
         let ext = rot.abs() * solid.box_half;
-        let bounds = SweptBounds::new(&[mid - ext, mid + ext], d, 0.0);
+        let bounds = SweptBounds::of_box(mid - ext, mid + ext, d);
         Ok(SolidSweep {
             solid,
             center,
@@ -1005,7 +1110,7 @@ impl<'a> SolidSweep<'a> {
 
         // One-sided: wholly behind the face plane (every vertex at or below it).
         let plane = tri.n.dot(&tri.v[0]);
-        let (bottom, top) = solid.interval(&tri.n);
+        let (bottom, top) = solid.support_interval(&tri.n);
         if top <= plane {
             return SweepOutcome::Miss;
         }
@@ -1097,7 +1202,12 @@ impl<'a> SolidSweep<'a> {
             if used == 0 {
                 continue;
             }
-            let spans = if used == 1 {
+            let spans = if let Some(h) = solid.centred_box {
+                axes.map(|c| {
+                    let r = h.x * c.x.abs() + h.y * c.y.abs() + h.z * c.z.abs();
+                    (-r, r)
+                })
+            } else if used == 1 {
                 let k = usable.iter().position(|&u| u).unwrap_or(0);
                 let mut spans = [(0.0, 0.0); 3];
                 spans[k] = solid.silhouette_interval(j, &axes[k]);
@@ -1144,6 +1254,20 @@ impl<'a> SolidSweep<'a> {
     }
 }
 
+/// `axis . d`, or `None` when its sign is unresolved at the approach bound
+/// (the same test as [`super::unresolved_dot`], its products computed once).
+#[inline]
+fn resolved_dot(axis: Vec3d, d: Vec3d) -> Option<f64> {
+    let t = axis.component_mul(&d);
+    let dot = t.x + t.y + t.z;
+    let scale = t.x.abs() + t.y.abs() + t.z.abs();
+    if dot.abs() <= APPROACH_EPS_FACTOR * f64::EPSILON * scale {
+        None
+    } else {
+        Some(dot)
+    }
+}
+
 /// The running latest entry and earliest exit of the SAT over time.
 struct Sat {
     /// Latest entry time, the entering axis oriented from the triangle
@@ -1164,12 +1288,11 @@ impl Sat {
         d: Vec3d,
         label: SatAxis,
     ) -> bool {
-        if unresolved_dot(axis, d) {
+        let Some(v) = resolved_dot(axis, d) else {
             // Not moving along this axis: disjoint or only touching
             // projections separate for the whole step.
             return smin < tmax && smax > tmin;
-        }
-        let v = axis.dot(&d);
+        };
         let (t_in, t_out, normal) = if v < 0.0 {
             ((smin - tmax) / -v, (smax - tmin) / -v, axis)
         } else {
@@ -1196,10 +1319,9 @@ impl Sat {
         (tmin, tmax): (f64, f64),
         d: Vec3d,
     ) -> bool {
-        if unresolved_dot(axis, d) {
+        let Some(v) = resolved_dot(axis, d) else {
             return smin < tmax && smax > tmin;
-        }
-        let v = axis.dot(&d);
+        };
         let (t_in, t_out) = if v < 0.0 {
             ((smin - tmax) / -v, (smax - tmin) / -v)
         } else {
