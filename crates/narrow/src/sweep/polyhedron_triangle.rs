@@ -1155,30 +1155,35 @@ impl<'a> SolidSweep<'a> {
         } else {
             [u64::MAX; 3]
         };
+        let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
         for (j, e) in solid.edges.iter().enumerate() {
             let bit = 1u64 << (j & 63);
-            let wanted = [
-                masks[0] & bit != 0,
-                masks[1] & bit != 0,
-                masks[2] & bit != 0,
-            ];
-            if !(wanted[0] || wanted[1] || wanted[2]) {
+            if (masks[0] | masks[1] | masks[2]) & bit == 0 {
                 continue;
             }
-            let axes = [
-                e.cross(&tri_edges[0]),
-                e.cross(&tri_edges[1]),
-                e.cross(&tri_edges[2]),
-            ];
-            let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
-            let usable = [
-                wanted[0] && axes[0].norm_squared() > sin2 * tri_edge_len2[0],
-                wanted[1] && axes[1].norm_squared() > sin2 * tri_edge_len2[1],
-                wanted[2] && axes[2].norm_squared() > sin2 * tri_edge_len2[2],
-            ];
+            // Only the wanted, non-parallel pairs give an axis; each axis'
+            // triangle interval is computed once.
+            let mut axes = [Vec3d::zeros(); 3];
+            let mut usable = [false; 3];
+            let mut tri_spans = [(0.0, 0.0); 3];
+            let mut used = 0;
+            for k in 0..3 {
+                if masks[k] & bit != 0 {
+                    let c = e.cross(&tri_edges[k]);
+                    if c.norm_squared() > sin2 * tri_edge_len2[k] {
+                        axes[k] = c;
+                        usable[k] = true;
+                        tri_spans[k] = tri_interval(&c);
+                        used += 1;
+                    }
+                }
+            }
+            if used == 0 {
+                continue;
+            }
             // Skip the projections when the solid's inscribed ball already
-            // shows that none of the three axes can enter later, leave
-            // earlier or separate (see `Sat::slack`); worth its cost only for
+            // shows that none of the axes can enter later, leave earlier or
+            // separate (see `Sat::slack`); worth its cost only for
             // silhouettes of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
             if solid.inner_radius > 0.0
                 && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
@@ -1186,7 +1191,7 @@ impl<'a> SolidSweep<'a> {
                     !usable[k] || {
                         let c = axes[k];
                         let half = solid.inner_radius * c.norm();
-                        state.slack(c, (-half, half), tri_interval(&c), d)
+                        state.slack(c, (-half, half), tri_spans[k], d)
                     }
                 })
             {
@@ -1194,14 +1199,6 @@ impl<'a> SolidSweep<'a> {
             }
             // One axis alone (the common case after pruning) is projected by
             // itself; the same arithmetic as `interval3`, so the same extremes.
-            let used = if solid.prune {
-                usable.iter().filter(|&&u| u).count()
-            } else {
-                3
-            };
-            if used == 0 {
-                continue;
-            }
             let spans = if let Some(h) = solid.centred_box {
                 axes.map(|c| {
                     let r = h.x * c.x.abs() + h.y * c.y.abs() + h.z * c.z.abs();
@@ -1216,7 +1213,6 @@ impl<'a> SolidSweep<'a> {
                 solid.interval3(j, &axes)
             };
             for k in 0..3 {
-                let c = axes[k];
                 if !usable[k] {
                     continue;
                 }
@@ -1224,7 +1220,7 @@ impl<'a> SolidSweep<'a> {
                     solid_edge: j as u16,
                     triangle_edge: k as u8,
                 };
-                if !state.axis(c, spans[k], tri_interval(&c), d, label) {
+                if !state.axis(axes[k], spans[k], tri_spans[k], d, label) {
                     return SweepOutcome::Miss;
                 }
             }
