@@ -394,6 +394,53 @@ mod tests {
     }
 
     #[test]
+    fn the_quick_triangle_acceptance_agrees_with_the_detailed_checks() {
+        // Each limit at, just inside and just outside its boundary, and
+        // non-finite coordinates: accepted exactly when the detailed checks
+        // accept (so the quick path never hides a refusal).
+        let base = [
+            Vec3::zeros(),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let big = MAX_COORDINATE as f32;
+        let mut cases = vec![base];
+        for value in [
+            big,
+            big * 1.000_001,
+            -big,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0e-7,
+            0.0,
+        ] {
+            for k in 0..3 {
+                let mut t = base;
+                t[2][k] = value;
+                cases.push(t);
+            }
+        }
+        // Thin slivers around the limit (cross about 1 / 2^20 of a unit base).
+        for h in [1.0e-7f32, 9.0e-7, 9.5e-7, 9.6e-7, 1.0e-6, 2.0e-6] {
+            cases.push([Vec3::zeros(), Vec3::x(), Vec3::new(0.5, h, 0.0)]);
+        }
+        for tri in &cases {
+            for (center, r) in [
+                (Vec3d::zeros(), 1.0),
+                (Vec3d::new(0.0, 0.0, 2.0), 1.0e-6),
+                (Vec3d::new(1.0, 0.0, 0.0), 1.0e-4),
+            ] {
+                assert_eq!(
+                    triangle_accepted(tri, center, r),
+                    triangle_reason(tri, center, r).is_ok(),
+                    "{tri:?} {center:?} {r}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn refusal_messages_name_value_and_limit() {
         let e = radius("sphere radius", 2.0e4).unwrap_err();
         let msg = e.to_string();

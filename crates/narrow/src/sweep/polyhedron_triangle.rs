@@ -1083,9 +1083,7 @@ impl<'a> SolidSweep<'a> {
         let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
         match self.sat(&tri) {
             SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
-            SweepOutcome::InitiallyTouching(i) => {
-                SweepOutcome::InitiallyTouching(self.to_world(i))
-            }
+            SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(self.to_world(i)),
             other => other,
         }
     }
@@ -1375,6 +1373,7 @@ fn least_overlap(solid: &ConvexSolid, tri: &TriangleFrame) -> (Vec3d, SatAxis) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sweep::MAX_COORDINATE_RADII;
 
     fn floor() -> [Vec3; 3] {
         [
@@ -1592,6 +1591,240 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The pure function's outcome and the prepared sweep's, built once and
+    /// reused for every triangle in `tris`: equal bit for bit (`f64` fields
+    /// compared by their bits, so even the sign of a zero must agree).
+    fn assert_prepared_matches(
+        solid: &ConvexSolid,
+        place: &SolidPlacement,
+        vel: Vec3,
+        dt: f32,
+        tris: &[[Vec3; 3]],
+    ) -> Vec<SweepOutcome<SatAxis>> {
+        let bits = |o: &SweepOutcome<SatAxis>| match o {
+            SweepOutcome::Hit(i) | SweepOutcome::InitiallyTouching(i) => Some((
+                i.time.to_bits(),
+                i.point.map(f64::to_bits),
+                i.normal.map(f64::to_bits),
+                i.feature,
+            )),
+            _ => None,
+        };
+        let prepared = SolidSweep::new(solid, place, vel, dt);
+        tris.iter()
+            .map(|tri| {
+                let pure = sweep_solid_triangle(solid, place, vel, dt, tri);
+                let reused = match &prepared {
+                    Ok(sweep) => sweep.triangle(tri),
+                    Err(e) => SweepOutcome::Refused(*e),
+                };
+                assert_eq!(pure, reused, "{place:?} {vel:?} {dt} {tri:?}");
+                assert_eq!(bits(&pure), bits(&reused));
+                pure
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_prepared_sweep_gives_the_pure_functions_outcomes_bit_for_bit() {
+        // Hand-built cases (landing flat, sliding with zero clearance,
+        // resting with overlap, wholly behind, offset shape, edge grazing)
+        // and random boxes and hulls, poses, motions and triangles, each
+        // prepared once and swept against 8 triangles in turn.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let b = unit_box();
+        let hand: [(Vec3, Vec3, f32); 6] = [
+            (Vec3::new(0.0, 0.0, 2.5), Vec3::new(0.0, 0.0, -4.0), 1.0),
+            (Vec3::new(0.0, 0.0, 0.5), Vec3::new(3.0, 1.0, 0.0), 0.5),
+            (Vec3::new(0.0, 0.0, 0.499), Vec3::new(3.0, 0.0, 0.0), 0.1),
+            (Vec3::new(0.0, 0.0, -0.5), Vec3::new(0.0, 0.0, 4.0), 1.0),
+            (Vec3::new(4.5, 0.0, 0.5), Vec3::new(0.0, 0.0, -1.0), 1.0),
+            (Vec3::new(0.3, -0.2, 3.0), Vec3::new(1.0, 0.5, -6.0), 1.0),
+        ];
+        let mut seen = [0usize; 4];
+        let mut tally = |outs: &[SweepOutcome<SatAxis>]| {
+            for o in outs {
+                seen[match o {
+                    SweepOutcome::Hit(_) => 0,
+                    SweepOutcome::InitiallyTouching(_) => 1,
+                    SweepOutcome::Miss => 2,
+                    SweepOutcome::Refused(_) => 3,
+                }] += 1;
+            }
+        };
+        for (p, v, dt) in hand {
+            let place = SolidPlacement::at(p, Quat::identity());
+            tally(&assert_prepared_matches(&b, &place, v, dt, &[floor()]));
+        }
+        let oct = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let oct_faces: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        let hull = ConvexSolid::from_points(&oct, &oct_faces).unwrap();
+        for case in 0..2_000 {
+            let solid = if case % 2 == 0 {
+                ConvexSolid::from_cuboid(Vec3::new(0.05 + unit(), 0.05 + unit(), 0.05 + unit()))
+                    .unwrap()
+            } else {
+                hull.clone()
+            };
+            let v = |u: &mut dyn FnMut() -> f32| {
+                Vec3::new(4.0 * u() - 2.0, 4.0 * u() - 2.0, 4.0 * u() - 2.0)
+            };
+            let tris: Vec<[Vec3; 3]> = (0..8)
+                .map(|_| [v(&mut unit), v(&mut unit), v(&mut unit)])
+                .collect();
+            let start = v(&mut unit);
+            let place = SolidPlacement {
+                body_position: start,
+                body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
+                shape_offset: if case % 3 == 0 {
+                    Vec3::zeros()
+                } else {
+                    v(&mut unit) * 0.3
+                },
+                shape_rotation: if case % 5 == 0 {
+                    Quat::from_euler_angles(unit(), unit(), unit())
+                } else {
+                    Quat::identity()
+                },
+            };
+            let vel = (v(&mut unit) * 0.5 - start) * (0.5 + 2.0 * unit());
+            // Every 50th case is out of the precision domain: a placement
+            // refused before any triangle, or one triangle that is refused.
+            let (vel, dt, tris) = match case % 50 {
+                7 => (Vec3::new(f32::NAN, 0.0, 0.0), 1.0, tris),
+                17 => (vel, -1.0, tris),
+                27 => {
+                    let mut tris = tris;
+                    tris[3] = [Vec3::zeros(), Vec3::x(), Vec3::x() * 2.0];
+                    (vel, 1.0, tris)
+                }
+                _ => (vel, 1.0, tris),
+            };
+            tally(&assert_prepared_matches(&solid, &place, vel, dt, &tris));
+        }
+        // The cases reach hits, initial contacts, misses and refusals.
+        assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+    }
+
+    #[test]
+    fn the_quick_placement_acceptance_agrees_with_the_detailed_checks() {
+        // Each placement limit just inside and just outside, and non-finite
+        // inputs: the same refusal or the same accepted values either way.
+        let b = unit_box();
+        let r = b.bounding_radius();
+        let edge = (MAX_COORDINATE_RADII * r) as f32;
+        let ok = SolidPlacement::at(Vec3::new(0.0, 0.0, 1.0), Quat::identity());
+        let mut cases: Vec<(SolidPlacement, Vec3, f32)> = vec![(ok, Vec3::x(), 1.0)];
+        for x in [
+            edge * 0.999_99,
+            edge * 1.000_01,
+            f32::NAN,
+            f32::INFINITY,
+            1.0e7,
+        ] {
+            let mut p = ok;
+            p.body_position.x = x;
+            cases.push((p, Vec3::x(), 1.0));
+            let mut p = ok;
+            p.shape_offset.y = x;
+            cases.push((p, Vec3::x(), 1.0));
+            cases.push((ok, Vec3::new(0.0, x, 0.0), 1.0));
+            cases.push((ok, Vec3::x(), x));
+        }
+        for w in [1.0f32, 1.000_004, 1.000_006, f32::NAN] {
+            let q = parapet_math::nalgebra::Quaternion::new(w, 0.0, 0.0, 0.0);
+            let mut p = ok;
+            p.body_rotation = Quat::new_unchecked(q);
+            cases.push((p, Vec3::x(), 1.0));
+            let mut p = ok;
+            p.shape_rotation = Quat::new_unchecked(q);
+            cases.push((p, Vec3::x(), 1.0));
+        }
+        cases.push((ok, Vec3::x(), -1.0));
+        cases.push((ok, Vec3::x() * 1.0e6, 1.0));
+        for (place, vel, dt) in &cases {
+            assert_eq!(
+                checked_placement(&b, place, *vel, *dt),
+                placement_reason(&b, place, *vel, *dt),
+                "{place:?} {vel:?} {dt}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_path_bounds_never_reject_a_triangle_that_the_test_would_touch() {
+        // The same random sweeps with and without the swept-bounds
+        // rejection: the rejection may only turn a miss into a miss.
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let mut rejected = 0;
+        for _ in 0..5_000 {
+            let solid =
+                ConvexSolid::from_cuboid(Vec3::new(0.05 + unit(), 0.05 + unit(), 0.05 + unit()))
+                    .unwrap();
+            let v = |u: &mut dyn FnMut() -> f32| {
+                Vec3::new(6.0 * u() - 3.0, 6.0 * u() - 3.0, 6.0 * u() - 3.0)
+            };
+            let tri = [v(&mut unit), v(&mut unit), v(&mut unit)];
+            let place = SolidPlacement {
+                body_position: v(&mut unit),
+                body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
+                shape_offset: v(&mut unit) * 0.2,
+                shape_rotation: Quat::identity(),
+            };
+            let vel = v(&mut unit);
+            let Ok(sweep) = SolidSweep::new(&solid, &place, vel, 1.0) else {
+                continue;
+            };
+            if domain::triangle(&tri, sweep.center, sweep.r).is_err() {
+                continue;
+            }
+            if sweep.bounds.misses(&tri) {
+                rejected += 1;
+                let world_tri = relative_triangle(&tri, sweep.center);
+                let inv = &sweep.inv;
+                let frame = TriangleFrame::new([
+                    inv * world_tri[0],
+                    inv * world_tri[1],
+                    inv * world_tri[2],
+                ]);
+                assert_eq!(
+                    sweep.sat(&frame),
+                    SweepOutcome::Miss,
+                    "{place:?} {vel:?} {tri:?}"
+                );
+            }
+        }
+        assert!(rejected > 500, "{rejected}");
     }
 
     #[test]
