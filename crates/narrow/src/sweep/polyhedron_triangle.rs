@@ -427,19 +427,21 @@ fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64
         tri.v[0] - tri.v[2],
     ];
     let slack = e.map(|e| GAUSS_ARC_SLACK * e.norm_squared());
-    // Each face normal's dot products with the three triangle edges.
-    let mut de = [[0.0f64; 3]; N];
-    for (d, ((&x, &y), &z)) in de.iter_mut().zip(nx.iter().zip(ny).zip(nz)) {
-        d[0] = e[0].x * x + e[0].y * y + e[0].z * z;
-        d[1] = e[1].x * x + e[1].y * y + e[1].z * z;
-        d[2] = e[2].x * x + e[2].y * y + e[2].z * z;
+    // Each face normal's dot products with the three triangle edges, one
+    // array per edge (a layout the compiler vectorises).
+    let mut de = [[0.0f64; N]; 3];
+    for k in 0..3 {
+        let ek = e[k];
+        for (d, ((&x, &y), &z)) in de[k].iter_mut().zip(nx.iter().zip(ny).zip(nz)) {
+            *d = ek.x * x + ek.y * y + ek.z * z;
+        }
     }
     let mut masks = [0u64; 3];
     for &(class, a, b) in &solid.arcs {
-        let (pa, pb) = (de[a as usize], de[b as usize]);
-        masks[0] |= ((pa[0] * pb[0] <= slack[0]) as u64) << class;
-        masks[1] |= ((pa[1] * pb[1] <= slack[1]) as u64) << class;
-        masks[2] |= ((pa[2] * pb[2] <= slack[2]) as u64) << class;
+        let (a, b) = (a as usize, b as usize);
+        for k in 0..3 {
+            masks[k] |= ((de[k][a] * de[k][b] <= slack[k]) as u64) << class;
+        }
     }
     masks
 }
