@@ -264,7 +264,19 @@ pub(crate) fn reach(reach: f64, r: f64) -> Checked {
 /// does not accept goes through the checks one by one to name the reason.
 #[inline]
 pub(crate) fn triangle(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
-    if triangle_accepted(tri, center, r) {
+    triangle_promoted(tri, &tri.map(parapet_math::promote), center, r)
+}
+
+/// [`triangle`] given the triangle's vertices already promoted to `f64`
+/// (`promoted`, the same values as `tri`).
+#[inline]
+pub(crate) fn triangle_promoted(
+    tri: &[Vec3; 3],
+    promoted: &[Vec3d; 3],
+    center: Vec3d,
+    r: f64,
+) -> Checked {
+    if triangle_accepted(tri, promoted, center, r) {
         Ok(())
     } else {
         triangle_reason(tri, center, r)
@@ -275,8 +287,8 @@ pub(crate) fn triangle(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
 /// on the same values (a coordinate within [`MAX_COORDINATE`] is finite, so
 /// the finiteness checks are implied), combined without branches.
 #[inline]
-fn triangle_accepted(tri: &[Vec3; 3], center: Vec3d, r: f64) -> bool {
-    let [a, b, c] = tri.map(parapet_math::promote);
+fn triangle_accepted(tri: &[Vec3; 3], promoted: &[Vec3d; 3], center: Vec3d, r: f64) -> bool {
+    let [a, b, c] = *promoted;
     let mut ok = true;
     for v in [a, b, c] {
         ok &= v.x.abs() <= MAX_COORDINATE;
@@ -432,7 +444,7 @@ mod tests {
                 (Vec3d::new(1.0, 0.0, 0.0), 1.0e-4),
             ] {
                 assert_eq!(
-                    triangle_accepted(tri, center, r),
+                    triangle_accepted(tri, &tri.map(parapet_math::promote), center, r),
                     triangle_reason(tri, center, r).is_ok(),
                     "{tri:?} {center:?} {r}"
                 );

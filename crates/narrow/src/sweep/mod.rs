@@ -334,8 +334,14 @@ impl SweptBounds {
     /// Whether the triangle's bounds are certainly disjoint from these. A
     /// triangle with a NaN coordinate is never rejected (so it is refused).
     pub(crate) fn misses(&self, tri: &[parapet_math::Vec3; 3]) -> bool {
+        self.misses_promoted(&tri.map(parapet_math::promote))
+    }
+
+    /// [`SweptBounds::misses`] for a triangle already promoted to `f64`.
+    #[inline]
+    pub(crate) fn misses_promoted(&self, tri: &[Vec3d; 3]) -> bool {
         (0..3).any(|k| {
-            let (a, b, c) = (tri[0][k] as f64, tri[1][k] as f64, tri[2][k] as f64);
+            let (a, b, c) = (tri[0][k], tri[1][k], tri[2][k]);
             (a < self.lo[k] && b < self.lo[k] && c < self.lo[k])
                 || (a > self.hi[k] && b > self.hi[k] && c > self.hi[k])
         })

@@ -48,7 +48,7 @@ use parapet_math::{promote, promote_quat, Mat3d, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::TriangleFrame;
-use super::{relative_triangle, Impact, SweepOutcome, SweptBounds, APPROACH_EPS_FACTOR};
+use super::{Impact, SweepOutcome, SweptBounds, APPROACH_EPS_FACTOR};
 
 /// Two unit directions whose dot product exceeds this (in absolute value
 /// for edges) are treated as one direction when a solid is built
@@ -438,7 +438,9 @@ fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64
     }
     let mut masks = [0u64; 3];
     for &(class, a, b) in &solid.arcs {
-        let (a, b) = (a as usize, b as usize);
+        // `N` is a power of two above every index: the mask changes no
+        // index and spares the bounds checks.
+        let (a, b) = (a as usize & (N - 1), b as usize & (N - 1));
         for k in 0..3 {
             masks[k] |= ((de[k][a] * de[k][b] <= slack[k]) as u64) << class;
         }
@@ -1072,17 +1074,18 @@ impl<'a> SolidSweep<'a> {
     /// precision domain first (a refusal), then rejected by the path's
     /// bounds (a miss) when it lies wholly outside them.
     pub fn triangle(&self, triangle: &[Vec3; 3]) -> SweepOutcome<SatAxis> {
-        if let Err(e) = domain::triangle(triangle, self.center, self.r) {
+        let p = triangle.map(promote);
+        if let Err(e) = domain::triangle_promoted(triangle, &p, self.center, self.r) {
             return SweepOutcome::Refused(e);
         }
-        if self.bounds.misses(triangle) {
+        if self.bounds.misses_promoted(&p) {
             return SweepOutcome::Miss;
         }
         // Work in the solid's own frame (centred on it): its vertices, face
         // axes and edges are used as stored; the triangle and the motion turn.
-        let world_tri = relative_triangle(triangle, self.center);
+        let c = self.center;
         let inv = &self.inv;
-        let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
+        let tri = TriangleFrame::new([inv * (p[0] - c), inv * (p[1] - c), inv * (p[2] - c)]);
         match self.sat(&tri) {
             SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
             SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(self.to_world(i)),
@@ -1375,7 +1378,7 @@ fn least_overlap(solid: &ConvexSolid, tri: &TriangleFrame) -> (Vec3d, SatAxis) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sweep::MAX_COORDINATE_RADII;
+    use crate::sweep::{relative_triangle, MAX_COORDINATE_RADII};
 
     fn floor() -> [Vec3; 3] {
         [
