@@ -1164,19 +1164,26 @@ impl<'a> SolidSweep<'a> {
             if (masks[0] | masks[1] | masks[2]) & bit == 0 {
                 continue;
             }
-            // Only the wanted, non-parallel pairs give an axis; each axis'
-            // triangle interval is computed once.
+            // Only the wanted, non-parallel pairs give an axis. The triangle
+            // projects onto `c = e x t_k` as the segment from `c . v_k`
+            // (which is also `c . v_(k+1)`, as `c` is perpendicular to
+            // `t_k`) to `c . v_(k+2) = c . v_k + e . n_raw`, since
+            // `t_k x (v_(k+2) - v_k) = n_raw` for every `k`: one dot product
+            // per axis and one per solid edge.
             let mut axes = [Vec3d::zeros(); 3];
             let mut usable = [false; 3];
             let mut tri_spans = [(0.0, 0.0); 3];
             let mut used = 0;
+            let width = e.dot(&tri.n_raw);
             for k in 0..3 {
                 if masks[k] & bit != 0 {
                     let c = e.cross(&tri_edges[k]);
                     if c.norm_squared() > sin2 * tri_edge_len2[k] {
                         axes[k] = c;
                         usable[k] = true;
-                        tri_spans[k] = tri_interval(&c);
+                        let p = c.dot(&tri.v[k]);
+                        let q = p + width;
+                        tri_spans[k] = (p.min(q), p.max(q));
                         used += 1;
                     }
                 }
