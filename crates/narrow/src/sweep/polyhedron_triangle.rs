@@ -1159,7 +1159,54 @@ impl<'a> SolidSweep<'a> {
             [u64::MAX; 3]
         };
         let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
+        if solid.prune {
+            // Pruned hulls: only the surviving pairs, visited in the same
+            // order as below (solid edge, then triangle edge), each axis
+            // alone. An axis that the inscribed ball shows irrelevant is
+            // skipped by itself: it changes neither the latest entry nor the
+            // earliest exit, whatever was folded before or comes after (see
+            // `Sat::slack`), so the outcome is the same as below.
+            let mut classes = masks[0] | masks[1] | masks[2];
+            while classes != 0 {
+                let j = classes.trailing_zeros() as usize;
+                classes &= classes - 1;
+                let e = solid.edges[j];
+                let width = e.dot(&tri.n_raw);
+                let slack_test = solid.inner_radius > 0.0
+                    && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE;
+                for k in 0..3 {
+                    if masks[k] >> j & 1 == 0 {
+                        continue;
+                    }
+                    let c = e.cross(&tri_edges[k]);
+                    if !(c.norm_squared() > sin2 * tri_edge_len2[k]) {
+                        continue;
+                    }
+                    let p = c.dot(&tri.v[k]);
+                    let q = p + width;
+                    let span = (p.min(q), p.max(q));
+                    let v = resolved_dot(c, d);
+                    if slack_test {
+                        let half = solid.inner_radius * c.norm();
+                        if state.slack_moving(v, (-half, half), span) {
+                            continue;
+                        }
+                    }
+                    let label = SatAxis::EdgePair {
+                        solid_edge: j as u16,
+                        triangle_edge: k as u8,
+                    };
+                    let s = solid.silhouette_interval(j, &c);
+                    if !state.axis_moving(c, v, s, span, label) {
+                        return SweepOutcome::Miss;
+                    }
+                }
+            }
+        }
         for (j, e) in solid.edges.iter().enumerate() {
+            if solid.prune {
+                break;
+            }
             let bit = 1u64 << (j & 63);
             if (masks[0] | masks[1] | masks[2]) & bit == 0 {
                 continue;
@@ -1294,7 +1341,20 @@ impl Sat {
         d: Vec3d,
         label: SatAxis,
     ) -> bool {
-        let Some(v) = resolved_dot(axis, d) else {
+        self.axis_moving(axis, resolved_dot(axis, d), (smin, smax), (tmin, tmax), label)
+    }
+
+    /// [`Sat::axis`] given `resolved_dot(axis, d)`.
+    #[inline]
+    fn axis_moving(
+        &mut self,
+        axis: Vec3d,
+        v: Option<f64>,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+        label: SatAxis,
+    ) -> bool {
+        let Some(v) = v else {
             // Not moving along this axis: disjoint or only touching
             // projections separate for the whole step.
             return smin < tmax && smax > tmin;
@@ -1325,7 +1385,18 @@ impl Sat {
         (tmin, tmax): (f64, f64),
         d: Vec3d,
     ) -> bool {
-        let Some(v) = resolved_dot(axis, d) else {
+        self.slack_moving(resolved_dot(axis, d), (smin, smax), (tmin, tmax))
+    }
+
+    /// [`Sat::slack`] given `resolved_dot(axis, d)`.
+    #[inline]
+    fn slack_moving(
+        &self,
+        v: Option<f64>,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+    ) -> bool {
+        let Some(v) = v else {
             return smin < tmax && smax > tmin;
         };
         let (t_in, t_out) = if v < 0.0 {
