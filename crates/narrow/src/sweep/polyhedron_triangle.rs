@@ -69,6 +69,10 @@ pub const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
 /// check, a hull's 5 or more do not: callgrind instruction counts).
 const SLACK_TEST_MIN_SILHOUETTE: usize = 5;
 
+/// Solids with at most this many vertices have their support projections
+/// kept on the stack (a count).
+const SUPPORT_INLINE: usize = 16;
+
 /// Support vertices within this fraction of the length scale of the
 /// extreme projection belong to the contact feature (dimensionless).
 pub const SUPPORT_TOLERANCE: f64 = 1.0e-9;
@@ -909,6 +913,21 @@ fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
 fn solid_support(solid: &ConvexSolid, shift: Vec3d, dir: &Vec3d, tol: f64, out: &mut FewPoints) {
     let [xs, ys, zs] = &solid.soa;
     let proj = |((x, y), z): ((&f64, &f64), &f64)| dir.x * x + dir.y * y + dir.z * z;
+    if xs.len() <= SUPPORT_INLINE {
+        // One pass: the projections kept on the stack.
+        let mut p = [0.0f64; SUPPORT_INLINE];
+        let mut best = f64::NEG_INFINITY;
+        for (q, v) in p.iter_mut().zip(xs.iter().zip(ys).zip(zs).map(proj)) {
+            *q = v;
+            best = if v > best { v } else { best };
+        }
+        for (v, q) in solid.vertices.iter().zip(&p) {
+            if *q >= best - tol {
+                out.push(v + shift);
+            }
+        }
+        return;
+    }
     let best = xs
         .iter()
         .zip(ys)
