@@ -1063,6 +1063,7 @@ impl<'a> SolidSweep<'a> {
     /// # Errors
     /// The [`SweepRefusal`] that [`sweep_solid_triangle`] returns for this
     /// solid, placement, velocity and step whatever the triangle.
+    #[inline]
     pub fn new(
         solid: &'a ConvexSolid,
         placement: &SolidPlacement,
