@@ -1361,7 +1361,13 @@ impl Sat {
         d: Vec3d,
         label: SatAxis,
     ) -> bool {
-        self.axis_moving(axis, resolved_dot(axis, d), (smin, smax), (tmin, tmax), label)
+        self.axis_moving(
+            axis,
+            resolved_dot(axis, d),
+            (smin, smax),
+            (tmin, tmax),
+            label,
+        )
     }
 
     /// [`Sat::axis`] given `resolved_dot(axis, d)`.
