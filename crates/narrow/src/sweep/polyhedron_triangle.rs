@@ -1,7 +1,9 @@
 //! Sweep of a translating convex solid (box or convex hull that cannot turn)
 //! against a static one-sided triangle by the separating-axis test over time:
 //! `sweep_solid_triangle`, with the solid's input type [`ConvexSolid`] and its
-//! pose [`SolidPlacement`].
+//! pose [`SolidPlacement`]; [`SolidSweep`] is the same sweep prepared once per
+//! body and step (placement checks, world pose, bounds of the path) and then
+//! run against any number of triangles, with bit-for-bit the same outcomes.
 //!
 //! # Method
 //! Seed 000 "Boxes and hulls". The solid and the triangle overlap exactly when
@@ -33,6 +35,10 @@
 //!
 //! One-sided: a solid that starts wholly behind the face plane (every vertex
 //! at or below it) is not caught.
+//!
+//! A triangle wholly outside the world bounds of the solid's path (its box
+//! turned and swept, grown by [`super::SWEPT_BOUNDS_MARGIN`] relative) is a
+//! miss before any axis; it is checked against the precision domain first.
 //!
 //! # Source and precision domain
 //! Seed 000 "Boxes and hulls", "Precision and refusal limits"; Ericson,
