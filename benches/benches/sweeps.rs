@@ -5,7 +5,16 @@
 //!
 //! Each benchmark sweeps a fixed set of 256 deterministic queries, a mix of
 //! hits, grazes and misses aimed at the triangle; throughput is reported in
-//! queries per second. Run briefly with
+//! queries per second.
+//!
+//! The groups `sweep_box_patch_prepared` and `sweep_hull_patch_prepared`
+//! measure boxes and hulls as the world uses them: each of the 256 queries
+//! (one body's pose and velocity) is swept against the 8 triangles of a small
+//! terrain patch, so throughput there counts body-triangle sweeps (2,048 per
+//! iteration). `parapet_prepared` builds one `SolidSweep` per body and sweeps
+//! it against the 8 triangles; `parapet_per_call` calls
+//! `sweep_solid_triangle` for each pair (the same results, bit for bit);
+//! `parry3d` calls `cast_shapes` for each pair. Run briefly with
 //! `cargo bench -p parapet-benches --bench sweeps -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
@@ -14,7 +23,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parapet_math::{Quat, Vec3};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    ConvexSolid, SolidPlacement,
+    ConvexSolid, SolidPlacement, SolidSweep,
 };
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parry3d::query::{cast_shapes, ShapeCastOptions};
@@ -261,6 +270,89 @@ fn solids(c: &mut Criterion) {
                     &phull,
                     &ptri,
                 ));
+            }
+        })
+    });
+    g.finish();
+
+    solid_patch(c, "sweep_box_patch_prepared", &boxed, &cuboid, rot, &qs);
+    solid_patch(c, "sweep_hull_patch_prepared", &hull, &phull, rot, &qs);
+}
+
+/// The 8 triangles of a 2 x 2-cell terrain patch over [-2, 2] x [-2, 2]
+/// with uneven heights, front faces up.
+fn patch() -> Vec<[Vec3; 3]> {
+    let h = |i: usize, j: usize| 0.15 * ((3 * i + 5 * j) % 4) as f32 - 0.2;
+    let p = |i: usize, j: usize| Vec3::new(2.0 * i as f32 - 2.0, 2.0 * j as f32 - 2.0, h(i, j));
+    let mut tris = Vec::new();
+    for j in 0..2 {
+        for i in 0..2 {
+            tris.push([p(i, j), p(i + 1, j), p(i + 1, j + 1)]);
+            tris.push([p(i, j), p(i + 1, j + 1), p(i, j + 1)]);
+        }
+    }
+    tris
+}
+
+/// One solid (`ours`, `theirs`) swept per query against every triangle of
+/// the patch: prepared once per body, per call, and parry3d.
+fn solid_patch(
+    c: &mut Criterion,
+    group: &str,
+    ours: &ConvexSolid,
+    theirs: &dyn Shape,
+    rot: Quat,
+    qs: &[Query],
+) {
+    let tris = patch();
+    let ptris: Vec<Triangle> = tris.iter().map(parry_triangle).collect();
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements((qs.len() * tris.len()) as u64));
+    g.bench_function("parapet_prepared", |b| {
+        b.iter(|| {
+            for q in qs {
+                let place = SolidPlacement::at(black_box(q.start), rot);
+                match SolidSweep::new(ours, &place, q.velocity, DT) {
+                    Ok(sweep) => {
+                        for t in &tris {
+                            black_box(sweep.triangle(black_box(t)));
+                        }
+                    }
+                    Err(e) => {
+                        black_box(e);
+                    }
+                }
+            }
+        })
+    });
+    g.bench_function("parapet_per_call", |b| {
+        b.iter(|| {
+            for q in qs {
+                let place = SolidPlacement::at(black_box(q.start), rot);
+                for t in &tris {
+                    black_box(sweep_solid_triangle(
+                        ours,
+                        &place,
+                        q.velocity,
+                        DT,
+                        black_box(t),
+                    ));
+                }
+            }
+        })
+    });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in qs {
+                for t in &ptris {
+                    black_box(parry_cast(
+                        black_box(q.start),
+                        rot,
+                        q.velocity * DT,
+                        theirs,
+                        black_box(t),
+                    ));
+                }
             }
         })
     });

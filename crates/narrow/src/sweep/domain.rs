@@ -257,7 +257,60 @@ pub(crate) fn reach(reach: f64, r: f64) -> Checked {
 /// A triangle: finite, within [`MAX_COORDINATE`], vertices within
 /// [`MAX_TRIANGLE_DISTANCE_RADII`] radii of `center` on each axis, nonzero
 /// `f32` raw normal and not thinner than [`THIN_TRIANGLE_RATIO`] allows.
+///
+/// The common case (an acceptable triangle) is decided by
+/// [`triangle_accepted`], which evaluates the same conditions with the same
+/// arithmetic but without an early exit per condition; only a triangle it
+/// does not accept goes through the checks one by one to name the reason.
+#[inline]
 pub(crate) fn triangle(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
+    triangle_promoted(tri, &tri.map(parapet_math::promote), center, r)
+}
+
+/// [`triangle`] given the triangle's vertices already promoted to `f64`
+/// (`promoted`, the same values as `tri`).
+#[inline]
+pub(crate) fn triangle_promoted(
+    tri: &[Vec3; 3],
+    promoted: &[Vec3d; 3],
+    center: Vec3d,
+    r: f64,
+) -> Checked {
+    if triangle_accepted(tri, promoted, center, r) {
+        Ok(())
+    } else {
+        triangle_reason(tri, center, r)
+    }
+}
+
+/// Whether [`triangle_reason`] accepts the triangle: the same comparisons
+/// on the same values (a coordinate within [`MAX_COORDINATE`] is finite, so
+/// the finiteness checks are implied), combined without branches.
+#[inline]
+fn triangle_accepted(tri: &[Vec3; 3], promoted: &[Vec3d; 3], center: Vec3d, r: f64) -> bool {
+    let [a, b, c] = *promoted;
+    let mut ok = true;
+    for v in [a, b, c] {
+        ok &= v.x.abs() <= MAX_COORDINATE;
+        ok &= v.y.abs() <= MAX_COORDINATE;
+        ok &= v.z.abs() <= MAX_COORDINATE;
+        ok &= (v - center).amax() / r <= MAX_TRIANGLE_DISTANCE_RADII;
+    }
+    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    ok &= !(raw32.x == 0.0 && raw32.y == 0.0 && raw32.z == 0.0);
+    let cross = (b - a).cross(&(c - a)).norm();
+    let longest = (b - a)
+        .norm_squared()
+        .max((c - b).norm_squared())
+        .max((a - c).norm_squared());
+    let limit = longest / THIN_TRIANGLE_RATIO;
+    ok && cross >= limit && cross != 0.0
+}
+
+/// The checks of [`triangle`] one by one, in order: the first that fails
+/// names the refusal.
+#[cold]
+fn triangle_reason(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
     for (i, v) in tri.iter().enumerate() {
         finite_vec("triangle vertex", *v)?;
         let vd = parapet_math::promote(*v);
@@ -350,6 +403,53 @@ mod tests {
             triangle(&flat, Vec3d::zeros(), 1.0),
             Err(SweepRefusal::DegenerateTriangle)
         ));
+    }
+
+    #[test]
+    fn the_quick_triangle_acceptance_agrees_with_the_detailed_checks() {
+        // Each limit at, just inside and just outside its boundary, and
+        // non-finite coordinates: accepted exactly when the detailed checks
+        // accept (so the quick path never hides a refusal).
+        let base = [
+            Vec3::zeros(),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let big = MAX_COORDINATE as f32;
+        let mut cases = vec![base];
+        for value in [
+            big,
+            big * 1.000_001,
+            -big,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0e-7,
+            0.0,
+        ] {
+            for k in 0..3 {
+                let mut t = base;
+                t[2][k] = value;
+                cases.push(t);
+            }
+        }
+        // Thin slivers around the limit (cross about 1 / 2^20 of a unit base).
+        for h in [1.0e-7f32, 9.0e-7, 9.5e-7, 9.6e-7, 1.0e-6, 2.0e-6] {
+            cases.push([Vec3::zeros(), Vec3::x(), Vec3::new(0.5, h, 0.0)]);
+        }
+        for tri in &cases {
+            for (center, r) in [
+                (Vec3d::zeros(), 1.0),
+                (Vec3d::new(0.0, 0.0, 2.0), 1.0e-6),
+                (Vec3d::new(1.0, 0.0, 0.0), 1.0e-4),
+            ] {
+                assert_eq!(
+                    triangle_accepted(tri, &tri.map(parapet_math::promote), center, r),
+                    triangle_reason(tri, center, r).is_ok(),
+                    "{tri:?} {center:?} {r}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub use domain::{
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
 pub use polyhedron_triangle::{
-    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement,
+    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
 };
 pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
 pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};
@@ -307,11 +307,41 @@ impl SweptBounds {
         }
     }
 
+    /// Bounds of the box `[lo, hi]` moving by `d` (all finite), with the
+    /// same outward margin as [`SweptBounds::new`] with no growth.
+    #[inline]
+    pub(crate) fn of_box(lo: Vec3d, hi: Vec3d, d: Vec3d) -> Self {
+        let lo = Vec3d::new(
+            lo.x + d.x.min(0.0),
+            lo.y + d.y.min(0.0),
+            lo.z + d.z.min(0.0),
+        );
+        let hi = Vec3d::new(
+            hi.x + d.x.max(0.0),
+            hi.y + d.y.max(0.0),
+            hi.z + d.z.max(0.0),
+        );
+        let scale = [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
+            .iter()
+            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let m = SWEPT_BOUNDS_MARGIN * scale;
+        SweptBounds {
+            lo: lo.add_scalar(-m),
+            hi: hi.add_scalar(m),
+        }
+    }
+
     /// Whether the triangle's bounds are certainly disjoint from these. A
     /// triangle with a NaN coordinate is never rejected (so it is refused).
     pub(crate) fn misses(&self, tri: &[parapet_math::Vec3; 3]) -> bool {
+        self.misses_promoted(&tri.map(parapet_math::promote))
+    }
+
+    /// [`SweptBounds::misses`] for a triangle already promoted to `f64`.
+    #[inline]
+    pub(crate) fn misses_promoted(&self, tri: &[Vec3d; 3]) -> bool {
         (0..3).any(|k| {
-            let (a, b, c) = (tri[0][k] as f64, tri[1][k] as f64, tri[2][k] as f64);
+            let (a, b, c) = (tri[0][k], tri[1][k], tri[2][k]);
             (a < self.lo[k] && b < self.lo[k] && c < self.lo[k])
                 || (a > self.hi[k] && b > self.hi[k] && c > self.hi[k])
         })

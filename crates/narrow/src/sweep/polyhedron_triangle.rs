@@ -1,7 +1,9 @@
 //! Sweep of a translating convex solid (box or convex hull that cannot turn)
 //! against a static one-sided triangle by the separating-axis test over time:
 //! `sweep_solid_triangle`, with the solid's input type [`ConvexSolid`] and its
-//! pose [`SolidPlacement`].
+//! pose [`SolidPlacement`]; [`SolidSweep`] is the same sweep prepared once per
+//! body and step (placement checks, world pose, bounds of the path) and then
+//! run against any number of triangles, with bit-for-bit the same outcomes.
 //!
 //! # Method
 //! Seed 000 "Boxes and hulls". The solid and the triangle overlap exactly when
@@ -34,6 +36,10 @@
 //! One-sided: a solid that starts wholly behind the face plane (every vertex
 //! at or below it) is not caught.
 //!
+//! A triangle wholly outside the world bounds of the solid's path (its box
+//! turned and swept, grown by [`super::SWEPT_BOUNDS_MARGIN`] relative) is a
+//! miss before any axis; it is checked against the precision domain first.
+//!
 //! # Source and precision domain
 //! Seed 000 "Boxes and hulls", "Precision and refusal limits"; Ericson,
 //! *Real-Time Collision Detection* 5.5.8 (intervals of overlap of moving
@@ -44,11 +50,11 @@
 //! [`super::MAX_RADIUS`]; coordinates within 65536 radii; reach within
 //! 1048576 radii); the shape offset is at most [`super::MAX_SHAPE_OFFSET`].
 
-use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
+use parapet_math::{promote, promote_quat, Mat3d, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::TriangleFrame;
-use super::{relative_triangle, unresolved_dot, Impact, SweepOutcome};
+use super::{Impact, SweepOutcome, SweptBounds, APPROACH_EPS_FACTOR};
 
 /// Two unit directions whose dot product exceeds this (in absolute value
 /// for edges) are treated as one direction when a solid is built
@@ -68,6 +74,10 @@ pub const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
 /// vertices; a box's 4-vertex silhouettes cost less to project than to
 /// check, a hull's 5 or more do not: callgrind instruction counts).
 const SLACK_TEST_MIN_SILHOUETTE: usize = 5;
+
+/// Solids with at most this many vertices have their support projections
+/// kept on the stack (a count).
+const SUPPORT_INLINE: usize = 16;
 
 /// Support vertices within this fraction of the length scale of the
 /// extreme projection belong to the contact feature (dimensionless).
@@ -158,6 +168,30 @@ pub struct ConvexSolid {
     /// edge is shared by exactly two faces, at most [`MAX_PRUNED`] edge
     /// directions and face normals); otherwise every edge-pair axis is used.
     prune: bool,
+    /// Centre of the vertices' axis-aligned box in the shape frame (metres).
+    box_center: Vec3d,
+    /// Half extents of that box about `box_center` (metres), each the
+    /// larger of the two rounded distances to the extremes (within one
+    /// rounding of the true extent; the swept bounds' relative margin
+    /// [`super::SWEPT_BOUNDS_MARGIN`] covers far more).
+    box_half: Vec3d,
+    /// The half extents of a box centred on the shape origin with its faces
+    /// along the shape axes ([`ConvexSolid::from_cuboid`]): its projection
+    /// on any axis `a` is `+-(h . |a|)`, no loop over vertices needed.
+    centred_box: Option<Vec3d>,
+}
+
+/// The vertices' axis-aligned box in the shape frame: centre and half
+/// extents.
+fn local_box(vertices: &[Vec3d]) -> (Vec3d, Vec3d) {
+    let lo = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::INFINITY), |a, v| a.inf(v));
+    let hi = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::NEG_INFINITY), |a, v| a.sup(v));
+    let c = (lo + hi) * 0.5;
+    (c, (hi - c).sup(&(c - lo)))
 }
 
 /// The inscribed-ball radius of [`ConvexSolid::inner_radius`] from the face
@@ -381,6 +415,21 @@ const GAUSS_ARC_SLACK: f64 = 1.0e-5;
 /// or a vertex, the path lies in that edge or vertex, so the adjacent face
 /// planes also contain it and one of those face axes already separates.
 fn gauss_candidates(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
+    // The dot products live in a stack array sized to the solid's normal
+    // count (a few size classes up to `MAX_PRUNED`): clearing a 64-entry
+    // array for a 20-face hull cost about a tenth of a sweep.
+    match solid.arc_normals[0].len() {
+        0..=8 => gauss_masks::<8>(solid, tri),
+        9..=16 => gauss_masks::<16>(solid, tri),
+        17..=32 => gauss_masks::<32>(solid, tri),
+        _ => gauss_masks::<MAX_PRUNED>(solid, tri),
+    }
+}
+
+/// [`gauss_candidates`] with the face normals' dot products in an array of
+/// `N` entries (`N` at least the number of normals).
+#[inline]
+fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
     let [nx, ny, nz] = &solid.arc_normals;
     let e = [
         tri.v[1] - tri.v[0],
@@ -388,19 +437,23 @@ fn gauss_candidates(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
         tri.v[0] - tri.v[2],
     ];
     let slack = e.map(|e| GAUSS_ARC_SLACK * e.norm_squared());
-    // Each face normal's dot products with the three triangle edges.
-    let mut de = [[0.0f64; 3]; MAX_PRUNED];
-    for (d, ((&x, &y), &z)) in de.iter_mut().zip(nx.iter().zip(ny).zip(nz)) {
-        d[0] = e[0].x * x + e[0].y * y + e[0].z * z;
-        d[1] = e[1].x * x + e[1].y * y + e[1].z * z;
-        d[2] = e[2].x * x + e[2].y * y + e[2].z * z;
+    // Each face normal's dot products with the three triangle edges, one
+    // array per edge (a layout the compiler vectorises).
+    let mut de = [[0.0f64; N]; 3];
+    for k in 0..3 {
+        let ek = e[k];
+        for (d, ((&x, &y), &z)) in de[k].iter_mut().zip(nx.iter().zip(ny).zip(nz)) {
+            *d = ek.x * x + ek.y * y + ek.z * z;
+        }
     }
     let mut masks = [0u64; 3];
     for &(class, a, b) in &solid.arcs {
-        let (pa, pb) = (de[a as usize], de[b as usize]);
-        masks[0] |= ((pa[0] * pb[0] <= slack[0]) as u64) << class;
-        masks[1] |= ((pa[1] * pb[1] <= slack[1]) as u64) << class;
-        masks[2] |= ((pa[2] * pb[2] <= slack[2]) as u64) << class;
+        // `N` is a power of two above every index: the mask changes no
+        // index and spares the bounds checks.
+        let (a, b) = (a as usize & (N - 1), b as usize & (N - 1));
+        for k in 0..3 {
+            masks[k] |= ((de[k][a] * de[k][b] <= slack[k]) as u64) << class;
+        }
     }
     masks
 }
@@ -434,7 +487,11 @@ impl ConvexSolid {
             face_normals.push(n);
             face_normals.push(-n);
         }
+        let (box_center, box_half) = local_box(&vertices);
         Ok(ConvexSolid {
+            box_center,
+            box_half,
+            centred_box: Some(h),
             inner_radius: inner_radius(&face_axes(&vertices, &face_normals)),
             face_axes: face_axes(&vertices, &face_normals),
             soa: soa(&vertices),
@@ -512,7 +569,11 @@ impl ConvexSolid {
         }
         let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
         let (arcs, arc_normals, prune) = hull_arcs(&verts, faces, centroid, &edges);
+        let (box_center, box_half) = local_box(&verts);
         Ok(ConvexSolid {
+            box_center,
+            box_half,
+            centred_box: None,
             arcs,
             arc_normals,
             prune,
@@ -538,6 +599,19 @@ impl ConvexSolid {
             hi = if p > hi { p } else { hi };
         }
         (lo, hi)
+    }
+
+    /// The solid's projection interval on `axis` (shape frame): closed form
+    /// for a centred box, a pass over the vertices otherwise.
+    #[inline]
+    fn support_interval(&self, axis: &Vec3d) -> (f64, f64) {
+        match self.centred_box {
+            Some(h) => {
+                let r = h.x * axis.x.abs() + h.y * axis.y.abs() + h.z * axis.z.abs();
+                (-r, r)
+            }
+            None => self.interval(axis),
+        }
     }
 
     /// The solid's projection interval on one axis perpendicular to edge
@@ -644,8 +718,81 @@ fn unit_quat(q: &Quat) -> Quatd {
     Quatd::new_normalize(promote_quat(*q).into_inner())
 }
 
-/// A checked placement: world centre, rotation shape -> world.
+/// A checked placement: world centre, rotation shape -> world, the step's
+/// displacement (world) and the solid's radius.
+///
+/// The common case (an acceptable placement) is decided without an early
+/// exit per limit: the same comparisons on the same values (a coordinate or
+/// rotation norm within its limit is finite, so most finiteness checks are
+/// implied; dividing by the positive radius is monotone, so the largest
+/// coordinate within the radius-relative limit means all are). Only a
+/// placement it does not accept goes through [`placement_reason`], which
+/// checks each limit in turn to name the refusal.
+#[inline]
 fn checked_placement(
+    solid: &ConvexSolid,
+    place: &SolidPlacement,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<(Vec3d, Quatd, Vec3d, f64)> {
+    let unit = |q: &Quat| {
+        let n2 = q.into_inner().coords.cast::<f64>().norm_squared();
+        (n2 - 1.0).abs() <= domain::ROTATION_NORM_SQ_TOLERANCE
+    };
+    let r = solid.radius;
+    let offset = promote(place.shape_offset);
+    let body = promote(place.body_position);
+    let mut ok = unit(&place.body_rotation) && unit(&place.shape_rotation);
+    ok &= velocity.x.is_finite() && velocity.y.is_finite() && velocity.z.is_finite();
+    ok &= dt.is_finite() && dt >= 0.0;
+    ok &= !solid.vertices.is_empty() && !solid.face_normals.is_empty();
+    ok &= (domain::MIN_RADIUS..=domain::MAX_RADIUS).contains(&r);
+    ok &= offset.norm() <= domain::MAX_SHAPE_OFFSET;
+    // Per component (a NaN fails its comparison); with the checks above,
+    // this makes the centre and the displacement below finite.
+    ok &= body.iter().all(|x| x.abs() <= domain::MAX_COORDINATE);
+    if !ok {
+        return placement_reason(solid, place, velocity, dt);
+    }
+    let (rot, center) = shape_pose(place);
+    let d = promote(velocity) * dt as f64;
+    let far = center.amax().max((center + d).amax());
+    if far <= domain::MAX_COORDINATE
+        && far / r <= domain::MAX_COORDINATE_RADII
+        && (d.norm() + r) / r <= domain::MAX_REACH_RADII
+    {
+        Ok((center, rot, d, r))
+    } else {
+        placement_reason(solid, place, velocity, dt)
+    }
+}
+
+/// The shape's world rotation and origin from a placement whose rotations
+/// are finite and near unit: `body_rotation * shape_rotation` (the body's
+/// alone when the shape's is exactly the identity) and
+/// `body_position + body_rotation * shape_offset` (the body position when
+/// the offset is exactly zero).
+#[inline]
+fn shape_pose(place: &SolidPlacement) -> (Quatd, Vec3d) {
+    let body_rot = unit_quat(&place.body_rotation);
+    let rot = if place.shape_rotation == Quat::identity() {
+        body_rot
+    } else {
+        body_rot * unit_quat(&place.shape_rotation)
+    };
+    let body = promote(place.body_position);
+    let center = if place.shape_offset == Vec3::zeros() {
+        body
+    } else {
+        body + body_rot * promote(place.shape_offset)
+    };
+    (rot, center)
+}
+
+/// The placement checks of [`checked_placement`] one by one, in order: the
+/// first that fails names the refusal.
+#[cold]
+fn placement_reason(
     solid: &ConvexSolid,
     place: &SolidPlacement,
     velocity: Vec3,
@@ -673,11 +820,9 @@ fn checked_placement(
             limit: domain::MAX_SHAPE_OFFSET,
         });
     }
-    let body_rot = unit_quat(&place.body_rotation);
-    let rot = body_rot * unit_quat(&place.shape_rotation);
+    let (rot, center) = shape_pose(place);
     let body = promote(place.body_position);
     domain::coordinate("body position", body)?;
-    let center = body + body_rot * offset;
     let d = promote(velocity) * dt as f64;
     domain::moving_coordinate("solid centre at step start", center, r)?;
     domain::moving_coordinate("solid centre at step end", center + d, r)?;
@@ -735,23 +880,6 @@ impl FewPoints {
     }
 }
 
-/// Support vertices of `points` (each mapped by `at`) within `tol` of the
-/// extreme projection along `dir` (the largest `dir . p`).
-fn support(points: &[Vec3d], at: impl Fn(&Vec3d) -> Vec3d, dir: &Vec3d, tol: f64) -> FewPoints {
-    let best = points
-        .iter()
-        .map(|p| dir.dot(&at(p)))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let mut out = FewPoints::new();
-    for p in points {
-        let q = at(p);
-        if dir.dot(&q) >= best - tol {
-            out.push(q);
-        }
-    }
-    out
-}
-
 /// Whether `p` lies within the convex polygon `poly` (at least three
 /// coplanar points, any order) seen along `n`.
 fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
@@ -784,22 +912,70 @@ fn inside_polygon(p: &Vec3d, poly: &[Vec3d], n: &Vec3d) -> bool {
     })
 }
 
-/// A point of the contact region of the solid (vertices `solid`, each
-/// mapped by `at` to where it is at the contact time) and the triangle, with
+/// The solid's support vertices along `dir` (those within `tol` of the
+/// largest projection `dir . v`), moved by `shift`. Moving every vertex by
+/// the same `shift` moves every projection by the same `dir . shift`, so the
+/// support set is chosen on the unmoved vertices.
+fn solid_support(solid: &ConvexSolid, shift: Vec3d, dir: &Vec3d, tol: f64, out: &mut FewPoints) {
+    let [xs, ys, zs] = &solid.soa;
+    let proj = |((x, y), z): ((&f64, &f64), &f64)| dir.x * x + dir.y * y + dir.z * z;
+    if xs.len() <= SUPPORT_INLINE {
+        // One pass: the projections kept on the stack.
+        let mut p = [0.0f64; SUPPORT_INLINE];
+        let mut best = f64::NEG_INFINITY;
+        for (q, v) in p.iter_mut().zip(xs.iter().zip(ys).zip(zs).map(proj)) {
+            *q = v;
+            best = if v > best { v } else { best };
+        }
+        for (v, q) in solid.vertices.iter().zip(&p) {
+            if *q >= best - tol {
+                out.push(v + shift);
+            }
+        }
+        return;
+    }
+    let best = xs
+        .iter()
+        .zip(ys)
+        .zip(zs)
+        .map(proj)
+        .fold(f64::NEG_INFINITY, f64::max);
+    for (v, p) in solid
+        .vertices
+        .iter()
+        .zip(xs.iter().zip(ys).zip(zs).map(proj))
+    {
+        if p >= best - tol {
+            out.push(v + shift);
+        }
+    }
+}
+
+/// A point of the contact region of the solid (its vertices moved by
+/// `shift` to where they are at the contact time) and the triangle, with
 /// `normal` from the triangle to the solid.
 fn contact_point(
-    solid: &[Vec3d],
-    at: impl Fn(&Vec3d) -> Vec3d,
+    solid: &ConvexSolid,
+    shift: Vec3d,
     tri: &[Vec3d; 3],
     normal: &Vec3d,
     tol: f64,
 ) -> Vec3d {
-    let s = support(solid, at, &-normal, tol);
-    let t = support(tri, |p| *p, normal, tol);
-    let (s, t) = (s.as_slice(), t.as_slice());
+    let mut s = FewPoints::new();
+    solid_support(solid, shift, &-normal, tol, &mut s);
+    let s = s.as_slice();
     if s.len() == 1 {
         return s[0];
     }
+    let mut t = FewPoints::new();
+    let p = tri.map(|q| normal.dot(&q));
+    let best = p[0].max(p[1]).max(p[2]);
+    for k in 0..3 {
+        if p[k] >= best - tol {
+            t.push(tri[k]);
+        }
+    }
+    let t = t.as_slice();
     if t.len() == 1 {
         return t[0];
     }
@@ -841,6 +1017,10 @@ fn contact_point(
 /// the axis that entered last), an initial contact with the axis of least
 /// overlap, a miss (including a solid that starts wholly behind the face,
 /// and sliding contact with zero clearance) or a refusal.
+///
+/// The same as [`SolidSweep::new`] followed by [`SolidSweep::triangle`]
+/// (which is what it does); a caller that sweeps one solid against many
+/// triangles prepares the [`SolidSweep`] once instead.
 pub fn sweep_solid_triangle(
     solid: &ConvexSolid,
     placement: &SolidPlacement,
@@ -848,159 +1028,323 @@ pub fn sweep_solid_triangle(
     dt: f32,
     triangle: &[Vec3; 3],
 ) -> SweepOutcome<SatAxis> {
-    let (center, rot, d, r) = match checked_placement(solid, placement, velocity, dt) {
-        Ok(x) => x,
-        Err(e) => return SweepOutcome::Refused(e),
-    };
-    if let Err(e) = domain::triangle(triangle, center, r) {
-        return SweepOutcome::Refused(e);
+    match SolidSweep::new(solid, placement, velocity, dt) {
+        Ok(sweep) => sweep.triangle(triangle),
+        Err(e) => SweepOutcome::Refused(e),
     }
-    // Work in the solid's own frame (centred on it): its vertices, face
-    // axes and edges are used as stored; the triangle and the motion turn.
-    let inv = rot.inverse();
-    let world_tri = relative_triangle(triangle, center);
-    let tri = TriangleFrame::new([inv * world_tri[0], inv * world_tri[1], inv * world_tri[2]]);
-    let d = inv * d;
-    let verts = &solid.vertices;
+}
 
-    // One-sided: wholly behind the face plane (every vertex at or below it).
-    let plane = tri.n.dot(&tri.v[0]);
-    let (bottom, top) = solid.interval(&tri.n);
-    if top <= plane {
-        return SweepOutcome::Miss;
+/// One solid's translation over one step, checked and prepared once to be
+/// swept against any number of static triangles: the placement's precision
+/// checks, the shape's world pose as rotation matrices, the displacement in
+/// the shape frame and the world bounds of the whole path.
+///
+/// [`SolidSweep::triangle`] gives exactly (bit for bit) what
+/// [`sweep_solid_triangle`] gives for the same solid, placement, velocity,
+/// step and triangle; a placement that [`sweep_solid_triangle`] refuses is
+/// refused here by [`SolidSweep::new`], before any triangle.
+#[derive(Debug, Clone)]
+pub struct SolidSweep<'a> {
+    solid: &'a ConvexSolid,
+    /// The shape origin in world coordinates at the step start (metres).
+    center: Vec3d,
+    /// Rotation shape -> world.
+    rot: Mat3d,
+    /// Rotation world -> shape (the transpose of `rot`).
+    inv: Mat3d,
+    /// The step's displacement in the shape frame (metres).
+    d: Vec3d,
+    /// The solid's farthest-vertex radius (metres).
+    r: f64,
+    /// World bounds of the solid's whole path over the step, rounded
+    /// outward: a triangle outside them cannot be touched.
+    bounds: SweptBounds,
+}
+
+impl<'a> SolidSweep<'a> {
+    /// Checks the placement, velocity and step of `solid` against the
+    /// precision domain (seed 000 "Precision and refusal limits") and
+    /// prepares its sweep.
+    ///
+    /// # Errors
+    /// The [`SweepRefusal`] that [`sweep_solid_triangle`] returns for this
+    /// solid, placement, velocity and step whatever the triangle.
+    #[inline]
+    pub fn new(
+        solid: &'a ConvexSolid,
+        placement: &SolidPlacement,
+        velocity: Vec3,
+        dt: f32,
+    ) -> Result<Self, SweepRefusal> {
+        let (center, rot, d, r) = checked_placement(solid, placement, velocity, dt)?;
+        let rot = rot.to_rotation_matrix().into_inner();
+        let inv = rot.transpose();
+        // The shape's world box: its local box turned (centre `rot * c`,
+        // half extents `|rot| h`), a superset of the turned vertices.
+        let mid = center + rot * solid.box_center;
+        let ext = rot.abs() * solid.box_half;
+        let bounds = SweptBounds::of_box(mid - ext, mid + ext, d);
+        Ok(SolidSweep {
+            solid,
+            center,
+            rot,
+            inv,
+            d: inv * d,
+            r,
+            bounds,
+        })
     }
 
-    // Candidate axes in order: triangle normal, solid faces, edge pairs.
-    // Entry and exit times do not depend on an axis' length, so the axes are
-    // used unnormalised; only the reported normal is normalised.
-    let mut state = Sat {
-        enter: (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal),
-        exit: f64::INFINITY,
-    };
-    let tri_v = tri.v;
-    let tri_interval = |axis: &Vec3d| interval(&tri_v, axis);
-    if !state.axis(
-        tri.n,
-        (bottom, top),
-        (plane, plane),
-        d,
-        SatAxis::TriangleNormal,
-    ) {
-        return SweepOutcome::Miss;
+    /// The solid's sweep against one static one-sided triangle: see
+    /// [`sweep_solid_triangle`]. The triangle is checked against the
+    /// precision domain first (a refusal), then rejected by the path's
+    /// bounds (a miss) when it lies wholly outside them.
+    pub fn triangle(&self, triangle: &[Vec3; 3]) -> SweepOutcome<SatAxis> {
+        let p = triangle.map(promote);
+        if let Err(e) = domain::triangle_promoted(triangle, &p, self.center, self.r) {
+            return SweepOutcome::Refused(e);
+        }
+        if self.bounds.misses_promoted(&p) {
+            return SweepOutcome::Miss;
+        }
+        // Work in the solid's own frame (centred on it): its vertices, face
+        // axes and edges are used as stored; the triangle and the motion turn.
+        let c = self.center;
+        let inv = &self.inv;
+        let tri = TriangleFrame::new([inv * (p[0] - c), inv * (p[1] - c), inv * (p[2] - c)]);
+        match self.sat(&tri) {
+            SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
+            SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(self.to_world(i)),
+            other => other,
+        }
     }
-    for &(axis, lo, hi, index) in &solid.face_axes {
+
+    /// An impact found in the shape frame, in world coordinates.
+    #[inline]
+    fn to_world(&self, i: Impact<SatAxis>) -> Impact<SatAxis> {
+        Impact {
+            time: i.time,
+            point: self.rot * i.point + self.center,
+            normal: self.rot * i.normal,
+            feature: i.feature,
+        }
+    }
+
+    /// The separating-axis test over time in the shape frame (triangle
+    /// relative to the shape origin); the impact is in the shape frame.
+    fn sat(&self, tri: &TriangleFrame) -> SweepOutcome<SatAxis> {
+        let solid = self.solid;
+        let d = self.d;
+        let r = self.r;
+
+        // One-sided: wholly behind the face plane (every vertex at or below it).
+        let plane = tri.n.dot(&tri.v[0]);
+        let (bottom, top) = solid.support_interval(&tri.n);
+        if top <= plane {
+            return SweepOutcome::Miss;
+        }
+
+        // Candidate axes in order: triangle normal, solid faces, edge pairs.
+        // Entry and exit times do not depend on an axis' length, so the axes
+        // are used unnormalised; only the reported normal is normalised.
+        let mut state = Sat {
+            enter: (f64::NEG_INFINITY, Vec3d::zeros(), SatAxis::TriangleNormal),
+            exit: f64::INFINITY,
+        };
+        let tri_v = tri.v;
+        let tri_interval = |axis: &Vec3d| interval(&tri_v, axis);
         if !state.axis(
-            axis,
-            (lo, hi),
-            tri_interval(&axis),
+            tri.n,
+            (bottom, top),
+            (plane, plane),
             d,
-            SatAxis::SolidFace(index),
+            SatAxis::TriangleNormal,
         ) {
             return SweepOutcome::Miss;
         }
-    }
-    let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
-    let tri_edge_len2 = [
-        tri_edges[0].norm_squared(),
-        tri_edges[1].norm_squared(),
-        tri_edges[2].norm_squared(),
-    ];
-    let masks = if solid.prune {
-        gauss_candidates(solid, &tri)
-    } else {
-        [u64::MAX; 3]
-    };
-    for (j, e) in solid.edges.iter().enumerate() {
-        let bit = 1u64 << (j & 63);
-        let wanted = [
-            masks[0] & bit != 0,
-            masks[1] & bit != 0,
-            masks[2] & bit != 0,
-        ];
-        if !(wanted[0] || wanted[1] || wanted[2]) {
-            continue;
-        }
-        let axes = [
-            e.cross(&tri_edges[0]),
-            e.cross(&tri_edges[1]),
-            e.cross(&tri_edges[2]),
-        ];
-        let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
-        let usable = [
-            wanted[0] && axes[0].norm_squared() > sin2 * tri_edge_len2[0],
-            wanted[1] && axes[1].norm_squared() > sin2 * tri_edge_len2[1],
-            wanted[2] && axes[2].norm_squared() > sin2 * tri_edge_len2[2],
-        ];
-        // Skip the projections when the solid's inscribed ball already shows
-        // that none of the three axes can enter later, leave earlier or
-        // separate (see `Sat::slack`); worth its cost only for silhouettes
-        // of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
-        if solid.inner_radius > 0.0
-            && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
-            && (0..3).all(|k| {
-                !usable[k] || {
-                    let c = axes[k];
-                    let half = solid.inner_radius * c.norm();
-                    state.slack(c, (-half, half), tri_interval(&c), d)
-                }
-            })
-        {
-            continue;
-        }
-        // One axis alone (the common case after pruning) is projected by
-        // itself; the same arithmetic as `interval3`, so the same extremes.
-        let used = if solid.prune {
-            usable.iter().filter(|&&u| u).count()
-        } else {
-            3
-        };
-        if used == 0 {
-            continue;
-        }
-        let spans = if used == 1 {
-            let k = usable.iter().position(|&u| u).unwrap_or(0);
-            let mut spans = [(0.0, 0.0); 3];
-            spans[k] = solid.silhouette_interval(j, &axes[k]);
-            spans
-        } else {
-            solid.interval3(j, &axes)
-        };
-        for k in 0..3 {
-            let c = axes[k];
-            if !usable[k] {
-                continue;
-            }
-            let label = SatAxis::EdgePair {
-                solid_edge: j as u16,
-                triangle_edge: k as u8,
-            };
-            if !state.axis(c, spans[k], tri_interval(&c), d, label) {
+        for &(axis, lo, hi, index) in &solid.face_axes {
+            if !state.axis(
+                axis,
+                (lo, hi),
+                tri_interval(&axis),
+                d,
+                SatAxis::SolidFace(index),
+            ) {
                 return SweepOutcome::Miss;
             }
         }
-    }
-    let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
-    if state.enter.0 <= 0.0 {
-        // Touching or overlapping on every axis at the start: the axis of
-        // least overlap (a second pass, normalised).
-        let (normal, label) = least_overlap(solid, &tri);
-        let point = contact_point(verts, |p| *p, &tri.v, &normal, tol);
-        return SweepOutcome::InitiallyTouching(Impact {
-            time: 0.0,
-            point: rot * point + center,
-            normal: rot * normal,
+        let tri_edges = [tri.edge(0).1, tri.edge(1).1, tri.edge(2).1];
+        let tri_edge_len2 = [
+            tri_edges[0].norm_squared(),
+            tri_edges[1].norm_squared(),
+            tri_edges[2].norm_squared(),
+        ];
+        let masks = if solid.prune {
+            gauss_candidates(solid, tri)
+        } else {
+            [u64::MAX; 3]
+        };
+        let sin2 = PARALLEL_EDGE_SIN * PARALLEL_EDGE_SIN;
+        if solid.prune {
+            // Pruned hulls: only the surviving pairs, visited in the same
+            // order as below (solid edge, then triangle edge), each axis
+            // alone. An axis that the inscribed ball shows irrelevant is
+            // skipped by itself: it changes neither the latest entry nor the
+            // earliest exit, whatever was folded before or comes after (see
+            // `Sat::slack`), so the outcome is the same as below.
+            let mut classes = masks[0] | masks[1] | masks[2];
+            while classes != 0 {
+                let j = classes.trailing_zeros() as usize;
+                classes &= classes - 1;
+                let e = solid.edges[j];
+                let width = e.dot(&tri.n_raw);
+                let slack_test = solid.inner_radius > 0.0
+                    && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE;
+                for k in 0..3 {
+                    if masks[k] >> j & 1 == 0 {
+                        continue;
+                    }
+                    let c = e.cross(&tri_edges[k]);
+                    if !(c.norm_squared() > sin2 * tri_edge_len2[k]) {
+                        continue;
+                    }
+                    let p = c.dot(&tri.v[k]);
+                    let q = p + width;
+                    let span = (p.min(q), p.max(q));
+                    let v = resolved_dot(c, d);
+                    if slack_test {
+                        let half = solid.inner_radius * c.norm();
+                        if state.slack_moving(v, (-half, half), span) {
+                            continue;
+                        }
+                    }
+                    let label = SatAxis::EdgePair {
+                        solid_edge: j as u16,
+                        triangle_edge: k as u8,
+                    };
+                    let s = solid.silhouette_interval(j, &c);
+                    if !state.axis_moving(c, v, s, span, label) {
+                        return SweepOutcome::Miss;
+                    }
+                }
+            }
+        }
+        for (j, e) in solid.edges.iter().enumerate() {
+            if solid.prune {
+                break;
+            }
+            let bit = 1u64 << (j & 63);
+            if (masks[0] | masks[1] | masks[2]) & bit == 0 {
+                continue;
+            }
+            // Only the wanted, non-parallel pairs give an axis. The triangle
+            // projects onto `c = e x t_k` as the segment from `c . v_k`
+            // (which is also `c . v_(k+1)`, as `c` is perpendicular to
+            // `t_k`) to `c . v_(k+2) = c . v_k + e . n_raw`, since
+            // `t_k x (v_(k+2) - v_k) = n_raw` for every `k`: one dot product
+            // per axis and one per solid edge.
+            let mut axes = [Vec3d::zeros(); 3];
+            let mut usable = [false; 3];
+            let mut tri_spans = [(0.0, 0.0); 3];
+            let mut used = 0;
+            let width = e.dot(&tri.n_raw);
+            for k in 0..3 {
+                if masks[k] & bit != 0 {
+                    let c = e.cross(&tri_edges[k]);
+                    if c.norm_squared() > sin2 * tri_edge_len2[k] {
+                        axes[k] = c;
+                        usable[k] = true;
+                        let p = c.dot(&tri.v[k]);
+                        let q = p + width;
+                        tri_spans[k] = (p.min(q), p.max(q));
+                        used += 1;
+                    }
+                }
+            }
+            if used == 0 {
+                continue;
+            }
+            // Skip the projections when the solid's inscribed ball already
+            // shows that none of the axes can enter later, leave earlier or
+            // separate (see `Sat::slack`); worth its cost only for
+            // silhouettes of more than `SLACK_TEST_MIN_SILHOUETTE` vertices.
+            if solid.inner_radius > 0.0
+                && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE
+                && (0..3).all(|k| {
+                    !usable[k] || {
+                        let c = axes[k];
+                        let half = solid.inner_radius * c.norm();
+                        state.slack(c, (-half, half), tri_spans[k], d)
+                    }
+                })
+            {
+                continue;
+            }
+            // One axis alone (the common case after pruning) is projected by
+            // itself; the same arithmetic as `interval3`, so the same extremes.
+            let spans = if let Some(h) = solid.centred_box {
+                axes.map(|c| {
+                    let r = h.x * c.x.abs() + h.y * c.y.abs() + h.z * c.z.abs();
+                    (-r, r)
+                })
+            } else if used == 1 {
+                let k = usable.iter().position(|&u| u).unwrap_or(0);
+                let mut spans = [(0.0, 0.0); 3];
+                spans[k] = solid.silhouette_interval(j, &axes[k]);
+                spans
+            } else {
+                solid.interval3(j, &axes)
+            };
+            for k in 0..3 {
+                if !usable[k] {
+                    continue;
+                }
+                let label = SatAxis::EdgePair {
+                    solid_edge: j as u16,
+                    triangle_edge: k as u8,
+                };
+                if !state.axis(axes[k], spans[k], tri_spans[k], d, label) {
+                    return SweepOutcome::Miss;
+                }
+            }
+        }
+        let tol = SUPPORT_TOLERANCE * (r + tri.v.iter().map(|p| p.norm()).fold(0.0, f64::max));
+        if state.enter.0 <= 0.0 {
+            // Touching or overlapping on every axis at the start: the axis of
+            // least overlap (a second pass, normalised).
+            let (normal, label) = least_overlap(solid, tri);
+            let point = contact_point(solid, Vec3d::zeros(), &tri.v, &normal, tol);
+            return SweepOutcome::InitiallyTouching(Impact {
+                time: 0.0,
+                point,
+                normal,
+                feature: label,
+            });
+        }
+        let (t, axis, label) = state.enter;
+        let normal = axis.normalize();
+        let point = contact_point(solid, t * d, &tri.v, &normal, tol);
+        SweepOutcome::Hit(Impact {
+            time: t,
+            point,
+            normal,
             feature: label,
-        });
+        })
     }
-    let (t, axis, label) = state.enter;
-    let normal = axis.normalize();
-    let point = contact_point(verts, |p| p + t * d, &tri.v, &normal, tol);
-    SweepOutcome::Hit(Impact {
-        time: t,
-        point: rot * point + center,
-        normal: rot * normal,
-        feature: label,
-    })
+}
+
+/// `axis . d`, or `None` when its sign is unresolved at the approach bound
+/// (the same test as [`super::unresolved_dot`], its products computed once).
+#[inline]
+fn resolved_dot(axis: Vec3d, d: Vec3d) -> Option<f64> {
+    let t = axis.component_mul(&d);
+    let dot = t.x + t.y + t.z;
+    let scale = t.x.abs() + t.y.abs() + t.z.abs();
+    if dot.abs() <= APPROACH_EPS_FACTOR * f64::EPSILON * scale {
+        None
+    } else {
+        Some(dot)
+    }
 }
 
 /// The running latest entry and earliest exit of the SAT over time.
@@ -1023,12 +1367,30 @@ impl Sat {
         d: Vec3d,
         label: SatAxis,
     ) -> bool {
-        if unresolved_dot(axis, d) {
+        self.axis_moving(
+            axis,
+            resolved_dot(axis, d),
+            (smin, smax),
+            (tmin, tmax),
+            label,
+        )
+    }
+
+    /// [`Sat::axis`] given `resolved_dot(axis, d)`.
+    #[inline]
+    fn axis_moving(
+        &mut self,
+        axis: Vec3d,
+        v: Option<f64>,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+        label: SatAxis,
+    ) -> bool {
+        let Some(v) = v else {
             // Not moving along this axis: disjoint or only touching
             // projections separate for the whole step.
             return smin < tmax && smax > tmin;
-        }
-        let v = axis.dot(&d);
+        };
         let (t_in, t_out, normal) = if v < 0.0 {
             ((smin - tmax) / -v, (smax - tmin) / -v, axis)
         } else {
@@ -1055,10 +1417,20 @@ impl Sat {
         (tmin, tmax): (f64, f64),
         d: Vec3d,
     ) -> bool {
-        if unresolved_dot(axis, d) {
+        self.slack_moving(resolved_dot(axis, d), (smin, smax), (tmin, tmax))
+    }
+
+    /// [`Sat::slack`] given `resolved_dot(axis, d)`.
+    #[inline]
+    fn slack_moving(
+        &self,
+        v: Option<f64>,
+        (smin, smax): (f64, f64),
+        (tmin, tmax): (f64, f64),
+    ) -> bool {
+        let Some(v) = v else {
             return smin < tmax && smax > tmin;
-        }
-        let v = axis.dot(&d);
+        };
         let (t_in, t_out) = if v < 0.0 {
             ((smin - tmax) / -v, (smax - tmin) / -v)
         } else {
@@ -1116,6 +1488,7 @@ fn least_overlap(solid: &ConvexSolid, tri: &TriangleFrame) -> (Vec3d, SatAxis) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sweep::{relative_triangle, MAX_COORDINATE_RADII};
 
     fn floor() -> [Vec3; 3] {
         [
@@ -1333,6 +1706,240 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The pure function's outcome and the prepared sweep's, built once and
+    /// reused for every triangle in `tris`: equal bit for bit (`f64` fields
+    /// compared by their bits, so even the sign of a zero must agree).
+    fn assert_prepared_matches(
+        solid: &ConvexSolid,
+        place: &SolidPlacement,
+        vel: Vec3,
+        dt: f32,
+        tris: &[[Vec3; 3]],
+    ) -> Vec<SweepOutcome<SatAxis>> {
+        let bits = |o: &SweepOutcome<SatAxis>| match o {
+            SweepOutcome::Hit(i) | SweepOutcome::InitiallyTouching(i) => Some((
+                i.time.to_bits(),
+                i.point.map(f64::to_bits),
+                i.normal.map(f64::to_bits),
+                i.feature,
+            )),
+            _ => None,
+        };
+        let prepared = SolidSweep::new(solid, place, vel, dt);
+        tris.iter()
+            .map(|tri| {
+                let pure = sweep_solid_triangle(solid, place, vel, dt, tri);
+                let reused = match &prepared {
+                    Ok(sweep) => sweep.triangle(tri),
+                    Err(e) => SweepOutcome::Refused(*e),
+                };
+                assert_eq!(pure, reused, "{place:?} {vel:?} {dt} {tri:?}");
+                assert_eq!(bits(&pure), bits(&reused));
+                pure
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_prepared_sweep_gives_the_pure_functions_outcomes_bit_for_bit() {
+        // Hand-built cases (landing flat, sliding with zero clearance,
+        // resting with overlap, wholly behind, offset shape, edge grazing)
+        // and random boxes and hulls, poses, motions and triangles, each
+        // prepared once and swept against 8 triangles in turn.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let b = unit_box();
+        let hand: [(Vec3, Vec3, f32); 6] = [
+            (Vec3::new(0.0, 0.0, 2.5), Vec3::new(0.0, 0.0, -4.0), 1.0),
+            (Vec3::new(0.0, 0.0, 0.5), Vec3::new(3.0, 1.0, 0.0), 0.5),
+            (Vec3::new(0.0, 0.0, 0.499), Vec3::new(3.0, 0.0, 0.0), 0.1),
+            (Vec3::new(0.0, 0.0, -0.5), Vec3::new(0.0, 0.0, 4.0), 1.0),
+            (Vec3::new(4.5, 0.0, 0.5), Vec3::new(0.0, 0.0, -1.0), 1.0),
+            (Vec3::new(0.3, -0.2, 3.0), Vec3::new(1.0, 0.5, -6.0), 1.0),
+        ];
+        let mut seen = [0usize; 4];
+        let mut tally = |outs: &[SweepOutcome<SatAxis>]| {
+            for o in outs {
+                seen[match o {
+                    SweepOutcome::Hit(_) => 0,
+                    SweepOutcome::InitiallyTouching(_) => 1,
+                    SweepOutcome::Miss => 2,
+                    SweepOutcome::Refused(_) => 3,
+                }] += 1;
+            }
+        };
+        for (p, v, dt) in hand {
+            let place = SolidPlacement::at(p, Quat::identity());
+            tally(&assert_prepared_matches(&b, &place, v, dt, &[floor()]));
+        }
+        let oct = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let oct_faces: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        let hull = ConvexSolid::from_points(&oct, &oct_faces).unwrap();
+        for case in 0..2_000 {
+            let solid = if case % 2 == 0 {
+                ConvexSolid::from_cuboid(Vec3::new(0.05 + unit(), 0.05 + unit(), 0.05 + unit()))
+                    .unwrap()
+            } else {
+                hull.clone()
+            };
+            let v = |u: &mut dyn FnMut() -> f32| {
+                Vec3::new(4.0 * u() - 2.0, 4.0 * u() - 2.0, 4.0 * u() - 2.0)
+            };
+            let tris: Vec<[Vec3; 3]> = (0..8)
+                .map(|_| [v(&mut unit), v(&mut unit), v(&mut unit)])
+                .collect();
+            let start = v(&mut unit);
+            let place = SolidPlacement {
+                body_position: start,
+                body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
+                shape_offset: if case % 3 == 0 {
+                    Vec3::zeros()
+                } else {
+                    v(&mut unit) * 0.3
+                },
+                shape_rotation: if case % 5 == 0 {
+                    Quat::from_euler_angles(unit(), unit(), unit())
+                } else {
+                    Quat::identity()
+                },
+            };
+            let vel = (v(&mut unit) * 0.5 - start) * (0.5 + 2.0 * unit());
+            // Every 50th case is out of the precision domain: a placement
+            // refused before any triangle, or one triangle that is refused.
+            let (vel, dt, tris) = match case % 50 {
+                7 => (Vec3::new(f32::NAN, 0.0, 0.0), 1.0, tris),
+                17 => (vel, -1.0, tris),
+                27 => {
+                    let mut tris = tris;
+                    tris[3] = [Vec3::zeros(), Vec3::x(), Vec3::x() * 2.0];
+                    (vel, 1.0, tris)
+                }
+                _ => (vel, 1.0, tris),
+            };
+            tally(&assert_prepared_matches(&solid, &place, vel, dt, &tris));
+        }
+        // The cases reach hits, initial contacts, misses and refusals.
+        assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+    }
+
+    #[test]
+    fn the_quick_placement_acceptance_agrees_with_the_detailed_checks() {
+        // Each placement limit just inside and just outside, and non-finite
+        // inputs: the same refusal or the same accepted values either way.
+        let b = unit_box();
+        let r = b.bounding_radius();
+        let edge = (MAX_COORDINATE_RADII * r) as f32;
+        let ok = SolidPlacement::at(Vec3::new(0.0, 0.0, 1.0), Quat::identity());
+        let mut cases: Vec<(SolidPlacement, Vec3, f32)> = vec![(ok, Vec3::x(), 1.0)];
+        for x in [
+            edge * 0.999_99,
+            edge * 1.000_01,
+            f32::NAN,
+            f32::INFINITY,
+            1.0e7,
+        ] {
+            let mut p = ok;
+            p.body_position.x = x;
+            cases.push((p, Vec3::x(), 1.0));
+            let mut p = ok;
+            p.shape_offset.y = x;
+            cases.push((p, Vec3::x(), 1.0));
+            cases.push((ok, Vec3::new(0.0, x, 0.0), 1.0));
+            cases.push((ok, Vec3::x(), x));
+        }
+        for w in [1.0f32, 1.000_004, 1.000_006, f32::NAN] {
+            let q = parapet_math::nalgebra::Quaternion::new(w, 0.0, 0.0, 0.0);
+            let mut p = ok;
+            p.body_rotation = Quat::new_unchecked(q);
+            cases.push((p, Vec3::x(), 1.0));
+            let mut p = ok;
+            p.shape_rotation = Quat::new_unchecked(q);
+            cases.push((p, Vec3::x(), 1.0));
+        }
+        cases.push((ok, Vec3::x(), -1.0));
+        cases.push((ok, Vec3::x() * 1.0e6, 1.0));
+        for (place, vel, dt) in &cases {
+            assert_eq!(
+                checked_placement(&b, place, *vel, *dt),
+                placement_reason(&b, place, *vel, *dt),
+                "{place:?} {vel:?} {dt}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_path_bounds_never_reject_a_triangle_that_the_test_would_touch() {
+        // The same random sweeps with and without the swept-bounds
+        // rejection: the rejection may only turn a miss into a miss.
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let mut rejected = 0;
+        for _ in 0..5_000 {
+            let solid =
+                ConvexSolid::from_cuboid(Vec3::new(0.05 + unit(), 0.05 + unit(), 0.05 + unit()))
+                    .unwrap();
+            let v = |u: &mut dyn FnMut() -> f32| {
+                Vec3::new(6.0 * u() - 3.0, 6.0 * u() - 3.0, 6.0 * u() - 3.0)
+            };
+            let tri = [v(&mut unit), v(&mut unit), v(&mut unit)];
+            let place = SolidPlacement {
+                body_position: v(&mut unit),
+                body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
+                shape_offset: v(&mut unit) * 0.2,
+                shape_rotation: Quat::identity(),
+            };
+            let vel = v(&mut unit);
+            let Ok(sweep) = SolidSweep::new(&solid, &place, vel, 1.0) else {
+                continue;
+            };
+            if domain::triangle(&tri, sweep.center, sweep.r).is_err() {
+                continue;
+            }
+            if sweep.bounds.misses(&tri) {
+                rejected += 1;
+                let world_tri = relative_triangle(&tri, sweep.center);
+                let inv = &sweep.inv;
+                let frame = TriangleFrame::new([
+                    inv * world_tri[0],
+                    inv * world_tri[1],
+                    inv * world_tri[2],
+                ]);
+                assert_eq!(
+                    sweep.sat(&frame),
+                    SweepOutcome::Miss,
+                    "{place:?} {vel:?} {tri:?}"
+                );
+            }
+        }
+        assert!(rejected > 500, "{rejected}");
     }
 
     #[test]
