@@ -20,10 +20,11 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_math::{Quat, Vec3};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    ConvexSolid, SolidPlacement, SolidSweep,
+    sweep_sphere_triangles_indexed, ConvexSolid, SolidPlacement, SolidSweep,
 };
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parry3d::query::{cast_shapes, ShapeCastOptions};
@@ -416,6 +417,25 @@ fn terrain(c: &mut Criterion) {
                     q.velocity,
                     DT,
                     &tris,
+                ));
+            }
+        })
+    });
+    // The world's path: the triangles' bounds tree, built once outside the
+    // timing (as parry3d's `TriMesh` builds its BVH once), then the sweep of
+    // the tree's candidates; the outcome equals the brute force bit for bit
+    // (tests/tests/sweep_indexed.rs).
+    let tree = TriangleBoundsTree::build(&tris).unwrap();
+    g.bench_function("parapet_bounds_tree", |b| {
+        b.iter(|| {
+            for q in &qs {
+                black_box(sweep_sphere_triangles_indexed(
+                    black_box(q.start),
+                    r,
+                    q.velocity,
+                    DT,
+                    &tris,
+                    &tree,
                 ));
             }
         })

@@ -93,7 +93,9 @@ pub use polyhedron_triangle::{
     sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
 };
 pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
-pub use sphere_triangle::{sweep_sphere_triangle, sweep_sphere_triangles};
+pub use sphere_triangle::{
+    sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
+};
 
 use parapet_math::Vec3d;
 
@@ -329,6 +331,16 @@ impl SweptBounds {
             lo: lo.add_scalar(-m),
             hi: hi.add_scalar(m),
         }
+    }
+
+    /// The lower corner (m).
+    pub(crate) fn lo(&self) -> Vec3d {
+        self.lo
+    }
+
+    /// The upper corner (m).
+    pub(crate) fn hi(&self) -> Vec3d {
+        self.hi
     }
 
     /// Whether the triangle's bounds are certainly disjoint from these. A
