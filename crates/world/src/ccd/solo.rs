@@ -53,9 +53,9 @@ use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
 use parapet_narrow::sweep::{
-    sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, Impact, SolidPlacement,
-    SweepOutcome, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
-    MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
+    sweep_capsule_triangle, sweep_sphere_triangle, Impact, SolidPlacement, SolidSweep,
+    SweepOutcome, SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII,
+    MAX_RADIUS, MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE,
 };
 use parapet_solver::integrate::quaternion_update::quaternion_update;
@@ -363,6 +363,22 @@ struct Mover<'a> {
 
 impl Mover<'_> {
     fn sweep(&self, p: Vec3, v: Vec3, tau: f32, tri: &[Vec3; 3]) -> SweepOutcome<()> {
+        self.sweep_pass(p, v, tau, tri, &mut None)
+    }
+
+    /// [`Mover::sweep`] within one pass (the same `p`, `v` and `tau` for
+    /// every triangle): a box or hull is prepared once per pass
+    /// ([`SolidSweep`], kept in `prepared`), which gives
+    /// `sweep_solid_triangle`'s outcome bit for bit, its placement refusal
+    /// included (reported for the first triangle swept, as before).
+    fn sweep_pass<'s>(
+        &'s self,
+        p: Vec3,
+        v: Vec3,
+        tau: f32,
+        tri: &[Vec3; 3],
+        prepared: &mut Option<Result<SolidSweep<'s>, SweepRefusal>>,
+    ) -> SweepOutcome<()> {
         match self.shape {
             SweptShape::Sphere { radius } => plain(sweep_sphere_triangle(p, *radius, v, tau, tri)),
             SweptShape::Capsule { radius, .. } => {
@@ -370,13 +386,19 @@ impl Mover<'_> {
                 plain(sweep_capsule_triangle(p0, p1, *radius, v, tau, tri))
             }
             SweptShape::Solid { solid, .. } => {
-                let placement = SolidPlacement {
-                    body_position: p,
-                    body_rotation: self.body_rotation,
-                    shape_offset: self.shape_offset,
-                    shape_rotation: self.shape_rotation,
-                };
-                plain(sweep_solid_triangle(solid, &placement, v, tau, tri))
+                let sweep = prepared.get_or_insert_with(|| {
+                    let placement = SolidPlacement {
+                        body_position: p,
+                        body_rotation: self.body_rotation,
+                        shape_offset: self.shape_offset,
+                        shape_rotation: self.shape_rotation,
+                    };
+                    SolidSweep::new(solid, &placement, v, tau)
+                });
+                match sweep {
+                    Ok(sweep) => plain(sweep.triangle(tri)),
+                    Err(refusal) => SweepOutcome::Refused(*refusal),
+                }
             }
         }
     }
@@ -550,6 +572,8 @@ fn sweep_alone_with(
 
     while tau > 0.0 {
         let mut best: Option<Found> = None;
+        // A box or hull prepared once for this pass's candidates.
+        let mut prepared = None;
         // The motion as the sweeps compute it.
         let d = promote(sweep_v) * tau as f64;
         let decide = rejects && !candidates.is_empty();
@@ -566,7 +590,7 @@ fn sweep_alone_with(
             if decide && (k > 0 || first) && clearly_misses(pass, d, triangle) {
                 continue;
             }
-            let outcome = mover.sweep(p, sweep_v, tau, triangle);
+            let outcome = mover.sweep_pass(p, sweep_v, tau, triangle, &mut prepared);
             let found = match admit_impact(outcome, sweep_v, triangle, (mesh.edges)(t)) {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::SweepRefused {
