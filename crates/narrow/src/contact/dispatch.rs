@@ -145,15 +145,9 @@ pub fn shape_triangle(
     triangle_b: &[Vec3; 3],
     margin: f32,
 ) -> Result<Manifold, ContactError> {
-    check_inputs(pose_a, None, margin)?;
-    let origin = promote(pose_a.translation.vector);
-    let a = place(shape_a, pose_a, origin).ok_or(ContactError::Unsupported {
-        shape_a: shape_a.kind_name(),
-        shape_b: "triangle",
-        hint: "meshes are not solids and have no contact with triangles",
-    })?;
-    let tri = triangle_b.map(|v| promote(v) - origin);
-    Ok(placed_triangle(&a, &tri, margin as f64).into_world(origin))
+    // A lone triangle: every edge is a feature, and admission keeps the
+    // manifold as the pair test found it.
+    shape_mesh_triangle(shape_a, pose_a, triangle_b, ActiveEdges::ALL, margin)
 }
 
 /// Contact of solid shape A at `pose_a` with triangle B of a mesh (world
