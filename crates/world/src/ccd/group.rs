@@ -14,7 +14,10 @@
 //! impact limit allows the group's dynamic members (`I G_dyn` impacts, `V_k`
 //! the fastest kinematic speed in the group). Two bodies whose regions
 //! overlap join one group; regions are recomputed and tested again until no
-//! two groups overlap: `O(B²)` per round, at most `B` rounds. Two kinematic
+//! two groups overlap. Each round finds candidate pairs by sorting the
+//! regions' bounds along one axis (`O(B log B)` plus the candidates) and
+//! tests only those exactly ([`form_groups`]); the groups are those of
+//! testing every pair. Two kinematic
 //! spheres pass through each other and never join on their own.
 //!
 //! A group of more than one body may hold only centred spheres, centred
@@ -26,7 +29,7 @@
 //! Every bound is rounded outward ([`parapet_math::rounding`]); overlaps are
 //! decided conservatively ([`super::reach::overlaps`]).
 
-use parapet_math::rounding::{add_up, mul_up};
+use parapet_math::rounding::{add_up, mul_up, sub_down};
 use parapet_math::Vec3d;
 use parapet_solver::contact::CONTACT_MARGIN;
 
@@ -63,33 +66,38 @@ pub struct Groups {
     pub label: Vec<usize>,
     /// Per mover: its reach inside its group.
     pub reach: Vec<Reach>,
+    /// Per mover position: the number of movers in the group it labels
+    /// (zero for a position that labels no group).
+    pub size: Vec<usize>,
 }
 
 impl Groups {
     /// The groups of more than one mover that hold a dynamic body, each as
     /// the positions of its movers in input order; groups come in the order
-    /// of their lowest member.
+    /// of their lowest member. `O(B)`.
     pub fn shared(&self, movers: &[Mover]) -> Vec<Vec<usize>> {
+        let n = self.label.len();
+        // Where each shared group's list goes (groups in label order).
+        let mut slot = vec![usize::MAX; n];
         let mut out: Vec<Vec<usize>> = Vec::new();
-        for (g, _) in self.label.iter().enumerate().filter(|(i, l)| *i == **l) {
-            let members: Vec<usize> = (0..self.label.len())
-                .filter(|&i| self.label[i] == g)
-                .collect();
-            let dynamic = members.iter().any(|&i| movers[i].kinematic_speed.is_none());
-            if members.len() > 1 && dynamic {
-                out.push(members);
+        for g in 0..n {
+            if self.size[g] > 1 {
+                slot[g] = out.len();
+                out.push(Vec::with_capacity(self.size[g]));
             }
         }
+        for (i, &g) in self.label.iter().enumerate() {
+            if slot[g] != usize::MAX {
+                out[slot[g]].push(i);
+            }
+        }
+        out.retain(|members| members.iter().any(|&i| movers[i].kinematic_speed.is_none()));
         out
     }
 
     /// Whether mover `i` shares its group with another mover.
     pub fn is_shared(&self, i: usize) -> bool {
-        let l = self.label[i];
-        self.label
-            .iter()
-            .enumerate()
-            .any(|(j, &m)| m == l && j != i)
+        self.size[self.label[i]] > 1
     }
 }
 
@@ -142,8 +150,100 @@ fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<
         .collect()
 }
 
+/// The union-find root of `i` (every root is its set's lowest position),
+/// halving the path on the way.
+fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Relative widening of a region's radius for the candidate search
+/// (dimensionless, `2^-40`): [`overlaps`] accepts centre distances up to
+/// the radius sum times `(1 + 2 eps) / ((1 - 4 eps)(1 - 3 eps))` (its own
+/// rounding and that of the distance); `2^-40` covers that factor, so the
+/// widened intervals of two regions that [`overlaps`] accepts always meet.
+const CANDIDATE_WIDENING: f64 = 1.0 / 1_099_511_627_776.0;
+
+/// The pairs `(i, j)`, `i < j`, whose regions may overlap, found by sorting
+/// the regions' bounds along the axis where the centres spread most and
+/// sweeping; a pair of which neither member is `fresh` is left out (its
+/// regions were tested as they are). Every pair that [`overlaps`] accepts
+/// and that has a fresh member is returned: each region's bounds are its
+/// centre plus or minus its radius widened by [`CANDIDATE_WIDENING`],
+/// rounded outward, so they contain the exact interval. Regions with a
+/// non-finite centre or radius are paired with every other region.
+fn candidate_pairs(reach: &[Reach], fresh: &[bool], out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let n = reach.len();
+    let mut wild: Vec<usize> = Vec::new();
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for (i, r) in reach.iter().enumerate() {
+        if !(r.radius.is_finite() && r.center.iter().all(|x| x.is_finite())) {
+            wild.push(i);
+            continue;
+        }
+        for k in 0..3 {
+            lo[k] = lo[k].min(r.center[k]);
+            hi[k] = hi[k].max(r.center[k]);
+        }
+    }
+    let axis = (0..3)
+        .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+        .unwrap_or(0);
+    // (lower bound along the axis, upper bounds on all axes, lower bounds
+    // on all axes, position) per tame region.
+    let mut boxes: Vec<([f64; 3], [f64; 3], usize)> = reach
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !wild.contains(&i))
+        .map(|(i, r)| {
+            let w = mul_up(r.radius, 1.0 + CANDIDATE_WIDENING);
+            let l = [0, 1, 2].map(|k| sub_down(r.center[k], w));
+            let h = [0, 1, 2].map(|k| add_up(r.center[k], w));
+            (l, h, i)
+        })
+        .collect();
+    boxes.sort_unstable_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
+    for (x, (la, ha, a)) in boxes.iter().enumerate() {
+        for (lb, hb, b) in &boxes[x + 1..] {
+            if !(lb[axis] <= ha[axis]) {
+                break;
+            }
+            if !(fresh[*a] || fresh[*b]) {
+                continue;
+            }
+            if (0..3).all(|k| lb[k] <= ha[k] && la[k] <= hb[k]) {
+                out.push(((*a).min(*b), (*a).max(*b)));
+            }
+        }
+    }
+    for &w in &wild {
+        for j in 0..n {
+            if j != w && (fresh[w] || fresh[j]) && !(wild.contains(&j) && j < w) {
+                out.push((w.min(j), w.max(j)));
+            }
+        }
+    }
+}
+
 /// Forms the groups (see the module docs). `movers` come in body insertion
 /// order.
+///
+/// # Method
+/// Rounds as in the module docs, each a candidate search
+/// ([`candidate_pairs`], `O(B log B)` plus the candidates) followed by the
+/// exact [`overlaps`] test of each candidate. Within a round the regions
+/// are fixed and the merges join the connected components of the overlap
+/// graph, which does not depend on the order of the tests; after a round
+/// only pairs with a member whose region changed are tested again (a pair
+/// of unchanged regions was tested with those very regions). Every region
+/// only grows as groups merge (sums of non-negative terms rounded upward),
+/// so the result is the finest partition in which no two groups overlap:
+/// the same groups, labels and regions as testing every pair every round.
 ///
 /// # Errors
 /// [`CcdError::Unsupported`] with [`UnsupportedReason::Interacting`] for the
@@ -152,47 +252,62 @@ fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<
 pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups, CcdError> {
     let dt = dt as f64;
     let n = movers.len();
+    let mut parent: Vec<usize> = (0..n).collect();
     let mut label: Vec<usize> = (0..n).collect();
     let mut reach: Vec<Reach> = movers.iter().map(|m| m.alone).collect();
-    // At most n - 1 merges, each in its own round, and a final quiet round.
-    for _ in 0..n.max(1) {
+    let mut fresh = vec![true; n];
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    loop {
+        candidate_pairs(&reach, &fresh, &mut pairs);
         let mut merged = false;
-        for i in 0..n {
-            for j in i + 1..n {
-                if label[i] == label[j] {
-                    continue;
-                }
-                if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
-                    continue;
-                }
-                if overlaps(&reach[i], &reach[j]) {
-                    let (keep, gone) = (label[i].min(label[j]), label[i].max(label[j]));
-                    for l in label.iter_mut() {
-                        if *l == gone {
-                            *l = keep;
-                        }
-                    }
-                    merged = true;
-                }
+        for &(i, j) in &pairs {
+            if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
+                continue;
+            }
+            let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+            if ri == rj {
+                continue;
+            }
+            if overlaps(&reach[i], &reach[j]) {
+                let (keep, gone) = (ri.min(rj), ri.max(rj));
+                parent[gone] = keep;
+                merged = true;
             }
         }
         if !merged {
             break;
         }
-        reach = reaches(movers, &label, max_impacts, dt);
+        for i in 0..n {
+            label[i] = root(&mut parent, i);
+        }
+        let next = reaches(movers, &label, max_impacts, dt);
+        for i in 0..n {
+            fresh[i] = next[i] != reach[i];
+        }
+        reach = next;
+    }
+    let mut size = vec![0usize; n];
+    for &g in &label {
+        size[g] += 1;
     }
     // A body that may not share a group, in a shared group, is refused.
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, &g) in label.iter().enumerate() {
+        if size[g] > 1 {
+            members[g].push(i);
+        }
+    }
     for i in 0..n {
-        if movers[i].groupable {
+        if movers[i].groupable || size[label[i]] < 2 {
             continue;
         }
-        let other = (0..n).find(|&j| {
+        let group = &members[label[i]];
+        let other = group.iter().copied().find(|&j| {
             j != i
-                && label[j] == label[i]
                 && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
                 && overlaps(&reach[i], &reach[j])
         });
-        let other = other.or_else(|| (0..n).find(|&j| j != i && label[j] == label[i]));
+        let other = other.or_else(|| group.iter().copied().find(|&j| j != i));
         if let Some(j) = other {
             return Err(CcdError::Unsupported {
                 body: movers[i].index,
@@ -203,7 +318,7 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
             });
         }
     }
-    Ok(Groups { label, reach })
+    Ok(Groups { label, reach, size })
 }
 
 /// A helper for tests and callers: the reach of a dynamic mover alone.
@@ -233,6 +348,167 @@ pub fn alone_reach(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The grouping as first written: every pair tested every round
+    /// (`O(B²)` per round), labels relabelled by scanning. The oracle of
+    /// the candidate search.
+    fn brute_force_groups(
+        movers: &[Mover],
+        max_impacts: u32,
+        dt: f32,
+    ) -> Result<(Vec<usize>, Vec<Reach>), CcdError> {
+        let dt = dt as f64;
+        let n = movers.len();
+        let mut label: Vec<usize> = (0..n).collect();
+        let mut reach: Vec<Reach> = movers.iter().map(|m| m.alone).collect();
+        for _ in 0..n.max(1) {
+            let mut merged = false;
+            for i in 0..n {
+                for j in i + 1..n {
+                    if label[i] == label[j] {
+                        continue;
+                    }
+                    if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
+                        continue;
+                    }
+                    if overlaps(&reach[i], &reach[j]) {
+                        let (keep, gone) = (label[i].min(label[j]), label[i].max(label[j]));
+                        for l in label.iter_mut() {
+                            if *l == gone {
+                                *l = keep;
+                            }
+                        }
+                        merged = true;
+                    }
+                }
+            }
+            if !merged {
+                break;
+            }
+            reach = reaches(movers, &label, max_impacts, dt);
+        }
+        for i in 0..n {
+            if movers[i].groupable {
+                continue;
+            }
+            let other = (0..n).find(|&j| {
+                j != i
+                    && label[j] == label[i]
+                    && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
+                    && overlaps(&reach[i], &reach[j])
+            });
+            let other = other.or_else(|| (0..n).find(|&j| j != i && label[j] == label[i]));
+            if let Some(j) = other {
+                return Err(CcdError::Unsupported {
+                    body: movers[i].index,
+                    reason: UnsupportedReason::Interacting {
+                        other: movers[j].index,
+                        reach: reach[i].radius,
+                    },
+                });
+            }
+        }
+        Ok((label, reach))
+    }
+
+    /// The shared groups by scanning every label for every group.
+    fn brute_force_shared(label: &[usize], movers: &[Mover]) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for g in 0..label.len() {
+            let members: Vec<usize> = (0..label.len()).filter(|&i| label[i] == g).collect();
+            let dynamic = members.iter().any(|&i| movers[i].kinematic_speed.is_none());
+            if members.len() > 1 && dynamic {
+                out.push(members);
+            }
+        }
+        out
+    }
+
+    /// A mover: position in a box of `side` metres (flattened to a plane or
+    /// a line by `dims`), speed 0..30 m/s (energy at 1 kg), kinematic or
+    /// not groupable with small probabilities, rarely an infinite energy.
+    fn random_mover(index: usize, side: f64, dims: usize) -> impl Strategy<Value = Mover> {
+        (
+            prop::array::uniform3(0.0..side),
+            prop_oneof![4 => 0.0..30.0f64, 1 => Just(0.0)],
+            0..40u8,
+            prop_oneof![Just(0.1f64), 0.05..0.5f64],
+            prop_oneof![Just(1.0f64), 0.5..4.0f64],
+        )
+            .prop_map(move |(p, speed, kind, bound, mass)| {
+                let mut c = Vec3d::new(p[0], p[1], p[2]);
+                for k in dims..3 {
+                    c[k] = 0.0;
+                }
+                let energy = if kind == 0 {
+                    f64::INFINITY
+                } else {
+                    0.5 * mass * speed * speed
+                };
+                let kinematic = (1..4).contains(&kind);
+                let alone = if kinematic {
+                    Reach {
+                        center: c,
+                        radius: bound + CONTACT_MARGIN as f64 + speed / 60.0,
+                    }
+                } else {
+                    alone_reach(c, bound, speed_bound(energy, mass), 0.0, 1.0 / 60.0)
+                };
+                Mover {
+                    index: 2 * index + 1,
+                    alone,
+                    groupable: kind != 4,
+                    kinematic_speed: kinematic.then_some(speed),
+                    shape_bound: bound,
+                    mass: if kinematic { f64::INFINITY } else { mass },
+                    energy: if kinematic { 0.0 } else { energy },
+                    split_travel: 0.0,
+                }
+            })
+    }
+
+    fn layout() -> impl Strategy<Value = (Vec<Mover>, u32)> {
+        (
+            1usize..90,
+            prop_oneof![Just(2.0f64), Just(6.0), Just(20.0)],
+            1usize..4,
+            1u32..20,
+        )
+            .prop_flat_map(|(n, side, dims, impacts)| {
+                let movers: Vec<_> = (0..n).map(|i| random_mover(i, side, dims)).collect();
+                (movers, Just(impacts))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// The candidate search gives the brute-force grouping: the same
+        /// labels, the same regions bit for bit (Debug prints every f64
+        /// exactly), the same refusal, the same shared groups.
+        #[test]
+        fn the_candidate_search_groups_exactly_like_testing_every_pair(
+            (movers, impacts) in layout(),
+        ) {
+            let dt = 1.0 / 60.0;
+            let fast = form_groups(&movers, impacts, dt);
+            let slow = brute_force_groups(&movers, impacts, dt);
+            match (fast, slow) {
+                (Ok(g), Ok((label, reach))) => {
+                    prop_assert_eq!(&g.label, &label);
+                    prop_assert_eq!(format!("{:?}", g.reach), format!("{reach:?}"));
+                    prop_assert_eq!(g.shared(&movers), brute_force_shared(&label, &movers));
+                    for i in 0..movers.len() {
+                        let others = (0..label.len()).any(|j| j != i && label[j] == label[i]);
+                        prop_assert_eq!(g.is_shared(i), others);
+                    }
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(format!("{a:?}"), format!("{b:?}")),
+                (a, b) => prop_assert!(false, "fast {:?} against brute force {:?}", a, b),
+            }
+        }
+    }
 
     fn sphere(index: usize, x: f64, energy: f64) -> Mover {
         let speed = speed_bound(energy, 1.0);
