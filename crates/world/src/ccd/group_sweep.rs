@@ -53,9 +53,10 @@
 use parapet_geometry::bvh::Ball;
 use parapet_geometry::Material;
 use parapet_math::{demote, promote, Vec3, Vec3d};
+use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_segment_pair, sweep_sphere_triangle, Impact, MovingSegment,
-    SweepOutcome,
+    SweepOutcome, MAX_RADIUS,
 };
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
@@ -284,6 +285,17 @@ pub fn sweep_group(
     input: &GroupInput<'_>,
     mesh: Option<&MeshView<'_>>,
 ) -> Result<GroupOutcome, CcdError> {
+    sweep_group_with(input, mesh, true)
+}
+
+/// [`sweep_group`], with the pair cull on or off (`cull == false` sweeps
+/// every pair every pass and at every settled instant: the reference the
+/// tests compare the cull with).
+fn sweep_group_with(
+    input: &GroupInput<'_>,
+    mesh: Option<&MeshView<'_>>,
+    cull: bool,
+) -> Result<GroupOutcome, CcdError> {
     let dt = input.dt;
     let mut states: Vec<State> = Vec::with_capacity(input.members.len());
     for m in &input.members {
@@ -383,7 +395,7 @@ pub fn sweep_group(
         if !(tau > 0.0) {
             break;
         }
-        let Some(ev) = earliest(&states, triangles, tau)? else {
+        let Some(ev) = earliest(&states, triangles, tau, cull)? else {
             break;
         };
         passes += 1;
@@ -415,7 +427,8 @@ pub fn sweep_group(
 
         let bouncing = is_bouncing(&states, &ev);
         if at_instant >= 1 && (!bouncing || at_instant >= 2 * members) {
-            let settled = settle_instant(&mut states, triangles, tau, time, input.max_impacts)?;
+            let settled =
+                settle_instant(&mut states, triangles, tau, time, input.max_impacts, cull)?;
             if !settled.is_empty() {
                 at_instant += settled.len();
                 impacts.extend(settled);
@@ -499,12 +512,152 @@ fn charge(states: &mut [State], a: usize, b: Option<usize>, limit: u32) -> Resul
     Ok(())
 }
 
-/// The earliest event of the pass (ordering in the module docs).
+/// Relative widening of a member's swept bounds for the pair cull
+/// (dimensionless, `2^-16` of the member's local scale: the extent of its
+/// swept bounds plus its radius). See [`swept_bounds`].
+pub const PAIR_CULL_MARGIN: f64 = 1.0 / 65536.0;
+
+/// Widening of a member's swept bounds per metre of its largest world
+/// coordinate (dimensionless, `2^-30`): covers the `f64` rounding of the
+/// bounds themselves and of the pair sweep's re-centring (a few `f64`
+/// epsilons of the world coordinates) many times over.
+pub const PAIR_CULL_WORLD_MARGIN: f64 = 1.0 / 1_073_741_824.0;
+
+/// Axis-aligned bounds (world, m) of a member's path over the remaining
+/// time, widened for the pair cull; `None` when not finite.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SweptBounds {
+    /// Lower corner.
+    pub lo: [f64; 3],
+    /// Upper corner.
+    pub hi: [f64; 3],
+}
+
+/// The bounds of `segment` (its radius grown by `grow` metres) over `tau`
+/// seconds: the box of its two ends at the start and at the end of the
+/// motion, grown by the radius and by the cull margin
+/// `PAIR_CULL_MARGIN (extent + radius) + PAIR_CULL_WORLD_MARGIN |world|`.
+/// `None` when a bound is not finite (such a member is never culled).
+///
+/// # Why the cull is conservative
+/// Two members whose widened bounds miss each other on some axis are apart
+/// on that axis by more than `G > 2^-16 (L_A + L_B)` at every instant of
+/// the remaining time (`L` the local scales). The pair sweep
+/// ([`sweep_segment_pair`]) reports a contact (a hit or an initial
+/// contact) only at an instant where two points of the members' axes (the
+/// ends, or clamped closest points, or points on the two lines) lie within
+/// the summed radius by its own `f64` arithmetic; its error in that
+/// distance is at most `κ S` with `S` the scale of its relative
+/// coordinates (`S <= 2 G + 4 (L_A + L_B)` for such a pair) and
+/// `κ < 1e-6`: a few `√ε` from its parallel-axis guard (`|e_A x e_B|² >
+/// ε |e_A|² |e_B|²`, which bounds the plane distance's relative error by
+/// about `2 √ε = 3e-8`) and `ε S / R` from the cancellation in its
+/// discriminants (`S / R < 2^21` in the precision domain, so below
+/// `5e-10`). So a contact needs `G <= κ S < 4e-6 (G + 2 L_A + 2 L_B)`,
+/// i.e. `G < 1e-5 (L_A + L_B)`, which the cull's `2^-16 = 1.5e-5` excludes:
+/// a culled pair's sweep is a miss. `sweep_group`'s unit tests check it
+/// on grazing pairs and against the uncut pass.
+pub fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<SweptBounds> {
+    let travel = promote(segment.velocity) * tau as f64;
+    let (p0, p1) = (promote(segment.p0), promote(segment.p1));
+    let mut lo = [0.0f64; 3];
+    let mut hi = [0.0f64; 3];
+    let mut extent = 0.0f64;
+    let mut world = 0.0f64;
+    for k in 0..3 {
+        let (a, b) = (p0[k], p1[k]);
+        let (c, d) = (a + travel[k], b + travel[k]);
+        lo[k] = a.min(b).min(c).min(d);
+        hi[k] = a.max(b).max(c).max(d);
+        extent = extent.max(hi[k] - lo[k]);
+        world = world.max(lo[k].abs()).max(hi[k].abs());
+    }
+    let r = segment.radius as f64 + grow;
+    let m = r + PAIR_CULL_MARGIN * (extent + r) + PAIR_CULL_WORLD_MARGIN * world;
+    for k in 0..3 {
+        lo[k] -= m;
+        hi[k] += m;
+    }
+    let finite = lo.iter().chain(hi.iter()).all(|x| x.is_finite());
+    finite.then_some(SweptBounds { lo, hi })
+}
+
+/// The pairs `(i, j)`, `i < j`, lexicographic, whose bounds meet, except
+/// pairs of two `skip` members; a member without bounds (`None`) meets
+/// every other. Sort along the axis where the bounds spread most and sweep:
+/// `O(B log B)` plus the pairs found.
+pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usize, usize)> {
+    let n = bounds.len();
+    let mut out = Vec::new();
+    let mut wild = Vec::new();
+    let mut tame: Vec<(SweptBounds, usize)> = Vec::with_capacity(n);
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for (i, b) in bounds.iter().enumerate() {
+        match b {
+            Some(b) => {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(b.lo[k]);
+                    hi[k] = hi[k].max(b.hi[k]);
+                }
+                tame.push((*b, i));
+            }
+            None => wild.push(i),
+        }
+    }
+    let axis = (0..3)
+        .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+        .unwrap_or(0);
+    tame.sort_unstable_by(|a, b| a.0.lo[axis].total_cmp(&b.0.lo[axis]).then(a.1.cmp(&b.1)));
+    for (x, (a, i)) in tame.iter().enumerate() {
+        for (b, j) in &tame[x + 1..] {
+            if !(b.lo[axis] <= a.hi[axis]) {
+                break;
+            }
+            if skip[*i] && skip[*j] {
+                continue;
+            }
+            if (0..3).all(|k| b.lo[k] <= a.hi[k] && a.lo[k] <= b.hi[k]) {
+                out.push(((*i).min(*j), (*i).max(*j)));
+            }
+        }
+    }
+    for &w in &wild {
+        for j in 0..n {
+            let counted = bounds[j].is_none() && j < w;
+            if j != w && !counted && !(skip[w] && skip[j]) {
+                out.push((w.min(j), w.max(j)));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The earliest event of the pass (ordering in the module docs). Each
+/// member's pair precision domain is checked once for the pass and pairs
+/// whose swept bounds miss are culled ([`swept_bounds`]); when a member
+/// fails its check (or `cull` is off) every pair is swept by
+/// [`sweep_segment_pair`] in order, which refuses exactly as before.
 fn earliest(
     states: &[State],
     triangles: &[[Vec3; 3]],
     tau: f32,
+    cull: bool,
 ) -> Result<Option<Event>, CcdError> {
+    let segments: Vec<MovingSegment> = states.iter().map(|s| s.segment(0.0)).collect();
+    let checked: Option<Vec<CheckedSegment>> = if cull {
+        segments
+            .iter()
+            .map(|m| CheckedSegment::new(m, tau).ok())
+            .collect()
+    } else {
+        None
+    };
+    let pairs = checked.as_ref().map(|_| {
+        let bounds: Vec<_> = segments.iter().map(|m| swept_bounds(m, tau, 0.0)).collect();
+        let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
+        meeting_pairs(&bounds, &kinematic)
+    });
     let mut best: Option<Event> = None;
     let offer = |e: Event, best: &mut Option<Event>| {
         let better = match best {
@@ -518,6 +671,7 @@ fn earliest(
             *best = Some(e);
         }
     };
+    let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         if !a.kinematic {
             for &(t, _) in &a.candidates {
@@ -556,11 +710,26 @@ fn earliest(
                 offer(found, &mut best);
             }
         }
-        for (j, b) in states.iter().enumerate().skip(i + 1) {
-            if a.kinematic && b.kinematic {
-                continue;
+        // The other members of this member's pairs, ascending.
+        let others: Vec<usize> = match (&pairs, &checked) {
+            (Some(pairs), Some(_)) => {
+                let from = next_pair;
+                while next_pair < pairs.len() && pairs[next_pair].0 == i {
+                    next_pair += 1;
+                }
+                pairs[from..next_pair].iter().map(|p| p.1).collect()
             }
-            let found = match sweep_segment_pair(&a.segment(0.0), &b.segment(0.0), tau) {
+            _ => (i + 1..states.len())
+                .filter(|&j| !(a.kinematic && states[j].kinematic))
+                .collect(),
+        };
+        for j in others {
+            let b = &states[j];
+            let outcome = match &checked {
+                Some(c) => sweep_checked_pair(&c[i], &c[j]),
+                None => sweep_segment_pair(&segments[i], &segments[j], tau),
+            };
+            let found = match outcome {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::PairSweepRefused {
                         body: a.index,
@@ -736,6 +905,40 @@ fn touch_tolerance(a: Vec3, b: Vec3, r: f64) -> f64 {
     TOUCH_F32_FACTOR * f32::EPSILON as f64 * scale
 }
 
+/// The member pairs (lexicographic, never two kinematic spheres) whose
+/// touching test at a settled instant may find a contact, or `None` when
+/// every pair must be tested: when a member at rest fails the pair sweep's
+/// precision domain (the pair test then refuses exactly as it would
+/// without the cull) or has a radius above half [`MAX_RADIUS`] (the
+/// touching tolerance could carry it past the limit). Each member's bounds
+/// are its segment at rest grown by the largest touching tolerance of the
+/// group ([`touch_tolerance`] at the group's largest coordinate and twice
+/// its largest radius) and widened as in [`swept_bounds`].
+fn touching_pairs(states: &[State], step: f32) -> Option<Vec<(usize, usize)>> {
+    let mut scale = 0.0f64;
+    let mut widest = 0.0f64;
+    let mut segments = Vec::with_capacity(states.len());
+    for st in states {
+        let mut seg = st.segment(0.0);
+        seg.velocity = Vec3::zeros();
+        CheckedSegment::new(&seg, step).ok()?;
+        if !(st.radius as f64 <= 0.5 * MAX_RADIUS) {
+            return None;
+        }
+        scale = scale.max(promote(st.p).amax());
+        widest = widest.max(st.radius as f64);
+        segments.push(seg);
+    }
+    let origin = Vec3::zeros();
+    let tol = touch_tolerance(origin, origin, scale + 2.0 * widest);
+    let bounds: Vec<_> = segments
+        .iter()
+        .map(|m| swept_bounds(m, step, tol))
+        .collect();
+    let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
+    Some(meeting_pairs(&bounds, &kinematic))
+}
+
 /// Settles every contact touching at this instant (see the module docs).
 fn settle_instant(
     states: &mut [State],
@@ -743,10 +946,17 @@ fn settle_instant(
     tau: f32,
     time: f64,
     limit: u32,
+    cull: bool,
 ) -> Result<Vec<GroupImpact>, CcdError> {
     // The contacts, in member order: triangles, then higher members.
     let mut contacts: Vec<(SettleContact, Vec3d, Option<usize>)> = Vec::new();
     let step = tau.max(f32::MIN_POSITIVE);
+    let pairs = if cull {
+        touching_pairs(states, step)
+    } else {
+        None
+    };
+    let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         if !a.kinematic {
             for &(t, _) in &a.candidates {
@@ -767,10 +977,20 @@ fn settle_instant(
                 }
             }
         }
-        for (j, b) in states.iter().enumerate().skip(i + 1) {
-            if a.kinematic && b.kinematic {
-                continue;
+        let others: Vec<usize> = match &pairs {
+            Some(pairs) => {
+                let from = next_pair;
+                while next_pair < pairs.len() && pairs[next_pair].0 == i {
+                    next_pair += 1;
+                }
+                pairs[from..next_pair].iter().map(|p| p.1).collect()
             }
+            None => (i + 1..states.len())
+                .filter(|&j| !(a.kinematic && states[j].kinematic))
+                .collect(),
+        };
+        for j in others {
+            let b = &states[j];
             let tol = touch_tolerance(a.p, b.p, (a.radius + b.radius) as f64);
             let mut sa = a.segment(tol);
             let mut sb = b.segment(0.0);
