@@ -390,12 +390,18 @@ fn sweep_group_with(
     let mut passes = 0u64;
     let mut at_instant = 0usize;
     let mut impacts: Vec<GroupImpact> = Vec::new();
+    let mut memo = PassMemo::default();
 
     loop {
         if !(tau > 0.0) {
             break;
         }
-        let Some(ev) = earliest(&states, triangles, tau, cull)? else {
+        let found = if cull {
+            earliest(&states, triangles, tau, &mut memo)?
+        } else {
+            earliest_exhaustive(&states, triangles, tau)?
+        };
+        let Some(ev) = found else {
             break;
         };
         passes += 1;
@@ -633,45 +639,17 @@ pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usiz
     out
 }
 
-/// The earliest event of the pass (ordering in the module docs). Each
-/// member's pair precision domain is checked once for the pass and pairs
-/// whose swept bounds miss are culled ([`swept_bounds`]); when a member
-/// fails its check (or `cull` is off) every pair is swept by
-/// [`sweep_segment_pair`] in order, which refuses exactly as before.
-fn earliest(
+/// The earliest event of the pass (ordering in the module docs), every
+/// triangle candidate and every pair swept in order: the reference pass,
+/// and the pass when a member fails the pair sweep's precision domain (the
+/// first refusal in this order is the error).
+fn earliest_exhaustive(
     states: &[State],
     triangles: &[[Vec3; 3]],
     tau: f32,
-    cull: bool,
 ) -> Result<Option<Event>, CcdError> {
     let segments: Vec<MovingSegment> = states.iter().map(|s| s.segment(0.0)).collect();
-    let checked: Option<Vec<CheckedSegment>> = if cull {
-        segments
-            .iter()
-            .map(|m| CheckedSegment::new(m, tau).ok())
-            .collect()
-    } else {
-        None
-    };
-    let pairs = checked.as_ref().map(|_| {
-        let bounds: Vec<_> = segments.iter().map(|m| swept_bounds(m, tau, 0.0)).collect();
-        let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
-        meeting_pairs(&bounds, &kinematic)
-    });
     let mut best: Option<Event> = None;
-    let offer = |e: Event, best: &mut Option<Event>| {
-        let better = match best {
-            None => true,
-            Some(b) => {
-                e.impact.time < b.impact.time
-                    || (e.impact.time == b.impact.time && e.initial && !b.initial)
-            }
-        };
-        if better {
-            *best = Some(e);
-        }
-    };
-    let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         if !a.kinematic {
             for &(t, _) in &a.candidates {
@@ -710,25 +688,10 @@ fn earliest(
                 offer(found, &mut best);
             }
         }
-        // The other members of this member's pairs, ascending.
-        let others: Vec<usize> = match (&pairs, &checked) {
-            (Some(pairs), Some(_)) => {
-                let from = next_pair;
-                while next_pair < pairs.len() && pairs[next_pair].0 == i {
-                    next_pair += 1;
-                }
-                pairs[from..next_pair].iter().map(|p| p.1).collect()
-            }
-            _ => (i + 1..states.len())
-                .filter(|&j| !(a.kinematic && states[j].kinematic))
-                .collect(),
-        };
+        let others = (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic));
         for j in others {
             let b = &states[j];
-            let outcome = match &checked {
-                Some(c) => sweep_checked_pair(&c[i], &c[j]),
-                None => sweep_segment_pair(&segments[i], &segments[j], tau),
-            };
+            let outcome = sweep_segment_pair(&segments[i], &segments[j], tau);
             let found = match outcome {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::PairSweepRefused {
@@ -765,6 +728,230 @@ fn earliest(
         }
     }
     Ok(best)
+}
+
+/// Keeps the better of two events (ordering in the module docs: the
+/// earlier, then an initial contact, then the one offered first).
+fn offer(e: Event, best: &mut Option<Event>) {
+    let better = match best {
+        None => true,
+        Some(b) => {
+            e.impact.time < b.impact.time
+                || (e.impact.time == b.impact.time && e.initial && !b.initial)
+        }
+    };
+    if better {
+        *best = Some(e);
+    }
+}
+
+/// A member's sweep input as bits: its segment and the remaining time. Two
+/// passes with the same bits give the same outcomes (the sweeps are pure
+/// functions of them).
+type MemberKey = ([u32; 10], u32);
+
+fn member_key(m: &MovingSegment, tau: f32) -> MemberKey {
+    let v = [
+        m.p0.x,
+        m.p0.y,
+        m.p0.z,
+        m.p1.x,
+        m.p1.y,
+        m.p1.z,
+        m.radius,
+        m.velocity.x,
+        m.velocity.y,
+        m.velocity.z,
+    ];
+    (v.map(f32::to_bits), tau.to_bits())
+}
+
+/// What the previous pass computed, reused for members whose sweep input
+/// has not changed (a pass at the same instant after one impact changes
+/// only the members it moved).
+#[derive(Default)]
+struct PassMemo {
+    /// Per member: the key of the stored entries (`None`: nothing stored).
+    keys: Vec<Option<MemberKey>>,
+    /// Per member: its checked pair member.
+    checked: Vec<Option<CheckedSegment>>,
+    /// Per member: its widened swept bounds.
+    bounds: Vec<Option<SweptBounds>>,
+    /// Per member: its triangle outcomes other than misses, in candidate
+    /// order, ending at the first refusal.
+    triangle: Vec<Vec<(usize, SweepOutcome<()>)>>,
+    /// The meeting pairs and their outcomes (valid when `complete`).
+    pairs: Vec<(usize, usize)>,
+    outcomes: Vec<SweepOutcome<()>>,
+    complete: bool,
+}
+
+/// The earliest event of the pass (ordering in the module docs). Each
+/// member is checked once for the pass ([`CheckedSegment`]), pairs whose
+/// swept bounds miss are culled ([`swept_bounds`], [`meeting_pairs`]), and
+/// outcomes of members whose input did not change since the previous pass
+/// are reused ([`PassMemo`]): the events are those of
+/// [`earliest_exhaustive`], offered in the same order. When a member fails
+/// its check the pass is [`earliest_exhaustive`], which refuses exactly as
+/// without the cull.
+fn earliest(
+    states: &[State],
+    triangles: &[[Vec3; 3]],
+    tau: f32,
+    memo: &mut PassMemo,
+) -> Result<Option<Event>, CcdError> {
+    let n = states.len();
+    if memo.keys.len() != n {
+        *memo = PassMemo {
+            keys: vec![None; n],
+            checked: vec![None; n],
+            bounds: vec![None; n],
+            triangle: vec![Vec::new(); n],
+            ..PassMemo::default()
+        };
+    }
+    let mut dirty = vec![false; n];
+    for (i, st) in states.iter().enumerate() {
+        let seg = st.segment(0.0);
+        let key = member_key(&seg, tau);
+        if memo.keys[i] == Some(key) {
+            continue;
+        }
+        dirty[i] = true;
+        memo.keys[i] = Some(key);
+        memo.checked[i] = CheckedSegment::new(&seg, tau).ok();
+        memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
+        memo.triangle[i].clear();
+        if !st.kinematic {
+            for &(t, _) in &st.candidates {
+                let o = st.sweep_triangle(st.sweep_v, tau, &triangles[t], st.radius);
+                let refused = matches!(o, SweepOutcome::Refused(_));
+                if !matches!(o, SweepOutcome::Miss) {
+                    memo.triangle[i].push((t, o));
+                }
+                if refused {
+                    break;
+                }
+            }
+        }
+    }
+    if memo.checked.iter().any(|c| c.is_none()) {
+        memo.complete = false;
+        return earliest_exhaustive(states, triangles, tau);
+    }
+    if !memo.complete || dirty.iter().any(|&d| d) {
+        let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
+        let pairs = meeting_pairs(&memo.bounds, &kinematic);
+        let mut outcomes = Vec::with_capacity(pairs.len());
+        for &(i, j) in &pairs {
+            let old = if memo.complete && !dirty[i] && !dirty[j] {
+                memo.pairs.binary_search(&(i, j)).ok()
+            } else {
+                None
+            };
+            let o = match old {
+                Some(k) => memo.outcomes[k].clone(),
+                None => match (&memo.checked[i], &memo.checked[j]) {
+                    (Some(a), Some(b)) => map_pair(sweep_checked_pair(a, b)),
+                    _ => SweepOutcome::Miss,
+                },
+            };
+            outcomes.push(o);
+        }
+        memo.pairs = pairs;
+        memo.outcomes = outcomes;
+        memo.complete = true;
+    }
+    let mut best: Option<Event> = None;
+    let mut next_pair = 0usize;
+    for (i, a) in states.iter().enumerate() {
+        for (t, o) in &memo.triangle[i] {
+            let (t, o) = (*t, o.clone());
+            let found = match o {
+                SweepOutcome::Refused(refusal) => {
+                    return Err(CcdError::SweepRefused {
+                        body: a.index,
+                        triangle: t,
+                        refusal,
+                    })
+                }
+                SweepOutcome::Miss => continue,
+                SweepOutcome::Hit(impact) => Event {
+                    member: i,
+                    other: None,
+                    triangle: t,
+                    initial: false,
+                    impact,
+                },
+                SweepOutcome::InitiallyTouching(impact) => {
+                    if !closes(&impact.normal, a.sweep_v, Vec3::zeros()) {
+                        continue;
+                    }
+                    Event {
+                        member: i,
+                        other: None,
+                        triangle: t,
+                        initial: true,
+                        impact: Impact {
+                            time: 0.0,
+                            ..impact
+                        },
+                    }
+                }
+            };
+            offer(found, &mut best);
+        }
+        while next_pair < memo.pairs.len() && memo.pairs[next_pair].0 == i {
+            let j = memo.pairs[next_pair].1;
+            let o = memo.outcomes[next_pair].clone();
+            next_pair += 1;
+            let b = &states[j];
+            let found = match o {
+                SweepOutcome::Refused(refusal) => {
+                    return Err(CcdError::PairSweepRefused {
+                        body: a.index,
+                        other: b.index,
+                        refusal,
+                    })
+                }
+                SweepOutcome::Miss => continue,
+                SweepOutcome::Hit(impact) => Event {
+                    member: i,
+                    other: Some(j),
+                    triangle: 0,
+                    initial: false,
+                    impact,
+                },
+                SweepOutcome::InitiallyTouching(impact) => {
+                    if !closes(&impact.normal, a.sweep_v, b.sweep_v) {
+                        continue;
+                    }
+                    Event {
+                        member: i,
+                        other: Some(j),
+                        triangle: 0,
+                        initial: true,
+                        impact: Impact {
+                            time: 0.0,
+                            ..impact
+                        },
+                    }
+                }
+            };
+            offer(found, &mut best);
+        }
+    }
+    Ok(best)
+}
+
+/// A pair outcome with its feature dropped.
+fn map_pair(o: SweepOutcome<parapet_narrow::sweep::PairFeature>) -> SweepOutcome<()> {
+    match o {
+        SweepOutcome::Hit(i) => SweepOutcome::Hit(map_impact(i)),
+        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(map_impact(i)),
+        SweepOutcome::Miss => SweepOutcome::Miss,
+        SweepOutcome::Refused(r) => SweepOutcome::Refused(r),
+    }
 }
 
 fn map_impact<F>(i: Impact<F>) -> Impact<()> {
