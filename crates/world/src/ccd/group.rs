@@ -29,7 +29,7 @@
 //! Every bound is rounded outward ([`parapet_math::rounding`]); overlaps are
 //! decided conservatively ([`super::reach::overlaps`]).
 
-use parapet_math::rounding::{add_up, mul_up, sub_down};
+use parapet_math::rounding::{add_up, mul_up};
 use parapet_math::Vec3d;
 use parapet_solver::contact::CONTACT_MARGIN;
 
@@ -163,50 +163,67 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
 /// Relative widening of a region's radius for the candidate search
 /// (dimensionless, `2^-40`): [`overlaps`] accepts centre distances up to
 /// the radius sum times `(1 + 2 eps) / ((1 - 4 eps)(1 - 3 eps))` (its own
-/// rounding and that of the distance); `2^-40` covers that factor, so the
-/// widened intervals of two regions that [`overlaps`] accepts always meet.
+/// rounding and that of the distance), far below `1 + 2^-41`; the other
+/// `2^-41` and [`CANDIDATE_COORDINATE_WIDENING`] cover the rounding of the
+/// bounds themselves.
 const CANDIDATE_WIDENING: f64 = 1.0 / 1_099_511_627_776.0;
 
+/// Widening of a region's bounds per metre of its centre's largest
+/// coordinate (dimensionless, `2^-50`, above the half ulp `2^-53` of the
+/// rounding of `centre ± half width`).
+const CANDIDATE_COORDINATE_WIDENING: f64 = 1.0 / 1_125_899_906_842_624.0;
+
+/// The bounds of a region along each axis for the candidate search: the
+/// centre plus or minus its radius widened by [`CANDIDATE_WIDENING`] and
+/// [`CANDIDATE_COORDINATE_WIDENING`], so that the computed bounds contain
+/// the exact interval `centre ± radius (1 + 2^-41)`; `None` when not finite.
+fn candidate_bounds(r: &Reach) -> Option<([f64; 3], [f64; 3])> {
+    let c = r.center;
+    let w = r.radius * (1.0 + CANDIDATE_WIDENING) + c.amax() * CANDIDATE_COORDINATE_WIDENING;
+    let lo = [c.x - w, c.y - w, c.z - w];
+    let hi = [c.x + w, c.y + w, c.z + w];
+    let finite = w.is_finite() && lo.iter().chain(&hi).all(|x| x.is_finite());
+    finite.then_some((lo, hi))
+}
+
 /// The pairs `(i, j)`, `i < j`, whose regions may overlap, found by sorting
-/// the regions' bounds along the axis where the centres spread most and
-/// sweeping; a pair of which neither member is `fresh` is left out (its
-/// regions were tested as they are). Every pair that [`overlaps`] accepts
-/// and that has a fresh member is returned: each region's bounds are its
-/// centre plus or minus its radius widened by [`CANDIDATE_WIDENING`],
-/// rounded outward, so they contain the exact interval. Regions with a
-/// non-finite centre or radius are paired with every other region.
-fn candidate_pairs(reach: &[Reach], fresh: &[bool], out: &mut Vec<(usize, usize)>) {
+/// the regions' bounds ([`candidate_bounds`], kept per region in `bounds`
+/// and recomputed for `fresh` regions only) along the axis where they
+/// spread most and sweeping; a pair of which neither member is `fresh` is
+/// left out (its regions were tested as they are). Every pair that
+/// [`overlaps`] accepts and that has a fresh member is returned: the bounds
+/// contain each region's exact widened interval, and two regions that
+/// [`overlaps`] accepts are within their summed widened radii on every
+/// axis. Regions without finite bounds are paired with every other region.
+fn candidate_pairs(
+    reach: &[Reach],
+    fresh: &[bool],
+    bounds: &mut [Option<([f64; 3], [f64; 3])>],
+    out: &mut Vec<(usize, usize)>,
+) {
     out.clear();
     let n = reach.len();
     let mut wild: Vec<usize> = Vec::new();
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
+    let mut boxes: Vec<([f64; 3], [f64; 3], usize)> = Vec::with_capacity(n);
     for (i, r) in reach.iter().enumerate() {
-        if !(r.radius.is_finite() && r.center.iter().all(|x| x.is_finite())) {
+        if fresh[i] {
+            bounds[i] = candidate_bounds(r);
+        }
+        let Some((l, h)) = bounds[i] else {
             wild.push(i);
             continue;
-        }
+        };
         for k in 0..3 {
-            lo[k] = lo[k].min(r.center[k]);
-            hi[k] = hi[k].max(r.center[k]);
+            lo[k] = lo[k].min(l[k]);
+            hi[k] = hi[k].max(h[k]);
         }
+        boxes.push((l, h, i));
     }
     let axis = (0..3)
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
-    // (lower bound along the axis, upper bounds on all axes, lower bounds
-    // on all axes, position) per tame region.
-    let mut boxes: Vec<([f64; 3], [f64; 3], usize)> = reach
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| !wild.contains(&i))
-        .map(|(i, r)| {
-            let w = mul_up(r.radius, 1.0 + CANDIDATE_WIDENING);
-            let l = [0, 1, 2].map(|k| sub_down(r.center[k], w));
-            let h = [0, 1, 2].map(|k| add_up(r.center[k], w));
-            (l, h, i)
-        })
-        .collect();
     boxes.sort_unstable_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
     for (x, (la, ha, a)) in boxes.iter().enumerate() {
         for (lb, hb, b) in &boxes[x + 1..] {
@@ -223,7 +240,8 @@ fn candidate_pairs(reach: &[Reach], fresh: &[bool], out: &mut Vec<(usize, usize)
     }
     for &w in &wild {
         for j in 0..n {
-            if j != w && (fresh[w] || fresh[j]) && !(wild.contains(&j) && j < w) {
+            let counted = bounds[j].is_none() && j < w;
+            if j != w && (fresh[w] || fresh[j]) && !counted {
                 out.push((w.min(j), w.max(j)));
             }
         }
@@ -257,8 +275,9 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
     let mut reach: Vec<Reach> = movers.iter().map(|m| m.alone).collect();
     let mut fresh = vec![true; n];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut bounds = vec![None; n];
     loop {
-        candidate_pairs(&reach, &fresh, &mut pairs);
+        candidate_pairs(&reach, &fresh, &mut bounds, &mut pairs);
         let mut merged = false;
         for &(i, j) in &pairs {
             if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
@@ -426,9 +445,15 @@ mod tests {
     }
 
     /// A mover: position in a box of `side` metres (flattened to a plane or
-    /// a line by `dims`), speed 0..30 m/s (energy at 1 kg), kinematic or
+    /// a line by `dims`, moved by `offset` metres along x to exercise the
+    /// rounding of large coordinates), speed 0..30 m/s (energy at 1 kg), kinematic or
     /// not groupable with small probabilities, rarely an infinite energy.
-    fn random_mover(index: usize, side: f64, dims: usize) -> impl Strategy<Value = Mover> {
+    fn random_mover(
+        index: usize,
+        side: f64,
+        dims: usize,
+        offset: f64,
+    ) -> impl Strategy<Value = Mover> {
         (
             prop::array::uniform3(0.0..side),
             prop_oneof![4 => 0.0..30.0f64, 1 => Just(0.0)],
@@ -441,6 +466,7 @@ mod tests {
                 for k in dims..3 {
                     c[k] = 0.0;
                 }
+                c.x += offset;
                 let energy = if kind == 0 {
                     f64::INFINITY
                 } else {
@@ -474,9 +500,12 @@ mod tests {
             prop_oneof![Just(2.0f64), Just(6.0), Just(20.0)],
             1usize..4,
             1u32..20,
+            prop_oneof![Just(0.0f64), Just(-3.0e5)],
         )
-            .prop_flat_map(|(n, side, dims, impacts)| {
-                let movers: Vec<_> = (0..n).map(|i| random_mover(i, side, dims)).collect();
+            .prop_flat_map(|(n, side, dims, impacts, offset)| {
+                let movers: Vec<_> = (0..n)
+                    .map(|i| random_mover(i, side, dims, offset))
+                    .collect();
                 (movers, Just(impacts))
             })
     }
