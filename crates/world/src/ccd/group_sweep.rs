@@ -425,7 +425,11 @@ fn sweep_group_with(
             } else {
                 let x = promote(st.p) + promote(st.sweep_v) * travel;
                 st.p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
-                st.segments.push((st.w, travel));
+                // A segment without travel turns nothing (the rotation
+                // update below skips it): not stored.
+                if travel > 0.0 {
+                    st.segments.push((st.w, travel));
+                }
             }
         }
         tau = ((tau as f64 - travel).max(0.0)) as f32;
@@ -588,6 +592,14 @@ pub fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<Swep
     finite.then_some(SweptBounds { lo, hi })
 }
 
+/// Whether two members' bounds meet (always, for a member without bounds).
+fn bounds_meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (0..3).all(|k| a.lo[k] <= b.hi[k] && b.lo[k] <= a.hi[k]),
+        _ => true,
+    }
+}
+
 /// The pairs `(i, j)`, `i < j`, lexicographic, whose bounds meet, except
 /// pairs of two `skip` members; a member without bounds (`None`) meets
 /// every other. Sort along the axis where the bounds spread most and sweep:
@@ -622,7 +634,7 @@ pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usiz
             if skip[*i] && skip[*j] {
                 continue;
             }
-            if (0..3).all(|k| b.lo[k] <= a.hi[k] && a.lo[k] <= b.hi[k]) {
+            if bounds_meet(&Some(*a), &Some(*b)) {
                 out.push(((*i).min(*j), (*i).max(*j)));
             }
         }
@@ -839,9 +851,36 @@ fn earliest(
         memo.complete = false;
         return earliest_exhaustive(states, triangles, tau);
     }
-    if !memo.complete || dirty.iter().any(|&d| d) {
+    let changed = dirty.iter().filter(|&&d| d).count();
+    if !memo.complete || changed > 0 {
         let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
-        let pairs = meeting_pairs(&memo.bounds, &kinematic);
+        let pairs = if memo.complete && changed * 8 <= n {
+            // Few members changed: the stored pairs of unchanged members,
+            // and each changed member's bounds against every other's (the
+            // same set as `meeting_pairs`, in the same order).
+            let mut pairs: Vec<(usize, usize)> = memo
+                .pairs
+                .iter()
+                .copied()
+                .filter(|&(i, j)| !dirty[i] && !dirty[j])
+                .collect();
+            for i in (0..n).filter(|&i| dirty[i]) {
+                for j in 0..n {
+                    let counted = dirty[j] && j < i;
+                    if j != i
+                        && !counted
+                        && !(kinematic[i] && kinematic[j])
+                        && bounds_meet(&memo.bounds[i], &memo.bounds[j])
+                    {
+                        pairs.push((i.min(j), i.max(j)));
+                    }
+                }
+            }
+            pairs.sort_unstable();
+            pairs
+        } else {
+            meeting_pairs(&memo.bounds, &kinematic)
+        };
         let mut outcomes = Vec::with_capacity(pairs.len());
         for &(i, j) in &pairs {
             let old = if memo.complete && !dirty[i] && !dirty[j] {
@@ -1330,11 +1369,12 @@ mod tests {
     use parapet_math::Quat;
     use proptest::prelude::*;
 
+    /// Bounds meeting, written out independently of `bounds_meet`.
     fn meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> bool {
-        match (a, b) {
-            (Some(a), Some(b)) => (0..3).all(|k| a.lo[k] <= b.hi[k] && b.lo[k] <= a.hi[k]),
-            _ => true,
-        }
+        let (Some(a), Some(b)) = (a, b) else {
+            return true;
+        };
+        !(0..3).any(|k| a.hi[k] < b.lo[k] || b.hi[k] < a.lo[k])
     }
 
     /// A member: a sphere or a capsule (axis up to 3 m, any direction,
