@@ -206,7 +206,6 @@ fn candidate_pairs(
     let mut wild: Vec<usize> = Vec::new();
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
-    let mut boxes: Vec<([f64; 3], [f64; 3], usize)> = Vec::with_capacity(n);
     for (i, r) in reach.iter().enumerate() {
         if fresh[i] {
             bounds[i] = candidate_bounds(r);
@@ -219,22 +218,35 @@ fn candidate_pairs(
             lo[k] = lo[k].min(l[k]);
             hi[k] = hi[k].max(h[k]);
         }
-        boxes.push((l, h, i));
     }
     let axis = (0..3)
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
-    boxes.sort_unstable_by(|a, b| a.0[axis].total_cmp(&b.0[axis]).then(a.2.cmp(&b.2)));
-    for (x, (la, ha, a)) in boxes.iter().enumerate() {
-        for (lb, hb, b) in &boxes[x + 1..] {
+    // (order key of the lower bound along the axis, position): the key
+    // orders finite values as `f64::total_cmp` does.
+    let mut order: Vec<(i64, u32)> = bounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let x = b.as_ref()?.0[axis].to_bits() as i64;
+            Some((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32))
+        })
+        .collect();
+    order.sort_unstable();
+    for (x, &(_, a)) in order.iter().enumerate() {
+        let a = a as usize;
+        let Some((la, ha)) = &bounds[a] else { continue };
+        for &(_, b) in &order[x + 1..] {
+            let b = b as usize;
+            let Some((lb, hb)) = &bounds[b] else { continue };
             if !(lb[axis] <= ha[axis]) {
                 break;
             }
-            if !(fresh[*a] || fresh[*b]) {
+            if !(fresh[a] || fresh[b]) {
                 continue;
             }
             if (0..3).all(|k| lb[k] <= ha[k] && la[k] <= hb[k]) {
-                out.push(((*a).min(*b), (*a).max(*b)));
+                out.push((a.min(b), a.max(b)));
             }
         }
     }
@@ -310,17 +322,9 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
         size[g] += 1;
     }
     // A body that may not share a group, in a shared group, is refused.
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, &g) in label.iter().enumerate() {
-        if size[g] > 1 {
-            members[g].push(i);
-        }
-    }
-    for i in 0..n {
-        if movers[i].groupable || size[label[i]] < 2 {
-            continue;
-        }
-        let group = &members[label[i]];
+    let refused = (0..n).find(|&i| !movers[i].groupable && size[label[i]] > 1);
+    if let Some(i) = refused {
+        let group: Vec<usize> = (0..n).filter(|&j| label[j] == label[i]).collect();
         let other = group.iter().copied().find(|&j| {
             j != i
                 && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
