@@ -186,6 +186,14 @@ fn candidate_bounds(r: &Reach) -> Option<([f64; 3], [f64; 3])> {
     finite.then_some((lo, hi))
 }
 
+/// A region's candidate bounds in the sweep order.
+struct SortedBounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    index: usize,
+    fresh: bool,
+}
+
 /// The pairs `(i, j)`, `i < j`, whose regions may overlap, found by sorting
 /// the regions' bounds ([`candidate_bounds`], kept per region in `bounds`
 /// and recomputed for `fresh` regions only) along the axis where they
@@ -233,20 +241,33 @@ fn candidate_pairs(
         })
         .collect();
     order.sort_unstable();
-    for (x, &(_, a)) in order.iter().enumerate() {
-        let a = a as usize;
-        let Some((la, ha)) = &bounds[a] else { continue };
-        for &(_, b) in &order[x + 1..] {
-            let b = b as usize;
-            let Some((lb, hb)) = &bounds[b] else { continue };
-            if !(lb[axis] <= ha[axis]) {
+    // The bounds in that order, contiguous: the sweep reads them in turn.
+    let sorted: Vec<SortedBounds> = order
+        .iter()
+        .filter_map(|&(_, i)| {
+            let (lo, hi) = bounds[i as usize]?;
+            Some(SortedBounds {
+                lo,
+                hi,
+                index: i as usize,
+                fresh: fresh[i as usize],
+            })
+        })
+        .collect();
+    for (x, a) in sorted.iter().enumerate() {
+        for b in &sorted[x + 1..] {
+            if !(b.lo[axis] <= a.hi[axis]) {
                 break;
             }
-            if !(fresh[a] || fresh[b]) {
-                continue;
-            }
-            if (0..3).all(|k| lb[k] <= ha[k] && la[k] <= hb[k]) {
-                out.push((a.min(b), a.max(b)));
+            if (a.fresh || b.fresh)
+                && b.lo[0] <= a.hi[0]
+                && a.lo[0] <= b.hi[0]
+                && b.lo[1] <= a.hi[1]
+                && a.lo[1] <= b.hi[1]
+                && b.lo[2] <= a.hi[2]
+                && a.lo[2] <= b.hi[2]
+            {
+                out.push((a.index.min(b.index), a.index.max(b.index)));
             }
         }
     }
