@@ -285,8 +285,15 @@ pub fn sweep_group(
     input: &GroupInput<'_>,
     mesh: Option<&MeshView<'_>>,
 ) -> Result<GroupOutcome, CcdError> {
-    sweep_group_with(input, mesh, true)
+    let cull = input.members.len() >= CULL_MIN_MEMBERS;
+    sweep_group_with(input, mesh, cull)
 }
+
+/// The smallest group whose passes cull pairs and reuse unchanged outcomes
+/// (members). A smaller group sweeps its few pairs every pass: the
+/// bookkeeping would cost more than it saves. Either way the outcome is
+/// the same, bit for bit.
+pub const CULL_MIN_MEMBERS: usize = 4;
 
 /// [`sweep_group`], with the pair cull on or off (`cull == false` sweeps
 /// every pair every pass and at every settled instant: the reference the
@@ -605,10 +612,22 @@ fn bounds_meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> bool {
 /// every other. Sort along the axis where the bounds spread most and sweep:
 /// `O(B log B)` plus the pairs found.
 pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usize, usize)> {
-    let n = bounds.len();
     let mut out = Vec::new();
-    let mut wild = Vec::new();
-    let mut tame: Vec<(SweptBounds, usize)> = Vec::with_capacity(n);
+    meeting_pairs_into(bounds, skip, &mut Vec::new(), &mut out);
+    out
+}
+
+/// [`meeting_pairs`] into `out` (cleared first), with `sorted` as scratch.
+fn meeting_pairs_into(
+    bounds: &[Option<SweptBounds>],
+    skip: &[bool],
+    sorted: &mut Vec<(SweptBounds, usize)>,
+    out: &mut Vec<(usize, usize)>,
+) {
+    let n = bounds.len();
+    out.clear();
+    sorted.clear();
+    let mut wild = false;
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
     for (i, b) in bounds.iter().enumerate() {
         match b {
@@ -617,17 +636,17 @@ pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usiz
                     lo[k] = lo[k].min(b.lo[k]);
                     hi[k] = hi[k].max(b.hi[k]);
                 }
-                tame.push((*b, i));
+                sorted.push((*b, i));
             }
-            None => wild.push(i),
+            None => wild = true,
         }
     }
     let axis = (0..3)
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
-    tame.sort_unstable_by(|a, b| a.0.lo[axis].total_cmp(&b.0.lo[axis]).then(a.1.cmp(&b.1)));
-    for (x, (a, i)) in tame.iter().enumerate() {
-        for (b, j) in &tame[x + 1..] {
+    sorted.sort_unstable_by(|a, b| a.0.lo[axis].total_cmp(&b.0.lo[axis]).then(a.1.cmp(&b.1)));
+    for (x, (a, i)) in sorted.iter().enumerate() {
+        for (b, j) in &sorted[x + 1..] {
             if !(b.lo[axis] <= a.hi[axis]) {
                 break;
             }
@@ -639,16 +658,17 @@ pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usiz
             }
         }
     }
-    for &w in &wild {
-        for j in 0..n {
-            let counted = bounds[j].is_none() && j < w;
-            if j != w && !counted && !(skip[w] && skip[j]) {
-                out.push((w.min(j), w.max(j)));
+    if wild {
+        for w in (0..n).filter(|&w| bounds[w].is_none()) {
+            for j in 0..n {
+                let counted = bounds[j].is_none() && j < w;
+                if j != w && !counted && !(skip[w] && skip[j]) {
+                    out.push((w.min(j), w.max(j)));
+                }
             }
         }
     }
     out.sort_unstable();
-    out
 }
 
 /// The earliest event of the pass (ordering in the module docs), every
@@ -796,6 +816,14 @@ struct PassMemo {
     pairs: Vec<(usize, usize)>,
     outcomes: Vec<SweepOutcome<()>>,
     complete: bool,
+    /// Per member: whether it is a kinematic sphere.
+    kinematic: Vec<bool>,
+    /// Per member: whether its input changed in this pass.
+    dirty: Vec<bool>,
+    /// Scratch: the next pairs, their outcomes, the sweep's sorted bounds.
+    next_pairs: Vec<(usize, usize)>,
+    next_outcomes: Vec<SweepOutcome<()>>,
+    sorted: Vec<(SweptBounds, usize)>,
 }
 
 /// The earliest event of the pass (ordering in the module docs). Each
@@ -819,17 +847,20 @@ fn earliest(
             checked: vec![None; n],
             bounds: vec![None; n],
             triangle: vec![Vec::new(); n],
+            kinematic: states.iter().map(|s| s.kinematic).collect(),
+            dirty: vec![false; n],
             ..PassMemo::default()
         };
     }
-    let mut dirty = vec![false; n];
+    let mut changed = 0usize;
     for (i, st) in states.iter().enumerate() {
         let seg = st.segment(0.0);
         let key = member_key(&seg, tau);
-        if memo.keys[i] == Some(key) {
+        memo.dirty[i] = memo.keys[i] != Some(key);
+        if !memo.dirty[i] {
             continue;
         }
-        dirty[i] = true;
+        changed += 1;
         memo.keys[i] = Some(key);
         memo.checked[i] = CheckedSegment::new(&seg, tau).ok();
         memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
@@ -851,55 +882,61 @@ fn earliest(
         memo.complete = false;
         return earliest_exhaustive(states, triangles, tau);
     }
-    let changed = dirty.iter().filter(|&&d| d).count();
     if !memo.complete || changed > 0 {
-        let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
-        let pairs = if memo.complete && changed * 8 <= n {
+        let PassMemo {
+            bounds,
+            pairs,
+            outcomes,
+            complete,
+            kinematic,
+            dirty,
+            next_pairs,
+            next_outcomes,
+            sorted,
+            checked,
+            ..
+        } = memo;
+        next_pairs.clear();
+        if *complete && changed * 8 <= n {
             // Few members changed: the stored pairs of unchanged members,
             // and each changed member's bounds against every other's (the
             // same set as `meeting_pairs`, in the same order).
-            let mut pairs: Vec<(usize, usize)> = memo
-                .pairs
-                .iter()
-                .copied()
-                .filter(|&(i, j)| !dirty[i] && !dirty[j])
-                .collect();
+            next_pairs.extend(pairs.iter().filter(|&&(i, j)| !dirty[i] && !dirty[j]));
             for i in (0..n).filter(|&i| dirty[i]) {
                 for j in 0..n {
                     let counted = dirty[j] && j < i;
                     if j != i
                         && !counted
                         && !(kinematic[i] && kinematic[j])
-                        && bounds_meet(&memo.bounds[i], &memo.bounds[j])
+                        && bounds_meet(&bounds[i], &bounds[j])
                     {
-                        pairs.push((i.min(j), i.max(j)));
+                        next_pairs.push((i.min(j), i.max(j)));
                     }
                 }
             }
-            pairs.sort_unstable();
-            pairs
+            next_pairs.sort_unstable();
         } else {
-            meeting_pairs(&memo.bounds, &kinematic)
-        };
-        let mut outcomes = Vec::with_capacity(pairs.len());
-        for &(i, j) in &pairs {
-            let old = if memo.complete && !dirty[i] && !dirty[j] {
-                memo.pairs.binary_search(&(i, j)).ok()
+            meeting_pairs_into(bounds, kinematic, sorted, next_pairs);
+        }
+        next_outcomes.clear();
+        for &(i, j) in next_pairs.iter() {
+            let old = if *complete && !dirty[i] && !dirty[j] {
+                pairs.binary_search(&(i, j)).ok()
             } else {
                 None
             };
             let o = match old {
-                Some(k) => memo.outcomes[k].clone(),
-                None => match (&memo.checked[i], &memo.checked[j]) {
+                Some(k) => outcomes[k].clone(),
+                None => match (&checked[i], &checked[j]) {
                     (Some(a), Some(b)) => map_pair(sweep_checked_pair(a, b)),
                     _ => SweepOutcome::Miss,
                 },
             };
-            outcomes.push(o);
+            next_outcomes.push(o);
         }
-        memo.pairs = pairs;
-        memo.outcomes = outcomes;
-        memo.complete = true;
+        std::mem::swap(pairs, next_pairs);
+        std::mem::swap(outcomes, next_outcomes);
+        *complete = true;
     }
     let mut best: Option<Event> = None;
     let mut next_pair = 0usize;
@@ -1611,7 +1648,7 @@ mod tests {
                 })
                 .collect();
             let input = GroupInput { members, dt: 1.0 / 60.0, max_impacts: impacts };
-            let culled = sweep_group(&input, None);
+            let culled = sweep_group_with(&input, None, true);
             let uncut = sweep_group_with(&input, None, false);
             prop_assert_eq!(format!("{culled:?}"), format!("{uncut:?}"));
         }
