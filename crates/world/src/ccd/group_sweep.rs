@@ -21,6 +21,12 @@
 //!   pre-response lookup of the solo sweep.
 //! * Pair impacts use [`super::group_response::respond_pair`] with the
 //!   normal between the two closest points.
+//! * **Pair cull**: a pass checks each member's precision domain once
+//!   ([`CheckedSegment`]), sweeps only the pairs whose widened swept bounds
+//!   meet ([`swept_bounds`], [`meeting_pairs`]; conservative, see
+//!   [`swept_bounds`]) and reuses the outcomes of members whose input did
+//!   not change since the previous pass; the events and their order are
+//!   those of sweeping every pair ([`CULL_MIN_MEMBERS`]).
 //! * **Cascades**: a second impact at the same instant settles the cascade
 //!   ([`super::cascade`]): every contact that touches at that instant
 //!   (within [`TOUCH_F32_FACTOR`] of `f32` roundoff), pairs and member
@@ -28,10 +34,13 @@
 //!   impact (closing faster than the mixed bounce threshold with nonzero
 //!   restitution) stays sequential until the instant holds twice as many
 //!   impacts as the group has members; the rest then settles plastically.
-//!   More than ten contacts, or contacts that no impulse opens (a dynamic
-//!   sphere driven into a static mesh by a kinematic sphere), raise
-//!   [`CcdError::Unresolvable`]; so does a settled step that would add
-//!   kinetic energy.
+//!   The contacts split into connected components (contacts that share a
+//!   dynamic member; triangles and kinematic spheres pass no impulse on),
+//!   each settled as its own problem. A component of more than ten
+//!   contacts, or one that no impulse opens (a dynamic sphere driven into a
+//!   static mesh by a kinematic sphere), raises [`CcdError::Unresolvable`]
+//!   naming that component's first member and its contact count; so does a
+//!   component whose settled impulses would add kinetic energy.
 //! * **Accounting**: each impact counts against `max_impacts` for every
 //!   dynamic body it moves; a settled contact with a positive impulse counts
 //!   the same way. The group makes at most `G I + 1` passes for `G` dynamic
@@ -1202,6 +1211,49 @@ fn touching_pairs(states: &[State], step: f32) -> Option<Vec<(usize, usize)>> {
     Some(meeting_pairs(&bounds, &kinematic))
 }
 
+/// The connected components of the contacts (positions in `list`): two
+/// contacts are in one component when they share a dynamic member
+/// (triangles and kinematic spheres, of infinite mass, pass no impulse on).
+/// Components come in the order of their first contact, contacts in list
+/// order.
+fn contact_components(states: &[State], list: &[SettleContact]) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..states.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    // The dynamic member of each contact that labels it (every contact has
+    // one: triangle contacts belong to dynamic members, and two kinematic
+    // spheres are never a contact).
+    let dynamic = |k: usize| !states[k].kinematic;
+    for c in list {
+        if let Some(b) = c.b {
+            if dynamic(c.a) && dynamic(b) {
+                let (ra, rb) = (root(&mut parent, c.a), root(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut label_of: Vec<Option<usize>> = vec![None; states.len()];
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, c) in list.iter().enumerate() {
+        let member = match c.b {
+            Some(b) if !dynamic(c.a) => b,
+            _ => c.a,
+        };
+        let r = root(&mut parent, member);
+        let slot = *label_of[r].get_or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        out[slot].push(i);
+    }
+    out
+}
+
 /// Settles every contact touching at this instant (see the module docs).
 fn settle_instant(
     states: &mut [State],
@@ -1280,17 +1332,6 @@ fn settle_instant(
             }
         }
     }
-    let first = contacts
-        .first()
-        .map_or(states.first().map_or(0, |s| s.index), |c| {
-            states[c.0.a].index
-        });
-    let unresolvable = |reason: &'static str| CcdError::Unresolvable {
-        body: first,
-        contacts: contacts.len(),
-        reason,
-        limit: MAX_SETTLED_CONTACTS,
-    };
     let bodies: Vec<SettleBody> = states
         .iter()
         .map(|s| SettleBody {
@@ -1299,14 +1340,36 @@ fn settle_instant(
         })
         .collect();
     let list: Vec<SettleContact> = contacts.iter().map(|c| c.0).collect();
-    let lambda = settle(&bodies, &list).map_err(|f| match f {
-        SettleFailure::TooMany => {
-            unresolvable("more simultaneous contacts than the settling solves")
+    let components = contact_components(states, &list);
+    let unresolvable = |component: &[usize], reason: &'static str| CcdError::Unresolvable {
+        body: component
+            .first()
+            .map_or(states.first().map_or(0, |s| s.index), |&c| {
+                states[list[c].a].index
+            }),
+        contacts: component.len(),
+        reason,
+        limit: MAX_SETTLED_CONTACTS,
+    };
+    // Each component is its own problem (no impulse of one moves a body of
+    // another); the limit of ten contacts holds per component.
+    let mut lambda = vec![0.0f64; list.len()];
+    for component in &components {
+        let part: Vec<SettleContact> = component.iter().map(|&c| list[c]).collect();
+        let solved = settle(&bodies, &part).map_err(|f| match f {
+            SettleFailure::TooMany => unresolvable(
+                component,
+                "more simultaneous contacts than the settling solves",
+            ),
+            SettleFailure::NoOpening => unresolvable(
+                component,
+                "no set of non-negative impulses opens every contact",
+            ),
+        })?;
+        for (&c, l) in component.iter().zip(solved) {
+            lambda[c] = l;
         }
-        SettleFailure::NoOpening => {
-            unresolvable("no set of non-negative impulses opens every contact")
-        }
-    })?;
+    }
     let mut v: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
     for (c, l) in list.iter().zip(&lambda) {
         v[c.a] += c.normal * (l * bodies[c.a].inverse_mass);
@@ -1314,24 +1377,32 @@ fn settle_instant(
             v[b] -= c.normal * (l * bodies[b].inverse_mass);
         }
     }
-    // Energy check, in the frame where the contacts' non-dynamic bodies
-    // rest: the static world's, or a kinematic sphere's (static triangles
-    // and kinematic spheres of different velocities share no rest frame;
-    // such a set is solved but not checked).
-    let mut frames: Vec<Vec3d> = Vec::new();
-    for c in &list {
-        for k in std::iter::once(Some(c.a)).chain(std::iter::once(c.b)) {
-            let u = match k {
-                None => Vec3d::zeros(),
-                Some(k) if states[k].kinematic => promote(states[k].v),
-                Some(_) => continue,
-            };
-            if !frames.contains(&u) {
-                frames.push(u);
+    // Energy check per component, in the frame where the component's
+    // non-dynamic bodies rest: the static world's, or a kinematic sphere's
+    // (static triangles and kinematic spheres of different velocities share
+    // no rest frame; such a component is solved but not checked).
+    let before: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
+    for component in &components {
+        let mut frames: Vec<Vec3d> = Vec::new();
+        let mut moved = vec![false; states.len()];
+        for c in component.iter().map(|&c| &list[c]) {
+            for k in std::iter::once(Some(c.a)).chain(std::iter::once(c.b)) {
+                let u = match k {
+                    None => Vec3d::zeros(),
+                    Some(k) if states[k].kinematic => promote(states[k].v),
+                    Some(k) => {
+                        moved[k] = true;
+                        continue;
+                    }
+                };
+                if !frames.contains(&u) {
+                    frames.push(u);
+                }
             }
         }
-    }
-    if frames.len() <= 1 {
+        if frames.len() > 1 {
+            continue;
+        }
         let frame = frames.first().copied().unwrap_or_else(Vec3d::zeros);
         let energy = |vs: &[Vec3d]| -> f64 {
             states
@@ -1341,12 +1412,16 @@ fn settle_instant(
                 .map(|(s, v)| 0.5 * (v - frame).norm_squared() / s.response.inverse_mass)
                 .sum()
         };
-        let before: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
-        let (e0, e1) = (energy(&before), energy(&v));
+        // The velocities with this component's impulses only.
+        let after: Vec<Vec3d> = (0..states.len())
+            .map(|k| if moved[k] { v[k] } else { before[k] })
+            .collect();
+        let (e0, e1) = (energy(&before), energy(&after));
         // The exact plastic solution removes ½ λᵀ A λ >= 0; 1e-12 of the
         // energy covers the f64 elimination.
         if e1 > e0 * (1.0 + 1.0e-12) + f64::MIN_POSITIVE {
             return Err(unresolvable(
+                component,
                 "the settled impulses would add kinetic energy",
             ));
         }
