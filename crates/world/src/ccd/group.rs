@@ -80,10 +80,10 @@ impl Groups {
         // Where each shared group's list goes (groups in label order).
         let mut slot = vec![usize::MAX; n];
         let mut out: Vec<Vec<usize>> = Vec::new();
-        for g in 0..n {
-            if self.size[g] > 1 {
+        for (g, &size) in self.size.iter().enumerate() {
+            if size > 1 {
                 slot[g] = out.len();
-                out.push(Vec::with_capacity(self.size[g]));
+                out.push(Vec::with_capacity(size));
             }
         }
         for (i, &g) in self.label.iter().enumerate() {
@@ -286,7 +286,7 @@ fn candidate_pairs(
 ///
 /// # Method
 /// Rounds as in the module docs, each a candidate search
-/// ([`candidate_pairs`], `O(B log B)` plus the candidates) followed by the
+/// (`candidate_pairs`: `O(B log B)` plus the candidates) followed by the
 /// exact [`overlaps`] test of each candidate. Within a round the regions
 /// are fixed and the merges join the connected components of the overlap
 /// graph, which does not depend on the order of the tests; after a round
@@ -329,12 +329,12 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
         if !merged {
             break;
         }
-        for i in 0..n {
-            label[i] = root(&mut parent, i);
+        for (i, l) in label.iter_mut().enumerate() {
+            *l = root(&mut parent, i);
         }
         let next = reaches(movers, &label, max_impacts, dt);
-        for i in 0..n {
-            fresh[i] = next[i] != reach[i];
+        for ((f, a), b) in fresh.iter_mut().zip(&next).zip(&reach) {
+            *f = a != b;
         }
         reach = next;
     }
