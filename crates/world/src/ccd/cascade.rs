@@ -205,12 +205,38 @@ pub fn settle(
     let (u, a) = problem(bodies, contacts);
     let scale = u.iter().fold(0.0f64, |s, x| s.max(x.abs()));
     let tol = SETTLE_RELATIVE_TOLERANCE * scale;
+    // Per contact: the contacts it shares a body with (non-zero `A_ji`), and
+    // the contacts that close beyond the tolerance.
+    let mut coupled = [0u32; MAX_SETTLED_CONTACTS];
+    let mut closing = 0u32;
+    for j in 0..c {
+        for i in 0..c {
+            if a[j * c + i] != 0.0 {
+                coupled[j] |= 1 << i;
+            }
+        }
+        if u[j] < -tol {
+            closing |= 1 << j;
+        }
+    }
     let mut set = [0usize; MAX_SETTLED_CONTACTS];
     let mut m = [0.0f64; MAX_ENTRIES];
     let mut r = [0.0f64; MAX_SETTLED_CONTACTS];
     let mut x = [0.0f64; MAX_SETTLED_CONTACTS];
     let mut lambda = vec![0.0; c];
-    for mask in trial_order(c) {
+    'trials: for mask in trial_order(c) {
+        // An inactive closing contact that shares no body with an active
+        // one keeps `w_j = u_j + Σ 0 = u_j < -tol` (each term has a zero
+        // factor): this set fails the opening test below, so it is skipped
+        // without solving (the accepted set is unchanged).
+        let mut inactive_closing = closing & !mask;
+        while inactive_closing != 0 {
+            let j = inactive_closing.trailing_zeros() as usize;
+            if coupled[j] & mask == 0 {
+                continue 'trials;
+            }
+            inactive_closing &= inactive_closing - 1;
+        }
         let mut k = 0;
         for i in 0..c {
             if mask >> i & 1 == 1 {
@@ -220,8 +246,9 @@ pub fn settle(
         }
         if k > 0 {
             for (row, &i) in set[..k].iter().enumerate() {
-                for (col, &j) in set[..k].iter().enumerate() {
-                    m[row * k + col] = a[i * c + j];
+                let source = &a[i * c..(i + 1) * c];
+                for (dst, &j) in m[row * k..(row + 1) * k].iter_mut().zip(&set[..k]) {
+                    *dst = source[j];
                 }
                 r[row] = -u[i];
             }
@@ -241,8 +268,8 @@ pub fn settle(
         if !ok {
             continue;
         }
-        let opens = (0..c).all(|j| {
-            let w = u[j] + (0..c).map(|i| a[j * c + i] * lambda[i]).sum::<f64>();
+        let opens = a.chunks_exact(c.max(1)).zip(&u).all(|(row, uj)| {
+            let w = uj + row.iter().zip(&lambda).map(|(x, l)| x * l).sum::<f64>();
             w >= -tol
         });
         if opens {
