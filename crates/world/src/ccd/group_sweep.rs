@@ -689,9 +689,9 @@ fn earliest_exhaustive(
     triangles: &[[Vec3; 3]],
     tau: f32,
 ) -> Result<Option<Event>, CcdError> {
-    let segments: Vec<MovingSegment> = states.iter().map(|s| s.segment(0.0)).collect();
     let mut best: Option<Event> = None;
     for (i, a) in states.iter().enumerate() {
+        let segment = a.segment(0.0);
         if !a.kinematic {
             for &(t, _) in &a.candidates {
                 let found = match a.sweep_triangle(a.sweep_v, tau, &triangles[t], a.radius) {
@@ -732,7 +732,7 @@ fn earliest_exhaustive(
         let others = (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic));
         for j in others {
             let b = &states[j];
-            let outcome = sweep_segment_pair(&segments[i], &segments[j], tau);
+            let outcome = sweep_segment_pair(&segment, &b.segment(0.0), tau);
             let found = match outcome {
                 SweepOutcome::Refused(refusal) => {
                     return Err(CcdError::PairSweepRefused {
