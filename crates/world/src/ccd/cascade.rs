@@ -205,14 +205,14 @@ pub fn settle(
     let (u, a) = problem(bodies, contacts);
     let scale = u.iter().fold(0.0f64, |s, x| s.max(x.abs()));
     let tol = SETTLE_RELATIVE_TOLERANCE * scale;
-    // Per contact: the contacts it shares a body with (non-zero `A_ji`), and
-    // the contacts that close beyond the tolerance.
-    let mut coupled = [0u32; MAX_SETTLED_CONTACTS];
+    // Per contact: the contacts whose impulse opens it (`A_ji > 0`), and the
+    // contacts that close beyond the tolerance.
+    let mut opened_by = [0u32; MAX_SETTLED_CONTACTS];
     let mut closing = 0u32;
     for j in 0..c {
         for i in 0..c {
-            if a[j * c + i] != 0.0 {
-                coupled[j] |= 1 << i;
+            if a[j * c + i] > 0.0 {
+                opened_by[j] |= 1 << i;
             }
         }
         if u[j] < -tol {
@@ -225,14 +225,17 @@ pub fn settle(
     let mut x = [0.0f64; MAX_SETTLED_CONTACTS];
     let mut lambda = vec![0.0; c];
     'trials: for mask in trial_order(c) {
-        // An inactive closing contact that shares no body with an active
-        // one keeps `w_j = u_j + Σ 0 = u_j < -tol` (each term has a zero
-        // factor): this set fails the opening test below, so it is skipped
-        // without solving (the accepted set is unchanged).
+        // An inactive closing contact that no active contact opens keeps
+        // `w_j = u_j + Σ_i A_ji λ_i <= u_j < -tol`: every term is a product
+        // of `A_ji <= 0` (or NaN, which fails the test anyway) and a finite
+        // `λ_i >= 0` (zero when inactive), a sum of non-positive terms is
+        // non-positive in floating point too, and adding it to `u_j` rounds
+        // to at most `u_j`. The set fails the opening test below, so it is
+        // skipped without solving (the accepted set is unchanged).
         let mut inactive_closing = closing & !mask;
         while inactive_closing != 0 {
             let j = inactive_closing.trailing_zeros() as usize;
-            if coupled[j] & mask == 0 {
+            if opened_by[j] & mask == 0 {
                 continue 'trials;
             }
             inactive_closing &= inactive_closing - 1;
