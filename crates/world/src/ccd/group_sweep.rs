@@ -392,7 +392,7 @@ fn sweep_group_with(
             material: body.material(),
             impacts: 0,
             touched: false,
-            segments: Vec::new(),
+            segments: Vec::with_capacity(if kinematic { 0 } else { 4 }),
         });
     }
     let triangles: &[[Vec3; 3]] = mesh.map_or(&[], |m| m.triangles);
@@ -405,7 +405,7 @@ fn sweep_group_with(
     let mut elapsed = 0.0f64;
     let mut passes = 0u64;
     let mut at_instant = 0usize;
-    let mut impacts: Vec<GroupImpact> = Vec::new();
+    let mut impacts: Vec<GroupImpact> = Vec::with_capacity(2 * members);
     let mut memo = PassMemo::default();
 
     loop {
@@ -858,7 +858,12 @@ fn earliest(
             triangle: vec![Vec::new(); n],
             kinematic: states.iter().map(|s| s.kinematic).collect(),
             dirty: vec![false; n],
-            ..PassMemo::default()
+            pairs: Vec::with_capacity(4 * n),
+            outcomes: Vec::with_capacity(4 * n),
+            next_pairs: Vec::with_capacity(4 * n),
+            next_outcomes: Vec::with_capacity(4 * n),
+            sorted: Vec::with_capacity(n),
+            complete: false,
         };
     }
     let mut changed = 0usize;
@@ -1264,7 +1269,8 @@ fn settle_instant(
     cull: bool,
 ) -> Result<Vec<GroupImpact>, CcdError> {
     // The contacts, in member order: triangles, then higher members.
-    let mut contacts: Vec<(SettleContact, Vec3d, Option<usize>)> = Vec::new();
+    let mut contacts: Vec<(SettleContact, Vec3d, Option<usize>)> =
+        Vec::with_capacity(2 * states.len());
     let step = tau.max(f32::MIN_POSITIVE);
     let pairs = if cull {
         touching_pairs(states, step)
