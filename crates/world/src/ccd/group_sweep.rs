@@ -911,11 +911,17 @@ fn earliest(
             ..
         } = memo;
         next_pairs.clear();
+        next_outcomes.clear();
+        let sweep = |i: usize, j: usize| match (&checked[i], &checked[j]) {
+            (Some(a), Some(b)) => map_pair(sweep_checked_pair(a, b)),
+            _ => SweepOutcome::Miss,
+        };
         if *complete && changed * 8 <= n {
-            // Few members changed: the stored pairs of unchanged members,
-            // and each changed member's bounds against every other's (the
-            // same set as `meeting_pairs`, in the same order).
-            next_pairs.extend(pairs.iter().filter(|&&(i, j)| !dirty[i] && !dirty[j]));
+            // Few members changed: the stored pairs of unchanged members
+            // with their outcomes, merged in order with each changed
+            // member's pairs (its bounds against every other's, swept
+            // anew): the same pairs as `meeting_pairs`, in the same order.
+            let mut fresh: Vec<(usize, usize)> = Vec::new();
             for i in (0..n).filter(|&i| dirty[i]) {
                 for j in 0..n {
                     let counted = dirty[j] && j < i;
@@ -924,29 +930,40 @@ fn earliest(
                         && !(kinematic[i] && kinematic[j])
                         && bounds_meet(&bounds[i], &bounds[j])
                     {
-                        next_pairs.push((i.min(j), i.max(j)));
+                        fresh.push((i.min(j), i.max(j)));
                     }
                 }
             }
-            next_pairs.sort_unstable();
+            fresh.sort_unstable();
+            let mut fresh = fresh.into_iter().peekable();
+            for (&pair, outcome) in pairs.iter().zip(outcomes.iter()) {
+                if dirty[pair.0] || dirty[pair.1] {
+                    continue;
+                }
+                while let Some(f) = fresh.next_if(|f| *f < pair) {
+                    next_pairs.push(f);
+                    next_outcomes.push(sweep(f.0, f.1));
+                }
+                next_pairs.push(pair);
+                next_outcomes.push(outcome.clone());
+            }
+            for f in fresh {
+                next_pairs.push(f);
+                next_outcomes.push(sweep(f.0, f.1));
+            }
         } else {
             meeting_pairs_into(bounds, kinematic, sorted, next_pairs);
-        }
-        next_outcomes.clear();
-        for &(i, j) in next_pairs.iter() {
-            let old = if *complete && !dirty[i] && !dirty[j] {
-                pairs.binary_search(&(i, j)).ok()
-            } else {
-                None
-            };
-            let o = match old {
-                Some(k) => outcomes[k].clone(),
-                None => match (&checked[i], &checked[j]) {
-                    (Some(a), Some(b)) => map_pair(sweep_checked_pair(a, b)),
-                    _ => SweepOutcome::Miss,
-                },
-            };
-            next_outcomes.push(o);
+            for &(i, j) in next_pairs.iter() {
+                let old = if *complete && !dirty[i] && !dirty[j] {
+                    pairs.binary_search(&(i, j)).ok()
+                } else {
+                    None
+                };
+                next_outcomes.push(match old {
+                    Some(k) => outcomes[k].clone(),
+                    None => sweep(i, j),
+                });
+            }
         }
         std::mem::swap(pairs, next_pairs);
         std::mem::swap(outcomes, next_outcomes);
