@@ -36,7 +36,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::capsule_triangle::closest_params;
-use super::domain::{self, Checked};
+use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::unit_or;
 use super::{approaches, entry_root, Impact, SweepOutcome};
 
@@ -114,35 +114,98 @@ fn offer(best: &mut Option<Impact<PairFeature>>, c: Impact<PairFeature>) {
     }
 }
 
-fn checked_member(m: &MovingSegment, dt: f64, which: &'static str) -> Checked<(Vec3d, Vec3d, f64)> {
-    let (e0, e1, rq, vq) = match which {
-        "A" => (
-            "member A end 0",
-            "member A end 1",
-            "member A radius",
-            "member A velocity",
-        ),
-        _ => (
-            "member B end 0",
-            "member B end 1",
-            "member B radius",
-            "member B velocity",
-        ),
-    };
-    domain::finite_vec(e0, m.p0)?;
-    domain::finite_vec(e1, m.p1)?;
-    domain::finite_scalar(rq, m.radius)?;
-    domain::finite_vec(vq, m.velocity)?;
+/// The refusal names of one role: its ends, radius and velocity.
+struct Names {
+    end0: &'static str,
+    end1: &'static str,
+    radius: &'static str,
+    velocity: &'static str,
+}
+
+const NAMES_A: Names = Names {
+    end0: "member A end 0",
+    end1: "member A end 1",
+    radius: "member A radius",
+    velocity: "member A velocity",
+};
+
+const NAMES_B: Names = Names {
+    end0: "member B end 0",
+    end1: "member B end 1",
+    radius: "member B radius",
+    velocity: "member B velocity",
+};
+
+const NAMES_ANY: Names = Names {
+    end0: "pair member end 0",
+    end1: "pair member end 1",
+    radius: "pair member radius",
+    velocity: "pair member velocity",
+};
+
+/// The member's precision domain over a step of `dt` seconds (module docs),
+/// refusals named by `names`; its `f64` ends and radius.
+fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, Vec3d, f64)> {
+    domain::finite_vec(names.end0, m.p0)?;
+    domain::finite_vec(names.end1, m.p1)?;
+    domain::finite_scalar(names.radius, m.radius)?;
+    domain::finite_vec(names.velocity, m.velocity)?;
     let r = m.radius as f64;
-    domain::radius(rq, r)?;
+    domain::radius(names.radius, r)?;
     let (p0, p1) = (promote(m.p0), promote(m.p1));
     let travel = promote(m.velocity) * dt;
     for p in [p0, p1] {
-        domain::moving_coordinate(e0, p, r)?;
-        domain::moving_coordinate(e0, p + travel, r)?;
+        domain::moving_coordinate(names.end0, p, r)?;
+        domain::moving_coordinate(names.end0, p + travel, r)?;
     }
     domain::reach(travel.norm() + 0.5 * (p1 - p0).norm() + r, r)?;
     Ok((p0, p1, r))
+}
+
+/// A pair member whose precision domain has been checked once for one step
+/// length, so that a caller sweeping it against many others
+/// ([`sweep_checked_pair`]) does not check it again for every pair. Built
+/// by [`CheckedSegment::new`]; the sweep of two checked members is bit for
+/// bit that of [`sweep_segment_pair`] on the same members and step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CheckedSegment {
+    segment: MovingSegment,
+    dt: f32,
+    p0: Vec3d,
+    p1: Vec3d,
+    radius: f64,
+}
+
+impl CheckedSegment {
+    /// Checks `segment` for a step of `dt` seconds: the step length and the
+    /// member's checks of [`sweep_segment_pair`] (module docs).
+    ///
+    /// # Errors
+    /// The first failed check as a [`SweepRefusal`]; its quantity names a
+    /// "pair member" (not A or B: the role is not known yet).
+    /// [`sweep_segment_pair`] on the same inputs refuses with the same
+    /// check, naming the role.
+    pub fn new(segment: &MovingSegment, dt: f32) -> Result<Self, SweepRefusal> {
+        domain::step(dt)?;
+        let (p0, p1, radius) = checked_member(segment, dt as f64, &NAMES_ANY)?;
+        Ok(CheckedSegment {
+            segment: *segment,
+            dt,
+            p0,
+            p1,
+            radius,
+        })
+    }
+
+    /// The member as given.
+    pub fn segment(&self) -> &MovingSegment {
+        &self.segment
+    }
+
+    /// The step length (s) it was checked for.
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
 }
 
 /// A point and normal of a contact between axis points `pa` (on A) and `pb`
@@ -183,14 +246,53 @@ pub fn sweep_segment_pair(
         return SweepOutcome::Refused(e);
     }
     let dtd = dt as f64;
-    let (a0, a1, ra) = match checked_member(a, dtd, "A") {
+    let (a0, a1, ra) = match checked_member(a, dtd, &NAMES_A) {
         Ok(x) => x,
         Err(e) => return SweepOutcome::Refused(e),
     };
-    let (b0, b1, rb) = match checked_member(b, dtd, "B") {
+    let (b0, b1, rb) = match checked_member(b, dtd, &NAMES_B) {
         Ok(x) => x,
         Err(e) => return SweepOutcome::Refused(e),
     };
+    sweep_members(a, (a0, a1, ra), b, (b0, b1, rb), dtd)
+}
+
+/// [`sweep_segment_pair`] on two members checked by [`CheckedSegment::new`],
+/// over the step `a` was checked for: the same outcome, bit for bit, without
+/// checking the members again. When `b` was checked for another step
+/// length, the pair is swept by [`sweep_segment_pair`] (which checks both).
+///
+/// ```
+/// use parapet_math::Vec3;
+/// use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
+/// use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment};
+/// let a = MovingSegment::sphere(Vec3::new(-5.0, 0.0, 0.0), 1.0, Vec3::new(8.0, 0.0, 0.0));
+/// let b = MovingSegment::sphere(Vec3::new(5.0, 0.0, 0.0), 1.0, Vec3::new(-8.0, 0.0, 0.0));
+/// let (ca, cb) = (CheckedSegment::new(&a, 1.0).unwrap(), CheckedSegment::new(&b, 1.0).unwrap());
+/// assert_eq!(sweep_checked_pair(&ca, &cb), sweep_segment_pair(&a, &b, 1.0));
+/// ```
+pub fn sweep_checked_pair(a: &CheckedSegment, b: &CheckedSegment) -> SweepOutcome<PairFeature> {
+    if a.dt.to_bits() != b.dt.to_bits() {
+        return sweep_segment_pair(&a.segment, &b.segment, a.dt);
+    }
+    sweep_members(
+        &a.segment,
+        (a.p0, a.p1, a.radius),
+        &b.segment,
+        (b.p0, b.p1, b.radius),
+        a.dt as f64,
+    )
+}
+
+/// The sweep of two checked members (`f64` ends and radius) over `dtd`
+/// seconds (module docs).
+fn sweep_members(
+    a: &MovingSegment,
+    (a0, a1, ra): (Vec3d, Vec3d, f64),
+    b: &MovingSegment,
+    (b0, b1, rb): (Vec3d, Vec3d, f64),
+    dtd: f64,
+) -> SweepOutcome<PairFeature> {
     // Relative frame: B fixed with its first end at the origin.
     let origin = b0;
     let (a0, a1) = (a0 - origin, a1 - origin);
@@ -388,6 +490,86 @@ pub fn sweep_segment_pair(
 mod tests {
     use super::*;
     use crate::sweep::test_fixtures::hit;
+    use proptest::prelude::*;
+
+    /// A member near the origin: a sphere (`len == 0`) or a capsule, with a
+    /// radius that may fall outside the precision domain (`radius` down to
+    /// 1e-5 m against the 1e-4 m limit) and coordinates up to 20 m.
+    fn member() -> impl Strategy<Value = MovingSegment> {
+        (
+            prop::array::uniform3(-20.0f32..20.0),
+            prop::array::uniform3(-2.0f32..2.0),
+            prop_oneof![Just(0.0f32), 0.0f32..1.0],
+            prop_oneof![1.0e-5f32..1.0e-3, 0.01f32..2.0],
+            prop::array::uniform3(-60.0f32..60.0),
+        )
+            .prop_map(|(c, axis, len, radius, v)| {
+                let c = Vec3::from(c);
+                let h = Vec3::from(axis) * len;
+                MovingSegment::capsule(c - h, c + h, radius, Vec3::from(v))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The checked path is the pure function bit for bit: the same
+        /// outcome (Debug prints every f64 exactly, signed zeros included)
+        /// whenever both members pass their checks, and a member refused by
+        /// `CheckedSegment::new` exactly when the pure sweep refuses it.
+        #[test]
+        fn checked_members_sweep_bit_for_bit_like_the_pure_sweep(
+            a in member(),
+            b in member(),
+            dt in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2],
+        ) {
+            let pure = sweep_segment_pair(&a, &b, dt);
+            let pure_swapped = sweep_segment_pair(&b, &a, dt);
+            match (CheckedSegment::new(&a, dt), CheckedSegment::new(&b, dt)) {
+                (Ok(ca), Ok(cb)) => {
+                    prop_assert_eq!(
+                        format!("{:?}", sweep_checked_pair(&ca, &cb)),
+                        format!("{pure:?}")
+                    );
+                    prop_assert_eq!(
+                        format!("{:?}", sweep_checked_pair(&cb, &ca)),
+                        format!("{pure_swapped:?}")
+                    );
+                }
+                (Err(_), _) => prop_assert!(matches!(pure, SweepOutcome::Refused(_))),
+                (Ok(_), Err(_)) => {
+                    prop_assert!(matches!(pure, SweepOutcome::Refused(_)));
+                    prop_assert!(matches!(pure_swapped, SweepOutcome::Refused(_)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn members_checked_for_different_steps_are_checked_again_by_the_pure_sweep() {
+        let a = MovingSegment::sphere(Vec3::new(-5.0, 0.0, 0.0), 1.0, Vec3::new(8.0, 0.0, 0.0));
+        let b = MovingSegment::sphere(Vec3::new(5.0, 0.0, 0.0), 1.0, Vec3::new(-8.0, 0.0, 0.0));
+        let ca = CheckedSegment::new(&a, 1.0).unwrap();
+        let cb = CheckedSegment::new(&b, 0.25).unwrap();
+        // Over A's step of 1 s the gap of 8 m closes at t = 0.5.
+        assert_eq!(
+            sweep_checked_pair(&ca, &cb),
+            sweep_segment_pair(&a, &b, 1.0)
+        );
+        assert!((hit(sweep_checked_pair(&ca, &cb)).time - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_refused_member_names_no_role_and_the_pure_sweep_names_it() {
+        let bad = MovingSegment::sphere(Vec3::zeros(), 1.0e-5, Vec3::zeros());
+        let good = MovingSegment::sphere(Vec3::new(3.0, 0.0, 0.0), 1.0, Vec3::zeros());
+        let e = CheckedSegment::new(&bad, 0.1).unwrap_err();
+        assert!(e.to_string().contains("pair member radius"), "{e}");
+        let SweepOutcome::Refused(e) = sweep_segment_pair(&good, &bad, 0.1) else {
+            panic!("a radius of 1e-5 m is below the 1e-4 m limit")
+        };
+        assert!(e.to_string().contains("member B radius"), "{e}");
+    }
 
     #[test]
     fn head_on_spheres_meet_at_the_summed_radius() {

@@ -14,7 +14,10 @@
 //! impact limit allows the group's dynamic members (`I G_dyn` impacts, `V_k`
 //! the fastest kinematic speed in the group). Two bodies whose regions
 //! overlap join one group; regions are recomputed and tested again until no
-//! two groups overlap: `O(B²)` per round, at most `B` rounds. Two kinematic
+//! two groups overlap. Each round finds candidate pairs by sorting the
+//! regions' bounds along one axis (`O(B log B)` plus the candidates) and
+//! tests only those exactly ([`form_groups`]); the groups are those of
+//! testing every pair. Two kinematic
 //! spheres pass through each other and never join on their own.
 //!
 //! A group of more than one body may hold only centred spheres, centred
@@ -63,33 +66,38 @@ pub struct Groups {
     pub label: Vec<usize>,
     /// Per mover: its reach inside its group.
     pub reach: Vec<Reach>,
+    /// Per mover position: the number of movers in the group it labels
+    /// (zero for a position that labels no group).
+    pub size: Vec<usize>,
 }
 
 impl Groups {
     /// The groups of more than one mover that hold a dynamic body, each as
     /// the positions of its movers in input order; groups come in the order
-    /// of their lowest member.
+    /// of their lowest member. `O(B)`.
     pub fn shared(&self, movers: &[Mover]) -> Vec<Vec<usize>> {
+        let n = self.label.len();
+        // Where each shared group's list goes (groups in label order).
+        let mut slot = vec![usize::MAX; n];
         let mut out: Vec<Vec<usize>> = Vec::new();
-        for (g, _) in self.label.iter().enumerate().filter(|(i, l)| *i == **l) {
-            let members: Vec<usize> = (0..self.label.len())
-                .filter(|&i| self.label[i] == g)
-                .collect();
-            let dynamic = members.iter().any(|&i| movers[i].kinematic_speed.is_none());
-            if members.len() > 1 && dynamic {
-                out.push(members);
+        for (g, &size) in self.size.iter().enumerate() {
+            if size > 1 {
+                slot[g] = out.len();
+                out.push(Vec::with_capacity(size));
             }
         }
+        for (i, &g) in self.label.iter().enumerate() {
+            if slot[g] != usize::MAX {
+                out[slot[g]].push(i);
+            }
+        }
+        out.retain(|members| members.iter().any(|&i| movers[i].kinematic_speed.is_none()));
         out
     }
 
     /// Whether mover `i` shares its group with another mover.
     pub fn is_shared(&self, i: usize) -> bool {
-        let l = self.label[i];
-        self.label
-            .iter()
-            .enumerate()
-            .any(|(j, &m)| m == l && j != i)
+        self.size[self.label[i]] > 1
     }
 }
 
@@ -142,8 +150,151 @@ fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<
         .collect()
 }
 
+/// The union-find root of `i` (every root is its set's lowest position),
+/// halving the path on the way.
+fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Relative widening of a region's radius for the candidate search
+/// (dimensionless, `2^-40`): [`overlaps`] accepts centre distances up to
+/// the radius sum times `(1 + 2 eps) / ((1 - 4 eps)(1 - 3 eps))` (its own
+/// rounding and that of the distance), far below `1 + 2^-41`; the other
+/// `2^-41` and [`CANDIDATE_COORDINATE_WIDENING`] cover the rounding of the
+/// bounds themselves.
+const CANDIDATE_WIDENING: f64 = 1.0 / 1_099_511_627_776.0;
+
+/// Widening of a region's bounds per metre of its centre's largest
+/// coordinate (dimensionless, `2^-50`, above the half ulp `2^-53` of the
+/// rounding of `centre ± half width`).
+const CANDIDATE_COORDINATE_WIDENING: f64 = 1.0 / 1_125_899_906_842_624.0;
+
+/// The bounds of a region along each axis for the candidate search: the
+/// centre plus or minus its radius widened by [`CANDIDATE_WIDENING`] and
+/// [`CANDIDATE_COORDINATE_WIDENING`], so that the computed bounds contain
+/// the exact interval `centre ± radius (1 + 2^-41)`; `None` when not finite.
+fn candidate_bounds(r: &Reach) -> Option<([f64; 3], [f64; 3])> {
+    let c = r.center;
+    let w = r.radius * (1.0 + CANDIDATE_WIDENING) + c.amax() * CANDIDATE_COORDINATE_WIDENING;
+    let lo = [c.x - w, c.y - w, c.z - w];
+    let hi = [c.x + w, c.y + w, c.z + w];
+    let finite = w.is_finite() && lo.iter().chain(&hi).all(|x| x.is_finite());
+    finite.then_some((lo, hi))
+}
+
+/// A region's candidate bounds in the sweep order.
+struct SortedBounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    index: usize,
+    fresh: bool,
+}
+
+/// The pairs `(i, j)`, `i < j`, whose regions may overlap, found by sorting
+/// the regions' bounds ([`candidate_bounds`], kept per region in `bounds`
+/// and recomputed for `fresh` regions only) along the axis where they
+/// spread most and sweeping; a pair of which neither member is `fresh` is
+/// left out (its regions were tested as they are). Every pair that
+/// [`overlaps`] accepts and that has a fresh member is returned: the bounds
+/// contain each region's exact widened interval, and two regions that
+/// [`overlaps`] accepts are within their summed widened radii on every
+/// axis. Regions without finite bounds are paired with every other region.
+fn candidate_pairs(
+    reach: &[Reach],
+    fresh: &[bool],
+    bounds: &mut [Option<([f64; 3], [f64; 3])>],
+    out: &mut Vec<(usize, usize)>,
+) {
+    out.clear();
+    let n = reach.len();
+    let mut wild: Vec<usize> = Vec::new();
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for (i, r) in reach.iter().enumerate() {
+        if fresh[i] {
+            bounds[i] = candidate_bounds(r);
+        }
+        let Some((l, h)) = bounds[i] else {
+            wild.push(i);
+            continue;
+        };
+        for k in 0..3 {
+            lo[k] = lo[k].min(l[k]);
+            hi[k] = hi[k].max(h[k]);
+        }
+    }
+    let axis = (0..3)
+        .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+        .unwrap_or(0);
+    // (order key of the lower bound along the axis, position): the key
+    // orders finite values as `f64::total_cmp` does.
+    let mut order: Vec<(i64, u32)> = bounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let x = b.as_ref()?.0[axis].to_bits() as i64;
+            Some((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32))
+        })
+        .collect();
+    order.sort_unstable();
+    // The bounds in that order, contiguous: the sweep reads them in turn.
+    let sorted: Vec<SortedBounds> = order
+        .iter()
+        .filter_map(|&(_, i)| {
+            let (lo, hi) = bounds[i as usize]?;
+            Some(SortedBounds {
+                lo,
+                hi,
+                index: i as usize,
+                fresh: fresh[i as usize],
+            })
+        })
+        .collect();
+    for (x, a) in sorted.iter().enumerate() {
+        for b in &sorted[x + 1..] {
+            if !(b.lo[axis] <= a.hi[axis]) {
+                break;
+            }
+            if (a.fresh || b.fresh)
+                && b.lo[0] <= a.hi[0]
+                && a.lo[0] <= b.hi[0]
+                && b.lo[1] <= a.hi[1]
+                && a.lo[1] <= b.hi[1]
+                && b.lo[2] <= a.hi[2]
+                && a.lo[2] <= b.hi[2]
+            {
+                out.push((a.index.min(b.index), a.index.max(b.index)));
+            }
+        }
+    }
+    for &w in &wild {
+        for j in 0..n {
+            let counted = bounds[j].is_none() && j < w;
+            if j != w && (fresh[w] || fresh[j]) && !counted {
+                out.push((w.min(j), w.max(j)));
+            }
+        }
+    }
+}
+
 /// Forms the groups (see the module docs). `movers` come in body insertion
 /// order.
+///
+/// # Method
+/// Rounds as in the module docs, each a candidate search
+/// (`candidate_pairs`: `O(B log B)` plus the candidates) followed by the
+/// exact [`overlaps`] test of each candidate. Within a round the regions
+/// are fixed and the merges join the connected components of the overlap
+/// graph, which does not depend on the order of the tests; after a round
+/// only pairs with a member whose region changed are tested again (a pair
+/// of unchanged regions was tested with those very regions). Every region
+/// only grows as groups merge (sums of non-negative terms rounded upward),
+/// so the result is the finest partition in which no two groups overlap:
+/// the same groups, labels and regions as testing every pair every round.
 ///
 /// # Errors
 /// [`CcdError::Unsupported`] with [`UnsupportedReason::Interacting`] for the
@@ -152,47 +303,55 @@ fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<
 pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups, CcdError> {
     let dt = dt as f64;
     let n = movers.len();
+    let mut parent: Vec<usize> = (0..n).collect();
     let mut label: Vec<usize> = (0..n).collect();
     let mut reach: Vec<Reach> = movers.iter().map(|m| m.alone).collect();
-    // At most n - 1 merges, each in its own round, and a final quiet round.
-    for _ in 0..n.max(1) {
+    let mut fresh = vec![true; n];
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut bounds = vec![None; n];
+    loop {
+        candidate_pairs(&reach, &fresh, &mut bounds, &mut pairs);
         let mut merged = false;
-        for i in 0..n {
-            for j in i + 1..n {
-                if label[i] == label[j] {
-                    continue;
-                }
-                if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
-                    continue;
-                }
-                if overlaps(&reach[i], &reach[j]) {
-                    let (keep, gone) = (label[i].min(label[j]), label[i].max(label[j]));
-                    for l in label.iter_mut() {
-                        if *l == gone {
-                            *l = keep;
-                        }
-                    }
-                    merged = true;
-                }
+        for &(i, j) in &pairs {
+            if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
+                continue;
+            }
+            let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+            if ri == rj {
+                continue;
+            }
+            if overlaps(&reach[i], &reach[j]) {
+                let (keep, gone) = (ri.min(rj), ri.max(rj));
+                parent[gone] = keep;
+                merged = true;
             }
         }
         if !merged {
             break;
         }
-        reach = reaches(movers, &label, max_impacts, dt);
+        for (i, l) in label.iter_mut().enumerate() {
+            *l = root(&mut parent, i);
+        }
+        let next = reaches(movers, &label, max_impacts, dt);
+        for ((f, a), b) in fresh.iter_mut().zip(&next).zip(&reach) {
+            *f = a != b;
+        }
+        reach = next;
+    }
+    let mut size = vec![0usize; n];
+    for &g in &label {
+        size[g] += 1;
     }
     // A body that may not share a group, in a shared group, is refused.
-    for i in 0..n {
-        if movers[i].groupable {
-            continue;
-        }
-        let other = (0..n).find(|&j| {
+    let refused = (0..n).find(|&i| !movers[i].groupable && size[label[i]] > 1);
+    if let Some(i) = refused {
+        let group: Vec<usize> = (0..n).filter(|&j| label[j] == label[i]).collect();
+        let other = group.iter().copied().find(|&j| {
             j != i
-                && label[j] == label[i]
                 && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
                 && overlaps(&reach[i], &reach[j])
         });
-        let other = other.or_else(|| (0..n).find(|&j| j != i && label[j] == label[i]));
+        let other = other.or_else(|| group.iter().copied().find(|&j| j != i));
         if let Some(j) = other {
             return Err(CcdError::Unsupported {
                 body: movers[i].index,
@@ -203,7 +362,7 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
             });
         }
     }
-    Ok(Groups { label, reach })
+    Ok(Groups { label, reach, size })
 }
 
 /// A helper for tests and callers: the reach of a dynamic mover alone.
@@ -233,6 +392,177 @@ pub fn alone_reach(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The grouping as first written: every pair tested every round
+    /// (`O(B²)` per round), labels relabelled by scanning. The oracle of
+    /// the candidate search.
+    fn brute_force_groups(
+        movers: &[Mover],
+        max_impacts: u32,
+        dt: f32,
+    ) -> Result<(Vec<usize>, Vec<Reach>), CcdError> {
+        let dt = dt as f64;
+        let n = movers.len();
+        let mut label: Vec<usize> = (0..n).collect();
+        let mut reach: Vec<Reach> = movers.iter().map(|m| m.alone).collect();
+        for _ in 0..n.max(1) {
+            let mut merged = false;
+            for i in 0..n {
+                for j in i + 1..n {
+                    if label[i] == label[j] {
+                        continue;
+                    }
+                    if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
+                        continue;
+                    }
+                    if overlaps(&reach[i], &reach[j]) {
+                        let (keep, gone) = (label[i].min(label[j]), label[i].max(label[j]));
+                        for l in label.iter_mut() {
+                            if *l == gone {
+                                *l = keep;
+                            }
+                        }
+                        merged = true;
+                    }
+                }
+            }
+            if !merged {
+                break;
+            }
+            reach = reaches(movers, &label, max_impacts, dt);
+        }
+        for i in 0..n {
+            if movers[i].groupable {
+                continue;
+            }
+            let other = (0..n).find(|&j| {
+                j != i
+                    && label[j] == label[i]
+                    && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
+                    && overlaps(&reach[i], &reach[j])
+            });
+            let other = other.or_else(|| (0..n).find(|&j| j != i && label[j] == label[i]));
+            if let Some(j) = other {
+                return Err(CcdError::Unsupported {
+                    body: movers[i].index,
+                    reason: UnsupportedReason::Interacting {
+                        other: movers[j].index,
+                        reach: reach[i].radius,
+                    },
+                });
+            }
+        }
+        Ok((label, reach))
+    }
+
+    /// The shared groups by scanning every label for every group.
+    fn brute_force_shared(label: &[usize], movers: &[Mover]) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for g in 0..label.len() {
+            let members: Vec<usize> = (0..label.len()).filter(|&i| label[i] == g).collect();
+            let dynamic = members.iter().any(|&i| movers[i].kinematic_speed.is_none());
+            if members.len() > 1 && dynamic {
+                out.push(members);
+            }
+        }
+        out
+    }
+
+    /// A mover: position in a box of `side` metres (flattened to a plane or
+    /// a line by `dims`, moved by `offset` metres along x to exercise the
+    /// rounding of large coordinates), speed 0..30 m/s (energy at 1 kg), kinematic or
+    /// not groupable with small probabilities, rarely an infinite energy.
+    fn random_mover(
+        index: usize,
+        side: f64,
+        dims: usize,
+        offset: f64,
+    ) -> impl Strategy<Value = Mover> {
+        (
+            prop::array::uniform3(0.0..side),
+            prop_oneof![4 => 0.0..30.0f64, 1 => Just(0.0)],
+            0..40u8,
+            prop_oneof![Just(0.1f64), 0.05..0.5f64],
+            prop_oneof![Just(1.0f64), 0.5..4.0f64],
+        )
+            .prop_map(move |(p, speed, kind, bound, mass)| {
+                let mut c = Vec3d::new(p[0], p[1], p[2]);
+                for k in dims..3 {
+                    c[k] = 0.0;
+                }
+                c.x += offset;
+                let energy = if kind == 0 {
+                    f64::INFINITY
+                } else {
+                    0.5 * mass * speed * speed
+                };
+                let kinematic = (1..4).contains(&kind);
+                let alone = if kinematic {
+                    Reach {
+                        center: c,
+                        radius: bound + CONTACT_MARGIN as f64 + speed / 60.0,
+                    }
+                } else {
+                    alone_reach(c, bound, speed_bound(energy, mass), 0.0, 1.0 / 60.0)
+                };
+                Mover {
+                    index: 2 * index + 1,
+                    alone,
+                    groupable: kind != 4,
+                    kinematic_speed: kinematic.then_some(speed),
+                    shape_bound: bound,
+                    mass: if kinematic { f64::INFINITY } else { mass },
+                    energy: if kinematic { 0.0 } else { energy },
+                    split_travel: 0.0,
+                }
+            })
+    }
+
+    fn layout() -> impl Strategy<Value = (Vec<Mover>, u32)> {
+        (
+            1usize..90,
+            prop_oneof![Just(2.0f64), Just(6.0), Just(20.0)],
+            1usize..4,
+            1u32..20,
+            prop_oneof![Just(0.0f64), Just(-3.0e5)],
+        )
+            .prop_flat_map(|(n, side, dims, impacts, offset)| {
+                let movers: Vec<_> = (0..n)
+                    .map(|i| random_mover(i, side, dims, offset))
+                    .collect();
+                (movers, Just(impacts))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// The candidate search gives the brute-force grouping: the same
+        /// labels, the same regions bit for bit (Debug prints every f64
+        /// exactly), the same refusal, the same shared groups.
+        #[test]
+        fn the_candidate_search_groups_exactly_like_testing_every_pair(
+            (movers, impacts) in layout(),
+        ) {
+            let dt = 1.0 / 60.0;
+            let fast = form_groups(&movers, impacts, dt);
+            let slow = brute_force_groups(&movers, impacts, dt);
+            match (fast, slow) {
+                (Ok(g), Ok((label, reach))) => {
+                    prop_assert_eq!(&g.label, &label);
+                    prop_assert_eq!(format!("{:?}", g.reach), format!("{reach:?}"));
+                    prop_assert_eq!(g.shared(&movers), brute_force_shared(&label, &movers));
+                    for i in 0..movers.len() {
+                        let others = (0..label.len()).any(|j| j != i && label[j] == label[i]);
+                        prop_assert_eq!(g.is_shared(i), others);
+                    }
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(format!("{a:?}"), format!("{b:?}")),
+                (a, b) => prop_assert!(false, "fast {:?} against brute force {:?}", a, b),
+            }
+        }
+    }
 
     fn sphere(index: usize, x: f64, energy: f64) -> Mover {
         let speed = speed_bound(energy, 1.0);

@@ -20,7 +20,7 @@
 //! 3. **Velocity reconstruction**: both new velocities are rounded to `f32`;
 //!    then one dynamic member's component of largest `|n_k|` is recomputed
 //!    so that the rounded relative normal velocity is at or just above the
-//!    target ([`super::response::reconstruct`]): a plastic pair impact
+//!    target (`super::response::reconstruct`): a plastic pair impact
 //!    cannot leave a closing residue that repeats at zero time.
 //!
 //! A kinematic sphere takes no impulse. In its frame the impact removes
