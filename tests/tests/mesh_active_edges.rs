@@ -105,6 +105,60 @@ fn the_seeds_tessellated_floor_launches_nothing_with_active_edges() {
     }
 }
 
+/// Two of the seed's spheres side by side, 0.25 m apart: their reach
+/// regions overlap, so SPHERE_MESH_CCD sweeps them together as a group,
+/// whose member-triangle sweeps admit seams too. Returns the largest upward
+/// velocity and the lowest height of either sphere.
+fn pair_over_four_triangles(active_edges: bool) -> (f32, f32) {
+    let (v, t) = four_triangles();
+    let floor = if active_edges {
+        Shape::mesh_with_active_edges(v, t).unwrap()
+    } else {
+        Shape::mesh(v, t).unwrap()
+    };
+    let mut w = PhysicsWorld::new();
+    w.collision_detection = SPHERE_MESH_CCD;
+    w.add_body(RigidBody::new_static(floor).with_material(mat(0.0, 0.0, 0.5)))
+        .unwrap();
+    let ids: Vec<_> = [0.05f32, -0.2]
+        .iter()
+        .map(|&y| {
+            w.add_body(
+                RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), 1.0)
+                    .unwrap()
+                    .with_material(mat(0.0, 0.0, 0.5))
+                    .with_position(Vec3::new(-0.5, y, 0.0996))
+                    .with_linear_velocity(Vec3::new(5.0, 0.0, 0.0)),
+            )
+            .unwrap()
+        })
+        .collect();
+    let (mut up, mut min_z) = (f32::MIN, f32::MAX);
+    for _ in 0..20 {
+        w.step(0.01).unwrap();
+        for id in &ids {
+            let b = w.body(*id).unwrap();
+            up = up.max(b.linear_velocity().z);
+            min_z = min_z.min(b.position().z);
+        }
+    }
+    (up, min_z)
+}
+
+#[test]
+fn spheres_swept_as_a_group_slide_across_seams_too() {
+    let (up, min_z) = pair_over_four_triangles(true);
+    // The seed control's single-triangle bounds (see above).
+    assert!(up <= 1e-6, "launched at {up} m/s");
+    assert!(min_z > 0.1 - 0.006, "min z {min_z}");
+    // The control: without active edges the group's sweeps launch them.
+    let (up, _) = pair_over_four_triangles(false);
+    assert!(
+        up > 1e-3,
+        "expected the ghost launch on the plain mesh, got {up}"
+    );
+}
+
 /// Slides `body` (resting on the grid, started at `start`) frictionlessly
 /// at 3 m/s along `dir` for two seconds; returns the lowest speed along
 /// `dir` and the highest and lowest heights seen.

@@ -174,8 +174,8 @@ pub fn bench_terrain(triangles: usize) -> HeightField {
 
 /// Smallest spacing (m) between neighbouring bodies or groups of the bench
 /// scenes: 2.5 m. Moving bodies whose reach regions overlap are swept as one
-/// group (seed 000 "Moving sphere pairs"; the grouping costs `O(B²)` per
-/// round), so scenes meant as independent bodies or groups keep their
+/// group (seed 000 "Moving sphere pairs"; a group's pass sweeps its member
+/// pairs), so scenes meant as independent bodies or groups keep their
 /// regions apart: a body at 40 m/s reaches 0.67 m in a step, plus its radius
 /// (at most 0.36 m here), less than half of 2.5 m.
 pub const SPACING: f64 = 2.5;

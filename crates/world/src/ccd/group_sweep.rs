@@ -60,8 +60,9 @@
 //! The sweeps' (seed 000); coordinates within 65536 radii at start and end.
 
 use parapet_geometry::bvh::Ball;
-use parapet_geometry::Material;
+use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{demote, promote, Vec3, Vec3d};
+use parapet_narrow::contact::active_edges::admit_impact;
 use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_segment_pair, sweep_sphere_triangle, Impact, MovingSegment,
@@ -283,6 +284,30 @@ pub struct GroupInput<'a> {
     pub max_impacts: u32,
 }
 
+/// The static triangles a group sweeps against: the mesh snapshot and each
+/// triangle's active edges. Every member-triangle sweep goes through
+/// [`Statics::sweep`], which admits the seams of meshes with active edges
+/// as face contacts ([`admit_impact`]), as the sweeps of bodies alone do.
+#[derive(Clone, Copy)]
+struct Statics<'a> {
+    triangles: &'a [[Vec3; 3]],
+    edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
+}
+
+impl Statics<'_> {
+    /// Member `a` moving at `v` over `tau` against triangle `t`, with radius
+    /// `r` (see `State::sweep_triangle`), seams admitted.
+    fn sweep(&self, a: &State, v: Vec3, tau: f32, t: usize, r: f32) -> SweepOutcome<()> {
+        let tri = &self.triangles[t];
+        admit_impact(a.sweep_triangle(v, tau, tri, r), v, tri, (self.edges)(t))
+    }
+}
+
+/// Every edge active: the edges of a group sweep without a mesh.
+fn every_edge(_: usize) -> ActiveEdges {
+    ActiveEdges::ALL
+}
+
 /// Sweeps a group (see the module docs). `mesh` is `None` when the world
 /// holds no static triangles.
 ///
@@ -395,7 +420,10 @@ fn sweep_group_with(
             segments: Vec::with_capacity(if kinematic { 0 } else { 4 }),
         });
     }
-    let triangles: &[[Vec3; 3]] = mesh.map_or(&[], |m| m.triangles);
+    let statics = Statics {
+        triangles: mesh.map_or(&[], |m| m.triangles),
+        edges: mesh.map_or(&every_edge, |m| m.edges),
+    };
     let members = states.len();
     let dynamic_members = states.iter().filter(|s| !s.kinematic).count() as u64;
     let pass_limit = dynamic_members * input.max_impacts as u64 + 1;
@@ -413,9 +441,9 @@ fn sweep_group_with(
             break;
         }
         let found = if cull {
-            earliest(&states, triangles, tau, &mut memo)?
+            earliest(&states, statics, tau, &mut memo)?
         } else {
-            earliest_exhaustive(&states, triangles, tau)?
+            earliest_exhaustive(&states, statics, tau)?
         };
         let Some(ev) = found else {
             break;
@@ -453,8 +481,7 @@ fn sweep_group_with(
 
         let bouncing = is_bouncing(&states, &ev);
         if at_instant >= 1 && (!bouncing || at_instant >= 2 * members) {
-            let settled =
-                settle_instant(&mut states, triangles, tau, time, input.max_impacts, cull)?;
+            let settled = settle_instant(&mut states, statics, tau, time, input.max_impacts, cull)?;
             if !settled.is_empty() {
                 at_instant += settled.len();
                 impacts.extend(settled);
@@ -463,7 +490,7 @@ fn sweep_group_with(
             // Nothing touching took an impulse (the event's contact lies
             // outside the touching tolerance): it is applied on its own.
         }
-        if let Some(impact) = sequential(&mut states, triangles, tau, &ev, time)? {
+        if let Some(impact) = sequential(&mut states, statics, tau, &ev, time)? {
             charge(&mut states, ev.member, ev.other, input.max_impacts)?;
             impacts.extend(impact);
         }
@@ -686,7 +713,7 @@ fn meeting_pairs_into(
 /// first refusal in this order is the error).
 fn earliest_exhaustive(
     states: &[State],
-    triangles: &[[Vec3; 3]],
+    statics: Statics<'_>,
     tau: f32,
 ) -> Result<Option<Event>, CcdError> {
     let mut best: Option<Event> = None;
@@ -694,7 +721,7 @@ fn earliest_exhaustive(
         let segment = a.segment(0.0);
         if !a.kinematic {
             for &(t, _) in &a.candidates {
-                let found = match a.sweep_triangle(a.sweep_v, tau, &triangles[t], a.radius) {
+                let found = match statics.sweep(a, a.sweep_v, tau, t, a.radius) {
                     SweepOutcome::Refused(refusal) => {
                         return Err(CcdError::SweepRefused {
                             body: a.index,
@@ -845,7 +872,7 @@ struct PassMemo {
 /// without the cull.
 fn earliest(
     states: &[State],
-    triangles: &[[Vec3; 3]],
+    statics: Statics<'_>,
     tau: f32,
     memo: &mut PassMemo,
 ) -> Result<Option<Event>, CcdError> {
@@ -881,7 +908,7 @@ fn earliest(
         memo.triangle[i].clear();
         if !st.kinematic {
             for &(t, _) in &st.candidates {
-                let o = st.sweep_triangle(st.sweep_v, tau, &triangles[t], st.radius);
+                let o = statics.sweep(st, st.sweep_v, tau, t, st.radius);
                 let refused = matches!(o, SweepOutcome::Refused(_));
                 if !matches!(o, SweepOutcome::Miss) {
                     memo.triangle[i].push((t, o));
@@ -894,7 +921,7 @@ fn earliest(
     }
     if memo.checked.iter().any(|c| c.is_none()) {
         memo.complete = false;
-        return earliest_exhaustive(states, triangles, tau);
+        return earliest_exhaustive(states, statics, tau);
     }
     if !memo.complete || changed > 0 {
         let PassMemo {
@@ -1100,7 +1127,7 @@ fn is_bouncing(states: &[State], ev: &Event) -> bool {
 /// Applies one impact in sequence; returns its report (`None`: it did not close).
 fn sequential(
     states: &mut [State],
-    triangles: &[[Vec3; 3]],
+    statics: Statics<'_>,
     tau: f32,
     ev: &Event,
     time: f64,
@@ -1111,7 +1138,7 @@ fn sequential(
             let a = &states[ev.member];
             let mut contact = ev.impact;
             if !ev.initial {
-                let probe = a.sweep_triangle(a.sweep_v, tau, &triangles[ev.triangle], a.radius);
+                let probe = statics.sweep(a, a.sweep_v, tau, ev.triangle, a.radius);
                 if let SweepOutcome::InitiallyTouching(i) = probe {
                     contact = i;
                 }
@@ -1279,7 +1306,7 @@ fn contact_components(states: &[State], list: &[SettleContact]) -> Vec<Vec<usize
 /// Settles every contact touching at this instant (see the module docs).
 fn settle_instant(
     states: &mut [State],
-    triangles: &[[Vec3; 3]],
+    statics: Statics<'_>,
     tau: f32,
     time: f64,
     limit: u32,
@@ -1301,7 +1328,7 @@ fn settle_instant(
                 let tol = touch_tolerance(a.p, a.p, a.radius as f64);
                 let r = ((a.radius as f64) + tol) as f32;
                 if let SweepOutcome::InitiallyTouching(c) =
-                    a.sweep_triangle(Vec3::zeros(), step, &triangles[t], r.max(a.radius))
+                    statics.sweep(a, Vec3::zeros(), step, t, r.max(a.radius))
                 {
                     contacts.push((
                         SettleContact {
