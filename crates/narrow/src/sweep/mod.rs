@@ -92,7 +92,9 @@ pub use domain::{
 pub use polyhedron_triangle::{
     sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
 };
-pub use segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
+pub use segment_pair::{
+    sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
+};
 pub use sphere_triangle::{
     sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
 };
