@@ -665,6 +665,126 @@ mod tests {
         assert!(stats.visited_nodes < 100, "{stats:?}");
     }
 
+    use proptest::prelude::*;
+
+    /// `f32` coordinates across the whole range: huge (up to `f32::MAX`),
+    /// tiny and subnormal, zeros of both signs, and ordinary ones.
+    fn any_magnitude() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            prop::num::f32::NORMAL,
+            prop::num::f32::SUBNORMAL,
+            prop::num::f32::ZERO,
+            Just(f32::MAX),
+            Just(f32::MIN),
+            Just(f32::MIN_POSITIVE),
+            -100.0f32..100.0,
+        ]
+    }
+
+    fn wide_triangle() -> impl Strategy<Value = [Vec3; 3]> {
+        prop::array::uniform3(prop::array::uniform3(any_magnitude()).prop_map(Vec3::from))
+    }
+
+    /// The brute force the tree must equal: closed-interval overlap of the
+    /// query with each triangle's bounds, computed here in `f64`.
+    fn scan(tris: &[[Vec3; 3]], q: &Bounds) -> Vec<u32> {
+        (0..tris.len() as u32)
+            .filter(|&i| {
+                let t = &tris[i as usize];
+                (0..3).all(|k| {
+                    let lo = t.iter().map(|v| v[k] as f64).fold(f64::INFINITY, f64::min);
+                    let hi = t
+                        .iter()
+                        .map(|v| v[k] as f64)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    lo <= q.max[k] && q.min[k] <= hi
+                })
+            })
+            .collect()
+    }
+
+    /// A value at or one `f64` / `f32` ulp beside `x` (or `x` itself).
+    fn beside(x: f32, how: u8) -> f64 {
+        let x64 = x as f64;
+        match how % 5 {
+            0 => x64,
+            1 => x64.next_up(),
+            2 => x64.next_down(),
+            3 => x.next_up() as f64,
+            _ => x.next_down() as f64,
+        }
+    }
+
+    proptest! {
+        /// Tree == brute force for meshes and box queries across the whole
+        /// `f32` range: every query bound sits on a triangle's bound or one
+        /// `f64` or `f32` ulp beside it, or is infinite.
+        #[test]
+        fn the_tree_equals_brute_force_at_huge_and_tiny_coordinates(
+            tris in prop::collection::vec(wide_triangle(), 1..80),
+            picks in prop::collection::vec((any::<prop::sample::Index>(), any::<[u8; 6]>(), any::<[u8; 6]>()), 1..16),
+        ) {
+            let tree = TriangleBoundsTree::build(&tris).unwrap();
+            tree.validate(&tris).unwrap();
+            let mut out = Vec::new();
+            for (index, sources, hows) in picks {
+                // Each bound from some triangle's vertex coordinate (on its axis).
+                let t = index.index(tris.len());
+                let bound = |j: usize| -> f64 {
+                    let src = &tris[(t + sources[j] as usize) % tris.len()];
+                    let v = src[(sources[j] / 3) as usize % 3];
+                    if hows[j] == 255 {
+                        if j < 3 { f64::NEG_INFINITY } else { f64::INFINITY }
+                    } else {
+                        beside(v[j % 3], hows[j])
+                    }
+                };
+                let (a, b) = (Vec3d::new(bound(0), bound(1), bound(2)), Vec3d::new(bound(3), bound(4), bound(5)));
+                let q = Bounds::new(a.inf(&b), a.sup(&b)).unwrap();
+                tree.query(&q, &mut out);
+                prop_assert_eq!(&out, &scan(&tris, &q), "query {:?}", q);
+            }
+        }
+
+        /// A box query touching a triangle's bounds at exactly one value
+        /// returns it, and one `f64` or `f32` ulp of gap does not, on every
+        /// axis and side, at any magnitude (the tree has 64 distractors).
+        #[test]
+        fn a_box_query_touching_at_one_float_returns_the_triangle_at_any_magnitude(
+            target in wide_triangle(),
+            others in prop::collection::vec(wide_triangle(), 64),
+            axis in 0usize..3,
+            from_above in any::<bool>(),
+        ) {
+            let mut tris = others;
+            tris.push(target);
+            let t = tris.len() as u32 - 1;
+            let tree = TriangleBoundsTree::build(&tris).unwrap();
+            let lo = target.iter().map(|v| v[axis]).fold(f32::INFINITY, f32::min);
+            let hi = target.iter().map(|v| v[axis]).fold(f32::NEG_INFINITY, f32::max);
+            // A slab query covering everything except on `axis`, where it
+            // ends at the triangle's bound (or an ulp short of it).
+            let query = |end: f64| {
+                let (mut min, mut max) = (Vec3d::repeat(f64::NEG_INFINITY), Vec3d::repeat(f64::INFINITY));
+                if from_above { min[axis] = end } else { max[axis] = end }
+                Bounds::new(min, max).unwrap()
+            };
+            let (touch, gap64, gap32) = if from_above {
+                (hi as f64, (hi as f64).next_up(), hi.next_up() as f64)
+            } else {
+                (lo as f64, (lo as f64).next_down(), lo.next_down() as f64)
+            };
+            prop_assert!(tree.query_vec(&query(touch)).contains(&t));
+            prop_assert!(!tree.query_vec(&query(gap64)).contains(&t));
+            if gap32.is_finite() {
+                prop_assert!(!tree.query_vec(&query(gap32)).contains(&t));
+            }
+            for q in [query(touch), query(gap64), query(gap32)] {
+                prop_assert_eq!(tree.query_vec(&q), scan(&tris, &q));
+            }
+        }
+    }
+
     #[test]
     fn memory_is_32_bytes_per_node() {
         let tris = grid(16);
