@@ -285,21 +285,20 @@ pub const LONG_SWEEP_RADII: f64 = 4.0;
 /// `radius >= 0`): `min(s, e) - radius` rounded down and `max(s, e) + radius`
 /// rounded up, the same values as parapet-math's `sub_down` / `add_up`.
 ///
-/// Computed without branches, as six lanes that the compiler vectorises: the
-/// sum and its exact error (Knuth's TwoSum), then one step of the bit pattern
-/// outward when the error lies outside the rounded sum. The step is `+-1` on
-/// the bits because a sum with a non-zero error is never zero (sums of
-/// doubles near zero are exact), so its sign gives the direction; an overflow
-/// gives `-inf` below or `+inf` above with a NaN error, which moves nothing,
-/// as `sub_down` / `add_up` do for those sides. The branch-free form also
-/// writes the box as three 16-byte pairs, so a caller that copies the box
-/// out ([`BoundsQuery::bounds`]) reads it back without a store-forwarding
-/// stall (measured: about 12 ns per query in the bench's box line).
+/// Computed without branches (the rounding direction of a query bound is a
+/// coin toss, so branches on it mispredict about every other time), as
+/// lanes that the compiler vectorises: the sum and its exact error (Knuth's
+/// TwoSum), then one step of the bit pattern outward when the error lies
+/// outside the rounded sum. The step is `+-1` on the bits because a sum with
+/// a non-zero error is never zero (sums of doubles near zero are exact), so
+/// its sign gives the direction; an overflow gives `-inf` below or `+inf`
+/// above with a NaN error, which moves nothing, as `sub_down` / `add_up` do
+/// for those sides. Tested bit for bit against them.
 #[inline]
 fn grown_box(start: &Vec3d, end: &Vec3d, radius: f64) -> Bounds {
     // The six bounds in memory order `min.x, min.y, min.z, max.x, max.y,
-    // max.z`, computed as three pairs (one 2-lane vector each);
-    // `outward` is -1 for a lower and +1 for an upper bound.
+    // max.z`, in three pairs of identical operations (candidates for 2-lane
+    // vectors); `outward` is -1 for a lower and +1 for an upper bound.
     let lower = start.inf(end);
     let upper = start.sup(end);
     let p0 = outward_pair([lower.x, lower.y], radius, [-1.0, -1.0]);
