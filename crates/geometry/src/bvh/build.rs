@@ -22,7 +22,7 @@
 
 use parapet_math::Vec3;
 
-use super::{BvhError, Node, NO_TRIANGLE};
+use super::{BvhError, Node, INTERNAL};
 
 /// One triangle during the build: its split key and its index.
 #[derive(Clone, Copy)]
@@ -100,14 +100,15 @@ fn build_subtree(items: &mut [Item], leaves: &[Node], nodes: &mut Vec<Node>) {
     let (left, right) = items.split_at_mut(mid);
 
     let parent = nodes.len();
-    nodes.push(Node::new([0.0; 3], [0.0; 3], 0, NO_TRIANGLE));
+    // A placeholder, replaced once both subtrees are built.
+    nodes.push(Node::new([0.0; 3], [0.0; 3], 0, INTERNAL));
     build_subtree(left, leaves, nodes);
     let right_child = nodes.len();
     build_subtree(right, leaves, nodes);
     let (l, r) = (nodes[parent + 1], nodes[right_child]);
     let escape = nodes.len() as u32;
-    let mut node = nodes[parent].with_union_of(&l, &r);
-    node.set_escape(escape);
+    let link = INTERNAL | right_child as u32;
+    let node = Node::new([0.0; 3], [0.0; 3], escape, link).with_union_of(&l, &r);
     nodes[parent] = node;
 }
 

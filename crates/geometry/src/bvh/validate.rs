@@ -4,7 +4,7 @@
 //! Method: one recursive walk of the preorder array that recomputes each
 //! subtree's extent (so each escape link can be checked against it), each
 //! node's bounds (leaf: the triangle's exact bounds; internal: the union of
-//! its children), each leaf's depth (against the stored depth and the bound
+//! its children), each internal node's right-child link, each leaf's depth (against the stored depth and the bound
 //! ceil(log2 T)), and marks each triangle seen once. The walk refuses to go
 //! deeper than the bound, so a corrupt array cannot recurse without end.
 //!
@@ -194,6 +194,15 @@ impl Walk<'_> {
         }
         let left = i + 1;
         let right = self.subtree(left, depth + 1)?;
+        if node.right_child() != right {
+            return Err(broken(
+                i,
+                format!(
+                    "right-child link {} but the left subtree ends at {right}",
+                    node.right_child()
+                ),
+            ));
+        }
         let end = self.subtree(right, depth + 1)?;
         if node.escape() as usize != end {
             return Err(broken(
@@ -274,6 +283,16 @@ mod tests {
         let e = tree.nodes[0].escape();
         tree.nodes[0].set_escape(e - 1);
         assert!(detail(tree.validate(&tris).unwrap_err()).contains("escape link"));
+    }
+
+    #[test]
+    fn validate_finds_a_wrong_right_child_link() {
+        let tris = strip(20);
+        let mut tree = TriangleBoundsTree::build(&tris).unwrap();
+        let n = tree.nodes[0];
+        let wrong = super::super::INTERNAL | (n.right_child() as u32 + 1);
+        tree.nodes[0] = Node::new(n.min(), n.max(), n.escape(), wrong);
+        assert!(detail(tree.validate(&tris).unwrap_err()).contains("right-child link"));
     }
 
     #[test]
