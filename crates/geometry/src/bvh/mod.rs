@@ -457,24 +457,40 @@ impl TriangleBoundsTree {
 }
 
 /// The largest `f32` that is `<= x`, for a non-NaN `x` (`f32::MAX` above
-/// the `f32` range, `-inf` below it): parapet-math's `f32_down` without its
+/// the `f32` range, `-inf` below it): parapet-math's `f32_down` without a
 /// data-dependent branch. Which way `x as f32` rounds is a coin toss for a
-/// query bound, so a branch on it mispredicts about every other time; here
-/// the choice is a conditional move.
+/// query bound, so a branch on it mispredicts about every other time (and
+/// `select_unpredictable` between `r` and `r.next_down()` still compiled to
+/// one, next to `next_down`'s own special-case branches); here the step is
+/// integer arithmetic on the bits, masked by the comparison.
+///
+/// The step down from `r` is `bits - 1` for a positive `r` (also `+inf` to
+/// `f32::MAX`) and `bits + 1` for a negative one (also `-0.0` to the
+/// negative smallest subnormal). `+0.0` never steps: it is `x as f32` only for
+/// `x >= 0`, where it is not above `x`; `-inf` is never above `x`.
 #[inline]
 fn f32_at_most(x: f64) -> f32 {
     let r = x as f32;
-    // `r` above `x`: the next `f32` down is the answer (for `r = +inf`, `f32::MAX`).
-    std::hint::select_unpredictable(f64::from(r) > x, r.next_down(), r)
+    let bits = r.to_bits();
+    // 0 or all ones: whether `r` lies above `x`.
+    let above = ((f64::from(r) > x) as u32).wrapping_neg();
+    // +1 for a negative `r`, -1 (wrapping) for a positive one.
+    let step = ((bits >> 31) << 1).wrapping_sub(1);
+    f32::from_bits(bits.wrapping_add(step & above))
 }
 
 /// The smallest `f32` that is `>= x`, for a non-NaN `x` (`f32::MIN` below
 /// the `f32` range, `+inf` above it): parapet-math's `f32_up`, branch-free
-/// like [`f32_at_most`].
+/// like [`f32_at_most`] (the step up is `bits + 1` for a positive `r`,
+/// `bits - 1` for a negative one; `-0.0` never steps, nor does `+inf`).
 #[inline]
 fn f32_at_least(x: f64) -> f32 {
     let r = x as f32;
-    std::hint::select_unpredictable(f64::from(r) < x, r.next_up(), r)
+    let bits = r.to_bits();
+    let below = ((f64::from(r) < x) as u32).wrapping_neg();
+    // +1 for a positive `r`, -1 (wrapping) for a negative one.
+    let step = 1u32.wrapping_sub((bits >> 31) << 1);
+    f32::from_bits(bits.wrapping_add(step & below))
 }
 
 /// Hit counts up to this use an insertion sort (a query near a surface
