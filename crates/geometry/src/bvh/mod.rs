@@ -413,19 +413,17 @@ impl TriangleBoundsTree {
             visited += 1;
             let in_box = node.meets(query_lanes);
             if node.is_leaf() {
-                if REFINE {
-                    if in_box && query.refine(&node.bounds()) {
-                        out.push(node.triangle());
-                    }
+                // The walk goes on to the next index either way (a leaf's
+                // escape is its index + 1): the triangle is written always
+                // and kept when it passes, so no branch waits for the test.
+                let accept = if REFINE {
+                    in_box & query.refine(&node.bounds())
                 } else {
-                    // Without a refinement the box test alone decides, and
-                    // the walk goes on to the next index either way (a
-                    // leaf's escape is its index + 1): written always, kept
-                    // when it passes, so no branch waits for the comparison.
-                    let kept = out.len() + usize::from(in_box);
-                    out.push(node.triangle());
-                    out.truncate(kept);
-                }
+                    in_box
+                };
+                let kept = out.len() + usize::from(accept);
+                out.push(node.triangle());
+                out.truncate(kept);
                 i += 1;
             } else if in_box && (!REFINE || !refine_internal || query.refine(&node.bounds())) {
                 if let Some(right) = nodes.get(node.right_child()) {
