@@ -10,8 +10,10 @@
 //! query goes when it skips or finishes the node; an internal node's first
 //! child is the next index, a leaf's escape is its own index + 1) and, for a
 //! leaf, its triangle's index (for an internal node, its right child's
-//! index, which lets an accepted node start loading that child early). A query walks the array from the root: a node
-//! whose box passes goes to the next index, one that fails jumps to its
+//! index, which lets an accepted node start loading that child early). A
+//! query walks the array from the root (passed untested: its children's
+//! boxes lie inside it, so a query it would reject is rejected by them): a
+//! node whose box passes goes to the next index, one that fails jumps to its
 //! escape; no stack, no visited array, each node visited at most once, so at
 //! most 2T - 1 visits and at most T results. Results are sorted ascending
 //! (triangle insertion order), so equal-time ties keep insertion order
@@ -221,7 +223,9 @@ pub struct NodeView {
 /// What a query did: how many nodes it visited and how many triangles it returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QueryStats {
-    /// Nodes whose bounds the query tested (at most 2T - 1).
+    /// Nodes the walk visited (at most 2T - 1): those whose bounds the query
+    /// tested, plus a tree's root, which the walk passes untested (its
+    /// children's boxes lie inside it, so its test cannot change the result).
     pub visited_nodes: usize,
     /// Triangle indices written (at most T).
     pub hits: usize,
@@ -406,9 +410,13 @@ impl TriangleBoundsTree {
         out: &mut Vec<u32>,
     ) -> usize {
         let nodes = self.nodes.as_slice();
-        let mut visited = 0usize;
+        // A tree's root is passed without its test: its children's boxes lie
+        // inside it, so when it fails they fail too and the result is the
+        // same; a query near the mesh passes it anyway.
+        let start = usize::from(self.layout == Layout::Tree);
+        let mut visited = start;
         let mut touched = 0u32;
-        let mut i = 0usize;
+        let mut i = start;
         while let Some(node) = nodes.get(i) {
             visited += 1;
             let in_box = node.meets(query_lanes);
