@@ -410,10 +410,11 @@ impl TriangleBoundsTree {
         out: &mut Vec<u32>,
     ) -> usize {
         let nodes = self.nodes.as_slice();
+        let in_tree = self.layout == Layout::Tree;
         // A tree's root is passed without its test: its children's boxes lie
         // inside it, so when it fails they fail too and the result is the
         // same; a query near the mesh passes it anyway.
-        let start = usize::from(self.layout == Layout::Tree);
+        let start = usize::from(in_tree);
         let mut visited = start;
         let mut touched = 0u32;
         let mut i = start;
@@ -424,10 +425,15 @@ impl TriangleBoundsTree {
                 // The walk goes on to the next index either way (a leaf's
                 // escape is its index + 1): the triangle is written always
                 // and kept when it passes, so no branch waits for the test.
-                let accept = if REFINE {
+                // In a tree the refinement too is computed for every leaf
+                // reached (few: their parents passed); a linear scan reaches
+                // every leaf, and there only those in the box are refined.
+                let accept = if !REFINE {
+                    in_box
+                } else if in_tree {
                     in_box & query.refine(&node.bounds())
                 } else {
-                    in_box
+                    in_box && query.refine(&node.bounds())
                 };
                 let kept = out.len() + usize::from(accept);
                 out.push(node.triangle());
