@@ -22,6 +22,11 @@
 //! or reduction chain, so a mispredicted accept/reject resolves early), and
 //! an accepted internal node starts the load of its right child while the
 //! left subtree is tested.
+//! A leaf's next index is its index + 1 whether it passes or not, so its
+//! triangle is written always and kept by the test's result (no branch waits
+//! on a leaf's comparison), and the f32 roundings of the query box are
+//! integer steps on the bits, masked by a comparison (no branch on a
+//! rounding direction, which is a coin toss).
 //!
 //! Meshes of at most [`LINEAR_SCAN_MAX`] triangles are not split: their
 //! leaves are stored in insertion order and scanned linearly by the same loop.
