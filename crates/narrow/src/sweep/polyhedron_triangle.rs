@@ -1278,7 +1278,7 @@ impl<'a> SolidSweep<'a> {
                     }
                     let p = c.dot(&tri.v[k]);
                     let q = p + width;
-                    let span = (p.min(q), p.max(q));
+                    let span = if p < q { (p, q) } else { (q, p) };
                     let v = resolved_dot(c, d);
                     if slack_test {
                         let half = solid.inner_radius * c.norm();
@@ -1467,7 +1467,10 @@ impl Sat {
         if t_in > self.enter.0 {
             self.enter = (t_in, normal, label);
         }
-        self.exit = self.exit.min(t_out);
+        // `t_out` is never NaN (finite differences over a resolved,
+        // nonzero `v`): a plain comparison gives `min` without its NaN
+        // handling.
+        self.exit = if t_out < self.exit { t_out } else { self.exit };
         self.enter.0 < self.exit && self.enter.0 <= 1.0 && self.exit > 0.0
     }
 
