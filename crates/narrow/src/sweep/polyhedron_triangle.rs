@@ -1278,7 +1278,7 @@ impl<'a> SolidSweep<'a> {
                     }
                     let p = c.dot(&tri.v[k]);
                     let q = p + width;
-                    let span = if p < q { (p, q) } else { (q, p) };
+                    let span = (if q < p { q } else { p }, if q > p { q } else { p });
                     let v = resolved_dot(c, d);
                     if slack_test {
                         let half = solid.inner_radius * c.norm();
@@ -1324,7 +1324,7 @@ impl<'a> SolidSweep<'a> {
                         usable[k] = true;
                         let p = c.dot(&tri.v[k]);
                         let q = p + width;
-                        tri_spans[k] = (p.min(q), p.max(q));
+                        tri_spans[k] = (if q < p { q } else { p }, if q > p { q } else { p });
                         used += 1;
                     }
                 }
