@@ -662,6 +662,19 @@ impl ConvexSolid {
     fn interval(&self, axis: &Vec3d) -> (f64, f64) {
         let [xs, ys, zs] = &self.soa;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        if xs.len() <= SUPPORT_INLINE {
+            // The projections first (a loop the compiler vectorises), then
+            // their extremes: the same values, the same extremes.
+            let mut p = [0.0f64; SUPPORT_INLINE];
+            for (q, ((x, y), z)) in p.iter_mut().zip(xs.iter().zip(ys).zip(zs)) {
+                *q = axis.x * x + axis.y * y + axis.z * z;
+            }
+            for &q in &p[..xs.len()] {
+                lo = if q < lo { q } else { lo };
+                hi = if q > hi { q } else { hi };
+            }
+            return (lo, hi);
+        }
         for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
             let p = axis.x * x + axis.y * y + axis.z * z;
             lo = if p < lo { p } else { lo };
