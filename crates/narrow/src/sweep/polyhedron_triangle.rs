@@ -158,12 +158,22 @@ pub struct ConvexSolid {
     inner_radius: f64,
     /// Every true edge of the solid as its direction class (index into
     /// `edges`) and the indices in `arc_normals` of the outward unit normals
-    /// of its two faces: the arc of the edge on the solid's Gauss map, for
-    /// pruning edge-pair axes (see `gauss_candidates`). Empty when pruning
-    /// is off.
+    /// of its two faces, each up to sign: the arc of the edge on the solid's
+    /// Gauss map, for pruning edge-pair axes (see `gauss_candidates`). The
+    /// first `arcs_same` arcs have both normals with the sign stored, the
+    /// rest exactly one of them negated. Empty when pruning is off.
     arcs: Vec<(u16, u16, u16)>,
-    /// The face normals that `arcs` refers to, by axis (x, y, z).
+    /// How many of `arcs` (the first) have both normals as stored.
+    arcs_same: usize,
+    /// The face normals that `arcs` refers to, by axis (x, y, z): one of
+    /// each pair of antipodal or parallel face normals (within
+    /// [`PARALLEL_DIRECTION_COS`]) stands for both.
     arc_normals: [Vec<f64>; 3],
+    /// Bit `j` (for edge directions `j` below 64) set when the
+    /// inscribed-ball test of `Sat::slack` is worth its cost for edge
+    /// direction `j`: a ball of positive radius and a silhouette of at
+    /// least [`SLACK_TEST_MIN_SILHOUETTE`] vertices.
+    slack_edges: u64,
     /// Whether `arcs` lists every edge of the boundary (every boundary
     /// edge is shared by exactly two faces, at most [`MAX_PRUNED`] edge
     /// directions and face normals); otherwise every edge-pair axis is used.
@@ -206,6 +216,17 @@ fn inner_radius(face_axes: &[(Vec3d, f64, f64, u16)]) -> f64 {
     } else {
         0.0
     }
+}
+
+/// The `slack_edges` mask of a solid with this inscribed-ball radius and
+/// these silhouettes (one per edge direction).
+fn slack_edges(inner_radius: f64, silhouettes: &[[Vec<f64>; 3]]) -> u64 {
+    silhouettes
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|(_, s)| inner_radius > 0.0 && s[0].len() >= SLACK_TEST_MIN_SILHOUETTE)
+        .fold(0, |m, (j, _)| m | 1 << j)
 }
 
 fn soa(vertices: &[Vec3d]) -> [Vec<f64>; 3] {
@@ -294,8 +315,10 @@ fn push_direction(list: &mut Vec<Vec3d>, v: Vec3d, either_sign: bool) {
 /// direction, and the per-sweep dot products live in fixed stack arrays).
 const MAX_PRUNED: usize = 64;
 
-/// Arcs (direction class, normal index, normal index) and their normals.
-type Arcs = (Vec<(u16, u16, u16)>, [Vec<f64>; 3], bool);
+/// Arcs (direction class, normal index, normal index), how many of them
+/// (the first) take both normals as stored, their normals and whether
+/// pruning is on.
+type Arcs = (Vec<(u16, u16, u16)>, usize, [Vec<f64>; 3], bool);
 
 /// The Gauss-map arcs of a hull's edges from its boundary triangles: each
 /// undirected edge with the outward normals of its two triangles and its
@@ -304,7 +327,7 @@ type Arcs = (Vec<(u16, u16, u16)>, [Vec<f64>; 3], bool);
 /// is shared by exactly two triangles and finds its class, and there are at
 /// most [`MAX_PRUNED`] classes and triangles.
 fn hull_arcs(verts: &[Vec3d], faces: &[[u32; 3]], centroid: Vec3d, edges: &[Vec3d]) -> Arcs {
-    let off = || (Vec::new(), [Vec::new(), Vec::new(), Vec::new()], false);
+    let off = || (Vec::new(), 0, [Vec::new(), Vec::new(), Vec::new()], false);
     if edges.len() > MAX_PRUNED || faces.len() > MAX_PRUNED {
         return off();
     }
@@ -368,16 +391,50 @@ fn hull_arcs(verts: &[Vec3d], faces: &[[u32; 3]], centroid: Vec3d, edges: &[Vec3
             arcs.push((class as u16, fa, fb));
         }
     }
-    (arcs, soa(&normals), true)
+    // One normal of each antipodal or parallel pair stands for both (the
+    // dot products of `-n` are those of `n` negated): `rep[f]` is the index
+    // among the kept normals and whether `f` is its negation.
+    let mut kept: Vec<Vec3d> = Vec::with_capacity(normals.len());
+    let rep: Vec<(u16, bool)> = normals
+        .iter()
+        .map(|n| {
+            let found = kept
+                .iter()
+                .position(|u| u.dot(n).abs() > PARALLEL_DIRECTION_COS);
+            match found {
+                Some(i) => (i as u16, kept[i].dot(n) < 0.0),
+                None => {
+                    kept.push(*n);
+                    ((kept.len() - 1) as u16, false)
+                }
+            }
+        })
+        .collect();
+    let mut same = Vec::with_capacity(arcs.len());
+    let mut mixed = Vec::new();
+    for (class, fa, fb) in arcs {
+        let ((a, na), (b, nb)) = (rep[fa as usize], rep[fb as usize]);
+        if na == nb {
+            same.push((class, a, b));
+        } else {
+            mixed.push((class, a, b));
+        }
+    }
+    let arcs_same = same.len();
+    same.extend(mixed);
+    (same, arcs_same, soa(&kept), true)
 }
 
 /// Relative slack of the Gauss-map crossing test (dimensionless): an arc is
 /// kept unless `(a . e)(b . e)` exceeds this fraction of `|e|^2`. An arc
 /// stands for its antipodal twin when their normals agree within
 /// [`PARALLEL_DIRECTION_COS`] (an angle `delta` of at most 1.5e-6 rad), which
-/// moves the product by at most about `2 delta |e|^2` = 3e-6 `|e|^2`; the
-/// slack covers that and all roundoff, so a true crossing is never dropped
-/// (a larger slack only keeps more axes).
+/// moves the product by at most about `2 delta |e|^2` = 3e-6 `|e|^2`, and
+/// each of its two normals is stood for by a kept antipodal or parallel
+/// normal within the same angle (see `hull_arcs`), which moves it by at most
+/// another 3e-6 `|e|^2`; the slack covers both (6e-6 `|e|^2`) and all
+/// roundoff, so a true crossing is never dropped (a larger slack only keeps
+/// more axes).
 const GAUSS_ARC_SLACK: f64 = 1.0e-5;
 
 /// For each triangle edge `k`, the bit mask of the solid's edge direction
@@ -414,29 +471,27 @@ const GAUSS_ARC_SLACK: f64 = 1.0e-5;
 /// `M` through the origin's whole path; when that plane meets `M` in an edge
 /// or a vertex, the path lies in that edge or vertex, so the adjacent face
 /// planes also contain it and one of those face axes already separates.
-fn gauss_candidates(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
+fn gauss_candidates(solid: &ConvexSolid, e: &[Vec3d; 3], len2: &[f64; 3]) -> [u64; 3] {
     // The dot products live in a stack array sized to the solid's normal
     // count (a few size classes up to `MAX_PRUNED`): clearing a 64-entry
     // array for a 20-face hull cost about a tenth of a sweep.
     match solid.arc_normals[0].len() {
-        0..=8 => gauss_masks::<8>(solid, tri),
-        9..=16 => gauss_masks::<16>(solid, tri),
-        17..=32 => gauss_masks::<32>(solid, tri),
-        _ => gauss_masks::<MAX_PRUNED>(solid, tri),
+        0..=8 => gauss_masks::<8>(solid, e, len2),
+        9..=16 => gauss_masks::<16>(solid, e, len2),
+        17..=32 => gauss_masks::<32>(solid, e, len2),
+        _ => gauss_masks::<MAX_PRUNED>(solid, e, len2),
     }
 }
 
 /// [`gauss_candidates`] with the face normals' dot products in an array of
-/// `N` entries (`N` at least the number of normals).
+/// `N` entries (`N` at least the number of normals); `e` are the triangle's
+/// edges `v_(k+1) - v_k` and `len2` their squared lengths.
 #[inline]
-fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64; 3] {
+fn gauss_masks<const N: usize>(solid: &ConvexSolid, e: &[Vec3d; 3], len2: &[f64; 3]) -> [u64; 3] {
     let [nx, ny, nz] = &solid.arc_normals;
-    let e = [
-        tri.v[1] - tri.v[0],
-        tri.v[2] - tri.v[1],
-        tri.v[0] - tri.v[2],
-    ];
-    let slack = e.map(|e| GAUSS_ARC_SLACK * e.norm_squared());
+    let slack = len2.map(|l| GAUSS_ARC_SLACK * l);
+    // An arc with exactly one normal negated: `(-x) y <= s` is `x y >= -s`.
+    let neg_slack = slack.map(|s| -s);
     // Each face normal's dot products with the three triangle edges, one
     // array per edge (a layout the compiler vectorises).
     let mut de = [[0.0f64; N]; 3];
@@ -447,12 +502,19 @@ fn gauss_masks<const N: usize>(solid: &ConvexSolid, tri: &TriangleFrame) -> [u64
         }
     }
     let mut masks = [0u64; 3];
-    for &(class, a, b) in &solid.arcs {
+    let (same, mixed) = solid.arcs.split_at(solid.arcs_same.min(solid.arcs.len()));
+    for &(class, a, b) in same {
         // `N` is a power of two above every index: the mask changes no
         // index and spares the bounds checks.
         let (a, b) = (a as usize & (N - 1), b as usize & (N - 1));
         for k in 0..3 {
             masks[k] |= ((de[k][a] * de[k][b] <= slack[k]) as u64) << class;
+        }
+    }
+    for &(class, a, b) in mixed {
+        let (a, b) = (a as usize & (N - 1), b as usize & (N - 1));
+        for k in 0..3 {
+            masks[k] |= ((de[k][a] * de[k][b] >= neg_slack[k]) as u64) << class;
         }
     }
     masks
@@ -506,7 +568,9 @@ impl ConvexSolid {
             // A box has only 9 edge-pair axes on 4-vertex silhouettes:
             // pruning them costs more than it saves.
             arcs: Vec::new(),
+            arcs_same: 0,
             arc_normals: [Vec::new(), Vec::new(), Vec::new()],
+            slack_edges: 0,
             prune: false,
         })
     }
@@ -568,19 +632,24 @@ impl ConvexSolid {
             }
         }
         let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
-        let (arcs, arc_normals, prune) = hull_arcs(&verts, faces, centroid, &edges);
+        let (arcs, arcs_same, arc_normals, prune) = hull_arcs(&verts, faces, centroid, &edges);
+        let face_axes = face_axes(&verts, &face_normals);
+        let inner_radius = inner_radius(&face_axes);
+        let silhouettes: Vec<[Vec<f64>; 3]> = edges.iter().map(|e| silhouette(&verts, e)).collect();
         let (box_center, box_half) = local_box(&verts);
         Ok(ConvexSolid {
             box_center,
             box_half,
             centred_box: None,
             arcs,
+            arcs_same,
             arc_normals,
             prune,
-            inner_radius: inner_radius(&face_axes(&verts, &face_normals)),
-            face_axes: face_axes(&verts, &face_normals),
+            slack_edges: slack_edges(inner_radius, &silhouettes),
+            inner_radius,
+            face_axes,
             soa: soa(&verts),
-            silhouettes: edges.iter().map(|e| silhouette(&verts, e)).collect(),
+            silhouettes,
             vertices: verts,
             face_normals,
             edges,
@@ -593,6 +662,19 @@ impl ConvexSolid {
     fn interval(&self, axis: &Vec3d) -> (f64, f64) {
         let [xs, ys, zs] = &self.soa;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        if xs.len() <= SUPPORT_INLINE {
+            // The projections first (a loop the compiler vectorises), then
+            // their extremes: the same values, the same extremes.
+            let mut p = [0.0f64; SUPPORT_INLINE];
+            for (q, ((x, y), z)) in p.iter_mut().zip(xs.iter().zip(ys).zip(zs)) {
+                *q = axis.x * x + axis.y * y + axis.z * z;
+            }
+            for &q in &p[..xs.len()] {
+                lo = if q < lo { q } else { lo };
+                hi = if q > hi { q } else { hi };
+            }
+            return (lo, hi);
+        }
         for ((x, y), z) in xs.iter().zip(ys).zip(zs) {
             let p = axis.x * x + axis.y * y + axis.z * z;
             lo = if p < lo { p } else { lo };
@@ -1180,7 +1262,7 @@ impl<'a> SolidSweep<'a> {
             tri_edges[2].norm_squared(),
         ];
         let masks = if solid.prune {
-            gauss_candidates(solid, tri)
+            gauss_candidates(solid, &tri_edges, &tri_edge_len2)
         } else {
             [u64::MAX; 3]
         };
@@ -1198,8 +1280,7 @@ impl<'a> SolidSweep<'a> {
                 classes &= classes - 1;
                 let e = solid.edges[j];
                 let width = e.dot(&tri.n_raw);
-                let slack_test = solid.inner_radius > 0.0
-                    && solid.silhouettes[j][0].len() >= SLACK_TEST_MIN_SILHOUETTE;
+                let slack_test = solid.slack_edges >> j & 1 != 0;
                 for k in 0..3 {
                     if masks[k] >> j & 1 == 0 {
                         continue;
@@ -1210,7 +1291,7 @@ impl<'a> SolidSweep<'a> {
                     }
                     let p = c.dot(&tri.v[k]);
                     let q = p + width;
-                    let span = (p.min(q), p.max(q));
+                    let span = (if q < p { q } else { p }, if q > p { q } else { p });
                     let v = resolved_dot(c, d);
                     if slack_test {
                         let half = solid.inner_radius * c.norm();
@@ -1256,7 +1337,7 @@ impl<'a> SolidSweep<'a> {
                         usable[k] = true;
                         let p = c.dot(&tri.v[k]);
                         let q = p + width;
-                        tri_spans[k] = (p.min(q), p.max(q));
+                        tri_spans[k] = (if q < p { q } else { p }, if q > p { q } else { p });
                         used += 1;
                     }
                 }
@@ -1399,7 +1480,10 @@ impl Sat {
         if t_in > self.enter.0 {
             self.enter = (t_in, normal, label);
         }
-        self.exit = self.exit.min(t_out);
+        // `t_out` is never NaN (finite differences over a resolved,
+        // nonzero `v`): a plain comparison gives `min` without its NaN
+        // handling.
+        self.exit = if t_out < self.exit { t_out } else { self.exit };
         self.enter.0 < self.exit && self.enter.0 <= 1.0 && self.exit > 0.0
     }
 
@@ -2019,7 +2103,8 @@ mod tests {
             ConvexSolid::from_points(&oct, &oct_faces).unwrap(),
         ];
         assert!(solids.iter().all(|s| s.prune && !s.arcs.is_empty()));
-        assert_eq!(solids[0].arc_normals[0].len(), 20);
+        // The icosahedron's 20 face normals in 10 antipodal pairs.
+        assert_eq!(solids[0].arc_normals[0].len(), 10);
         // The icosahedron's 30 edges in 15 antipodal pairs, the skewed
         // octahedron's 12 (none antipodal).
         assert_eq!((solids[0].arcs.len(), solids[1].arcs.len()), (15, 12));
