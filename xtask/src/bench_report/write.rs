@@ -110,9 +110,9 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
     let _ = writeln!(md, "- Machine: {}", machine());
     let _ = writeln!(
         md,
-        "- The machine was shared and loaded: other builds, tests and benches ran on the same cores during this run, \
-         so absolute times are inflated and noisy. Ratios pair samples taken minutes apart at most in the same run \
-         and are the more telling figures."
+        "- The machine is shared: other processes may run on the same cores during a run (the load average above, \
+         which includes the bench itself, tells how busy it was), so absolute times are indicative. Ratios pair \
+         samples taken minutes apart at most in the same run and are the more telling figures."
     );
     let _ = writeln!(
         md,
