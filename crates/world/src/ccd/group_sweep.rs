@@ -545,6 +545,50 @@ fn sweep_group_with(
     Ok(GroupOutcome { motions, impacts })
 }
 
+/// The event of member `i` (`a`) against triangle `t` from its sweep
+/// outcome `o`: a hit, or an initial contact that closes (time 0); `None`
+/// for a miss or an initial contact that does not close.
+///
+/// # Errors
+/// [`CcdError::SweepRefused`] naming the member and the triangle.
+fn triangle_event(
+    i: usize,
+    a: &State,
+    t: usize,
+    o: SweepOutcome<()>,
+) -> Result<Option<Event>, CcdError> {
+    let (initial, impact) = match o {
+        SweepOutcome::Refused(refusal) => {
+            return Err(CcdError::SweepRefused {
+                body: a.index,
+                triangle: t,
+                refusal,
+            })
+        }
+        SweepOutcome::Miss => return Ok(None),
+        SweepOutcome::Hit(impact) => (false, impact),
+        SweepOutcome::InitiallyTouching(impact) => {
+            if !closes(&impact.normal, a.sweep_v, Vec3::zeros()) {
+                return Ok(None);
+            }
+            (
+                true,
+                Impact {
+                    time: 0.0,
+                    ..impact
+                },
+            )
+        }
+    };
+    Ok(Some(Event {
+        member: i,
+        other: None,
+        triangle: t,
+        initial,
+        impact,
+    }))
+}
+
 /// Charges one impact to every dynamic member it moves.
 fn charge(states: &mut [State], a: usize, b: Option<usize>, limit: u32) -> Result<(), CcdError> {
     for pos in std::iter::once(a).chain(b) {
@@ -721,39 +765,10 @@ fn earliest_exhaustive(
         let segment = a.segment(0.0);
         if !a.kinematic {
             for &(t, _) in &a.candidates {
-                let found = match statics.sweep(a, a.sweep_v, tau, t, a.radius) {
-                    SweepOutcome::Refused(refusal) => {
-                        return Err(CcdError::SweepRefused {
-                            body: a.index,
-                            triangle: t,
-                            refusal,
-                        })
-                    }
-                    SweepOutcome::Miss => continue,
-                    SweepOutcome::Hit(impact) => Event {
-                        member: i,
-                        other: None,
-                        triangle: t,
-                        initial: false,
-                        impact,
-                    },
-                    SweepOutcome::InitiallyTouching(impact) => {
-                        if !closes(&impact.normal, a.sweep_v, Vec3::zeros()) {
-                            continue;
-                        }
-                        Event {
-                            member: i,
-                            other: None,
-                            triangle: t,
-                            initial: true,
-                            impact: Impact {
-                                time: 0.0,
-                                ..impact
-                            },
-                        }
-                    }
-                };
-                offer(found, &mut best);
+                let o = statics.sweep(a, a.sweep_v, tau, t, a.radius);
+                if let Some(found) = triangle_event(i, a, t, o)? {
+                    offer(found, &mut best);
+                }
             }
         }
         let others = (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic));
@@ -1000,40 +1015,9 @@ fn earliest(
     let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         for (t, o) in &memo.triangle[i] {
-            let (t, o) = (*t, o.clone());
-            let found = match o {
-                SweepOutcome::Refused(refusal) => {
-                    return Err(CcdError::SweepRefused {
-                        body: a.index,
-                        triangle: t,
-                        refusal,
-                    })
-                }
-                SweepOutcome::Miss => continue,
-                SweepOutcome::Hit(impact) => Event {
-                    member: i,
-                    other: None,
-                    triangle: t,
-                    initial: false,
-                    impact,
-                },
-                SweepOutcome::InitiallyTouching(impact) => {
-                    if !closes(&impact.normal, a.sweep_v, Vec3::zeros()) {
-                        continue;
-                    }
-                    Event {
-                        member: i,
-                        other: None,
-                        triangle: t,
-                        initial: true,
-                        impact: Impact {
-                            time: 0.0,
-                            ..impact
-                        },
-                    }
-                }
-            };
-            offer(found, &mut best);
+            if let Some(found) = triangle_event(i, a, *t, o.clone())? {
+                offer(found, &mut best);
+            }
         }
         while next_pair < memo.pairs.len() && memo.pairs[next_pair].0 == i {
             let j = memo.pairs[next_pair].1;
