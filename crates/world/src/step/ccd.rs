@@ -46,7 +46,9 @@ use crate::ccd::group_sweep::{
     sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
 };
 use crate::ccd::reach::{self, Reach};
-use crate::ccd::solo::{capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch};
+use crate::ccd::solo::{
+    capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch, SweptMotion,
+};
 use crate::ccd::support::{classify_cached, ClassifyCache, Role, SweptShape};
 use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
 use crate::ccd::{CcdError, CollisionDetection};
@@ -101,6 +103,57 @@ fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
         .and_then(|e| e.as_ref())
         .map(|e| e.id)
         .unwrap_or_else(|| BodyId::new(slot as u32, 0))
+}
+
+/// The material of snapshot triangle `t`'s owner, `None` when the owner's
+/// collisions are off (its triangles then collide with nothing).
+fn triangle_material(world: &PhysicsWorld, t: usize) -> Option<parapet_geometry::Material> {
+    let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
+    owner.body.collides().then(|| owner.body.material())
+}
+
+/// The swept contact event between moving body `id` and `other` (a mesh
+/// owner or another member): ordered by id, with the normal and the impulse
+/// on body B as the event defines them (`normal` runs from `other` towards
+/// `id`, `impulse` is the impulse on `id`).
+fn swept_event(
+    id: BodyId,
+    other: BodyId,
+    point: Vec3d,
+    normal: Vec3d,
+    impulse: Vec3d,
+    time: f64,
+) -> ContactEvent {
+    let jn: Vec3d = normal * normal.dot(&impulse);
+    let (body_a, body_b, normal, impulse_b) = if other < id {
+        (other, id, normal, jn)
+    } else {
+        (id, other, -normal, -jn)
+    };
+    ContactEvent {
+        body_a,
+        body_b,
+        point: point.cast::<f32>(),
+        normal: normal.cast::<f32>(),
+        normal_impulse: impulse_b.cast::<f32>(),
+        time: time as f32,
+        kind: ContactKind::Swept,
+    }
+}
+
+/// Moves body `slot` to the end of the step as the continuous stage left it
+/// (pose, velocities, split velocities spent) and marks it moved.
+fn apply_motion(world: &mut PhysicsWorld, slot: usize, motion: &SweptMotion, moved: &mut [bool]) {
+    if let Some(entry) = world.slots[slot].as_mut() {
+        let b = &mut entry.body;
+        b.set_position(motion.position);
+        b.set_rotation(motion.rotation);
+        b.set_linear_velocity(motion.linear_velocity);
+        b.set_angular_velocity(motion.angular_velocity);
+        b.set_split_linear_velocity(parapet_math::Vec3::zeros());
+        b.set_split_angular_velocity(parapet_math::Vec3::zeros());
+        moved[slot] = true;
+    }
 }
 
 /// Turns an engine error into the world's error, naming bodies by id.
@@ -407,10 +460,7 @@ fn sweep_each(
     substeps: &mut Vec<(BodyId, u32)>,
 ) -> Result<Vec<(usize, crate::ccd::SoloOutcome)>, StepError> {
     let mut results = Vec::new();
-    let material = |t: usize| {
-        let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
-        owner.body.collides().then(|| owner.body.material())
-    };
+    let material = |t: usize| triangle_material(world, t);
     let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
@@ -545,10 +595,7 @@ fn sweep_groups(
     groups: &Groups,
     shared: &[Vec<usize>],
 ) -> Result<Vec<GroupOutcome>, StepError> {
-    let material = |t: usize| {
-        let owner = world.slots[world.meshes.owner(t) as usize].as_ref()?;
-        owner.body.collides().then(|| owner.body.material())
-    };
+    let material = |t: usize| triangle_material(world, t);
     let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
         triangles: world.meshes.triangles(),
@@ -703,32 +750,17 @@ pub(crate) fn run(
         let id = id_of(world, slot);
         for impact in &result.impacts {
             let owner = id_of(world, world.meshes.owner(impact.triangle) as usize);
-            let n = impact.normal;
-            let jn: Vec3d = n * n.dot(&impact.impulse);
-            let (body_a, body_b, normal, impulse_b) = if owner < id {
-                (owner, id, n, jn)
-            } else {
-                (id, owner, -n, -jn)
-            };
-            outcome.events.push(ContactEvent {
-                body_a,
-                body_b,
-                point: impact.point.cast::<f32>(),
-                normal: normal.cast::<f32>(),
-                normal_impulse: impulse_b.cast::<f32>(),
-                time: impact.time as f32,
-                kind: ContactKind::Swept,
-            });
+            outcome.events.push(swept_event(
+                id,
+                owner,
+                impact.point,
+                impact.normal,
+                impact.impulse,
+                impact.time,
+            ));
         }
-        if let (Some(motion), Some(entry)) = (result.motion, world.slots[slot].as_mut()) {
-            let b = &mut entry.body;
-            b.set_position(motion.position);
-            b.set_rotation(motion.rotation);
-            b.set_linear_velocity(motion.linear_velocity);
-            b.set_angular_velocity(motion.angular_velocity);
-            b.set_split_linear_velocity(parapet_math::Vec3::zeros());
-            b.set_split_angular_velocity(parapet_math::Vec3::zeros());
-            outcome.moved[slot] = true;
+        if let Some(motion) = result.motion {
+            apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
     let group_results = sweep_groups(world, dt, plan, &movers, &groups, &shared)?;
@@ -739,34 +771,17 @@ pub(crate) fn run(
                 Struck::Triangle(t) => id_of(world, world.meshes.owner(t) as usize),
                 Struck::Member(b) => id_of(world, b),
             };
-            let n = impact.normal;
-            let jn: Vec3d = n * n.dot(&impact.impulse);
-            let (body_a, body_b, normal, impulse_b) = if other < id {
-                (other, id, n, jn)
-            } else {
-                (id, other, -n, -jn)
-            };
-            outcome.events.push(ContactEvent {
-                body_a,
-                body_b,
-                point: impact.point.cast::<f32>(),
-                normal: normal.cast::<f32>(),
-                normal_impulse: impulse_b.cast::<f32>(),
-                time: impact.time as f32,
-                kind: ContactKind::Swept,
-            });
+            outcome.events.push(swept_event(
+                id,
+                other,
+                impact.point,
+                impact.normal,
+                impact.impulse,
+                impact.time,
+            ));
         }
         for (slot, motion) in result.motions {
-            if let Some(entry) = world.slots[slot].as_mut() {
-                let b = &mut entry.body;
-                b.set_position(motion.position);
-                b.set_rotation(motion.rotation);
-                b.set_linear_velocity(motion.linear_velocity);
-                b.set_angular_velocity(motion.angular_velocity);
-                b.set_split_linear_velocity(parapet_math::Vec3::zeros());
-                b.set_split_angular_velocity(parapet_math::Vec3::zeros());
-                outcome.moved[slot] = true;
-            }
+            apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
     Ok(outcome)
