@@ -545,6 +545,49 @@ fn sweep_group_with(
     Ok(GroupOutcome { motions, impacts })
 }
 
+/// The event of members `i` (`a`) and `j` (`b`) from their pair sweep
+/// outcome `o`: a hit, or an initial contact that closes (time 0); `None`
+/// for a miss or an initial contact that does not close.
+///
+/// # Errors
+/// [`CcdError::PairSweepRefused`] naming both members.
+fn pair_event<F>(
+    (i, a): (usize, &State),
+    (j, b): (usize, &State),
+    o: SweepOutcome<F>,
+) -> Result<Option<Event>, CcdError> {
+    let (initial, impact) = match o {
+        SweepOutcome::Refused(refusal) => {
+            return Err(CcdError::PairSweepRefused {
+                body: a.index,
+                other: b.index,
+                refusal,
+            })
+        }
+        SweepOutcome::Miss => return Ok(None),
+        SweepOutcome::Hit(impact) => (false, map_impact(impact)),
+        SweepOutcome::InitiallyTouching(impact) => {
+            if !closes(&impact.normal, a.sweep_v, b.sweep_v) {
+                return Ok(None);
+            }
+            (
+                true,
+                Impact {
+                    time: 0.0,
+                    ..map_impact(impact)
+                },
+            )
+        }
+    };
+    Ok(Some(Event {
+        member: i,
+        other: Some(j),
+        triangle: 0,
+        initial,
+        impact,
+    }))
+}
+
 /// The event of member `i` (`a`) against triangle `t` from its sweep
 /// outcome `o`: a hit, or an initial contact that closes (time 0); `None`
 /// for a miss or an initial contact that does not close.
@@ -775,39 +818,9 @@ fn earliest_exhaustive(
         for j in others {
             let b = &states[j];
             let outcome = sweep_segment_pair(&segment, &b.segment(0.0), tau);
-            let found = match outcome {
-                SweepOutcome::Refused(refusal) => {
-                    return Err(CcdError::PairSweepRefused {
-                        body: a.index,
-                        other: b.index,
-                        refusal,
-                    })
-                }
-                SweepOutcome::Miss => continue,
-                SweepOutcome::Hit(impact) => Event {
-                    member: i,
-                    other: Some(j),
-                    triangle: 0,
-                    initial: false,
-                    impact: map_impact(impact),
-                },
-                SweepOutcome::InitiallyTouching(impact) => {
-                    if !closes(&impact.normal, a.sweep_v, b.sweep_v) {
-                        continue;
-                    }
-                    Event {
-                        member: i,
-                        other: Some(j),
-                        triangle: 0,
-                        initial: true,
-                        impact: Impact {
-                            time: 0.0,
-                            ..map_impact(impact)
-                        },
-                    }
-                }
-            };
-            offer(found, &mut best);
+            if let Some(found) = pair_event((i, a), (j, b), outcome)? {
+                offer(found, &mut best);
+            }
         }
     }
     Ok(best)
@@ -1023,40 +1036,9 @@ fn earliest(
             let j = memo.pairs[next_pair].1;
             let o = memo.outcomes[next_pair].clone();
             next_pair += 1;
-            let b = &states[j];
-            let found = match o {
-                SweepOutcome::Refused(refusal) => {
-                    return Err(CcdError::PairSweepRefused {
-                        body: a.index,
-                        other: b.index,
-                        refusal,
-                    })
-                }
-                SweepOutcome::Miss => continue,
-                SweepOutcome::Hit(impact) => Event {
-                    member: i,
-                    other: Some(j),
-                    triangle: 0,
-                    initial: false,
-                    impact,
-                },
-                SweepOutcome::InitiallyTouching(impact) => {
-                    if !closes(&impact.normal, a.sweep_v, b.sweep_v) {
-                        continue;
-                    }
-                    Event {
-                        member: i,
-                        other: Some(j),
-                        triangle: 0,
-                        initial: true,
-                        impact: Impact {
-                            time: 0.0,
-                            ..impact
-                        },
-                    }
-                }
-            };
-            offer(found, &mut best);
+            if let Some(found) = pair_event((i, a), (j, &states[j]), o)? {
+                offer(found, &mut best);
+            }
         }
     }
     Ok(best)
