@@ -1582,6 +1582,29 @@ mod tests {
         ]
     }
 
+    /// A skewed octahedron: 6 vertices, 8 faces.
+    fn skewed_octahedron() -> ConvexSolid {
+        let v = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let f: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        ConvexSolid::from_points(&v, &f).unwrap()
+    }
+
     fn unit_box() -> ConvexSolid {
         ConvexSolid::from_cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap()
     }
@@ -1749,29 +1772,10 @@ mod tests {
 
     #[test]
     fn silhouettes_keep_every_extreme_perpendicular_to_their_edge() {
-        // A skewed octahedron: 6 vertices, 8 faces.
-        let v = [
-            Vec3::new(1.0, 0.1, 0.0),
-            Vec3::new(-0.8, 0.0, 0.2),
-            Vec3::new(0.0, 1.2, 0.0),
-            Vec3::new(0.1, -0.9, 0.0),
-            Vec3::new(0.0, 0.2, 0.7),
-            Vec3::new(0.0, 0.0, -1.1),
-        ];
-        let f: [[u32; 3]; 8] = [
-            [0, 2, 4],
-            [2, 1, 4],
-            [1, 3, 4],
-            [3, 0, 4],
-            [2, 0, 5],
-            [1, 2, 5],
-            [3, 1, 5],
-            [0, 3, 5],
-        ];
         let b = unit_box();
         // A box seen along an edge is a rectangle: 4 of its 8 vertices.
         assert!(b.silhouettes.iter().all(|s| s[0].len() == 4));
-        for solid in [ConvexSolid::from_points(&v, &f).unwrap(), b] {
+        for solid in [skewed_octahedron(), b] {
             for (j, e) in solid.edges().iter().enumerate() {
                 for k in 0..16 {
                     let a = (k as f64) * 0.4;
@@ -1863,25 +1867,7 @@ mod tests {
             let place = SolidPlacement::at(p, Quat::identity());
             tally(&assert_prepared_matches(&b, &place, v, dt, &[floor()]));
         }
-        let oct = [
-            Vec3::new(1.0, 0.1, 0.0),
-            Vec3::new(-0.8, 0.0, 0.2),
-            Vec3::new(0.0, 1.2, 0.0),
-            Vec3::new(0.1, -0.9, 0.0),
-            Vec3::new(0.0, 0.2, 0.7),
-            Vec3::new(0.0, 0.0, -1.1),
-        ];
-        let oct_faces: [[u32; 3]; 8] = [
-            [0, 2, 4],
-            [2, 1, 4],
-            [1, 3, 4],
-            [3, 0, 4],
-            [2, 0, 5],
-            [1, 2, 5],
-            [3, 1, 5],
-            [0, 3, 5],
-        ];
-        let hull = ConvexSolid::from_points(&oct, &oct_faces).unwrap();
+        let hull = skewed_octahedron();
         for case in 0..2_000 {
             let solid = if case % 2 == 0 {
                 ConvexSolid::from_cuboid(Vec3::new(0.05 + unit(), 0.05 + unit(), 0.05 + unit()))
@@ -2080,27 +2066,9 @@ mod tests {
             [8, 6, 7],
             [9, 8, 1],
         ];
-        let oct = [
-            Vec3::new(1.0, 0.1, 0.0),
-            Vec3::new(-0.8, 0.0, 0.2),
-            Vec3::new(0.0, 1.2, 0.0),
-            Vec3::new(0.1, -0.9, 0.0),
-            Vec3::new(0.0, 0.2, 0.7),
-            Vec3::new(0.0, 0.0, -1.1),
-        ];
-        let oct_faces: [[u32; 3]; 8] = [
-            [0, 2, 4],
-            [2, 1, 4],
-            [1, 3, 4],
-            [3, 0, 4],
-            [2, 0, 5],
-            [1, 2, 5],
-            [3, 1, 5],
-            [0, 3, 5],
-        ];
         let mut solids = vec![
             ConvexSolid::from_points(&ico, &ico_faces).unwrap(),
-            ConvexSolid::from_points(&oct, &oct_faces).unwrap(),
+            skewed_octahedron(),
         ];
         assert!(solids.iter().all(|s| s.prune && !s.arcs.is_empty()));
         // The icosahedron's 20 face normals in 10 antipodal pairs.
