@@ -104,6 +104,15 @@ impl Default for PhysicsWorld {
 
 /// The world-space triangles of a mesh shape placed by `body`'s pose and
 /// shape offset: `R_b (R_s v + t_s) + p_b` in `f64`, rounded once to `f32`.
+/// The active edges of triangle `local` of mesh body `owner` (every edge
+/// for a mesh without adjacency, or a body that is not a mesh).
+pub(crate) fn mesh_triangle_edges(owner: &RigidBody, local: usize) -> ActiveEdges {
+    match owner.shape() {
+        Shape::Mesh(mesh) => mesh.triangle_edges(local),
+        _ => ActiveEdges::ALL,
+    }
+}
+
 fn mesh_snapshot(body: &RigidBody) -> Result<Option<Arc<[[Vec3; 3]]>>, TriangleError> {
     let Shape::Mesh(mesh) = body.shape() else {
         return Ok(None);
@@ -262,7 +271,6 @@ impl PhysicsWorld {
         self.entries().map(|e| (e.id, &e.body))
     }
 
-    /// Live entries in insertion order.
     /// The active edges of triangle `t` of the mesh index's snapshot: its
     /// owner mesh's flags ([`parapet_geometry::TriangleMesh::triangle_edges`];
     /// every edge for a mesh without adjacency).
@@ -272,14 +280,12 @@ impl PhysicsWorld {
             .get(self.meshes.owner(t) as usize)
             .and_then(|e| e.as_ref())
         {
-            Some(owner) => match owner.body.shape() {
-                Shape::Mesh(mesh) => mesh.triangle_edges(self.meshes.local_index(t) as usize),
-                _ => ActiveEdges::ALL,
-            },
+            Some(owner) => mesh_triangle_edges(&owner.body, self.meshes.local_index(t) as usize),
             None => ActiveEdges::ALL,
         }
     }
 
+    /// Live entries in insertion order.
     pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
         self.order
             .iter()

@@ -40,6 +40,7 @@ use parapet_solver::{BodyError, BodyKind, RigidBody};
 use crate::broad_phase::{overlapping_pairs, BroadBox};
 use crate::contact_cache::{CachedPoint, ContactCache};
 use crate::shape_pose::{shape_bounds, shape_pose};
+use crate::world::mesh_triangle_edges;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// A speculative or touching contact point, as the deferral predicate sees
@@ -223,7 +224,8 @@ fn mesh_contacts(
                 continue;
             }
             let triangle = &world.meshes.triangles()[t];
-            let edges = world.snapshot_triangle_edges(t);
+            // The owner is at hand: its mesh's flags without a second lookup.
+            let edges = mesh_triangle_edges(&owner.body, world.meshes.local_index(t) as usize);
             let manifold = contact::shape_mesh_triangle(
                 solid.shape(),
                 &c.pose,
