@@ -94,9 +94,20 @@ pub fn seam_normal(normal: Vec3d, point: Vec3d, tri: &[Vec3d; 3], edges: ActiveE
     if edges.all() {
         return normal;
     }
-    let Some(n) = triangle_normal(tri) else {
-        return normal;
-    };
+    match triangle_normal(tri) {
+        Some(n) => seam_normal_of(normal, point, tri, n, edges),
+        None => normal,
+    }
+}
+
+/// [`seam_normal`] with the triangle's unit face normal `n` already known.
+fn seam_normal_of(
+    normal: Vec3d,
+    point: Vec3d,
+    tri: &[Vec3d; 3],
+    n: Vec3d,
+    edges: ActiveEdges,
+) -> Vec3d {
     if normal.dot(&n) >= FACE_NORMAL_COS {
         return normal;
     }
@@ -151,7 +162,7 @@ pub fn admit_impact<F>(
     let Some(n) = triangle_normal(&tri) else {
         return outcome;
     };
-    let admitted = |i: &Impact<F>| seam_normal(i.normal, i.point, &tri, edges);
+    let admitted = |i: &Impact<F>| seam_normal_of(i.normal, i.point, &tri, n, edges);
     match outcome {
         SweepOutcome::Hit(mut i) => {
             let normal = admitted(&i);
