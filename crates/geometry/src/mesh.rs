@@ -38,6 +38,16 @@ impl TriangleMesh {
     /// [`ShapeError::NotFinitePoint`] for a non-finite vertex and
     /// [`ShapeError::IndexOutOfRange`] for an index past the vertex list.
     pub fn new(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<Self, ShapeError> {
+        Self::checked(vertices, triangles, false)
+    }
+
+    /// The checks of [`TriangleMesh::new`], then the mesh, with its active
+    /// edges found when `find_edges` is set.
+    fn checked(
+        vertices: Vec<Vec3>,
+        triangles: Vec<[u32; 3]>,
+        find_edges: bool,
+    ) -> Result<Self, ShapeError> {
         if vertices.is_empty() {
             return Err(ShapeError::EmptyMesh {
                 quantity: "vertices",
@@ -76,11 +86,12 @@ impl TriangleMesh {
                 }
             }
         }
+        let active_edges = find_edges.then(|| active_edges(&vertices, &triangles));
         Ok(Self {
             data: Arc::new(MeshData {
                 vertices,
                 triangles,
-                active_edges: None,
+                active_edges,
             }),
         })
     }
@@ -102,24 +113,7 @@ impl TriangleMesh {
         vertices: Vec<Vec3>,
         triangles: Vec<[u32; 3]>,
     ) -> Result<Self, ShapeError> {
-        let mesh = Self::new(vertices, triangles)?;
-        let edges = active_edges(mesh.vertices(), mesh.indices());
-        let MeshData {
-            vertices,
-            triangles,
-            ..
-        } = Arc::try_unwrap(mesh.data).unwrap_or_else(|shared| MeshData {
-            vertices: shared.vertices.clone(),
-            triangles: shared.triangles.clone(),
-            active_edges: None,
-        });
-        Ok(Self {
-            data: Arc::new(MeshData {
-                vertices,
-                triangles,
-                active_edges: Some(edges),
-            }),
-        })
+        Self::checked(vertices, triangles, true)
     }
 
     /// The vertices (m, local frame).
