@@ -186,42 +186,12 @@ fn capsule(c: &mut Criterion) {
 }
 
 fn solids(c: &mut Criterion) {
-    let tri = triangle();
     let qs = queries(3);
     let rot = Quat::from_euler_angles(0.3, -0.2, 0.7);
     let h = Vec3::new(0.3, 0.2, 0.25);
     let boxed = ConvexSolid::from_cuboid(h).unwrap();
-    let ptri = parry_triangle(&tri);
     let cuboid = Cuboid::new(to_parry(h));
-    let mut g = c.benchmark_group("sweep_box_triangle");
-    g.throughput(Throughput::Elements(QUERIES as u64));
-    g.bench_function("parapet", |b| {
-        b.iter(|| {
-            for q in &qs {
-                black_box(sweep_solid_triangle(
-                    &boxed,
-                    &SolidPlacement::at(black_box(q.start), rot),
-                    q.velocity,
-                    DT,
-                    &tri,
-                ));
-            }
-        })
-    });
-    g.bench_function("parry3d", |b| {
-        b.iter(|| {
-            for q in &qs {
-                black_box(parry_cast(
-                    black_box(q.start),
-                    rot,
-                    q.velocity * DT,
-                    &cuboid,
-                    &ptri,
-                ));
-            }
-        })
-    });
-    g.finish();
+    solid_one_triangle(c, "sweep_box_triangle", &boxed, &cuboid, rot, &qs);
 
     // A 12-vertex hull (an icosahedron scaled unevenly).
     let p = 1.618_034f32;
@@ -246,35 +216,7 @@ fn solids(c: &mut Criterion) {
     let verts: Vec<Vec3> = hv.iter().map(|v| Vec3::new(v.x, v.y, v.z)).collect();
     let hull = ConvexSolid::from_points(&verts, &hf).unwrap();
     let phull = ConvexPolyhedron::from_convex_hull(&hv).unwrap();
-    let mut g = c.benchmark_group("sweep_hull_triangle");
-    g.throughput(Throughput::Elements(QUERIES as u64));
-    g.bench_function("parapet", |b| {
-        b.iter(|| {
-            for q in &qs {
-                black_box(sweep_solid_triangle(
-                    &hull,
-                    &SolidPlacement::at(black_box(q.start), rot),
-                    q.velocity,
-                    DT,
-                    &tri,
-                ));
-            }
-        })
-    });
-    g.bench_function("parry3d", |b| {
-        b.iter(|| {
-            for q in &qs {
-                black_box(parry_cast(
-                    black_box(q.start),
-                    rot,
-                    q.velocity * DT,
-                    &phull,
-                    &ptri,
-                ));
-            }
-        })
-    });
-    g.finish();
+    solid_one_triangle(c, "sweep_hull_triangle", &hull, &phull, rot, &qs);
 
     solid_patch(c, "sweep_box_patch_prepared", &boxed, &cuboid, rot, &qs);
     solid_patch(c, "sweep_hull_patch_prepared", &hull, &phull, rot, &qs);
@@ -293,6 +235,49 @@ fn patch() -> Vec<[Vec3; 3]> {
         }
     }
     tris
+}
+
+/// One solid (`ours`, `theirs`) swept per query against one triangle:
+/// parapet's per-call `sweep_solid_triangle` against parry3d.
+fn solid_one_triangle(
+    c: &mut Criterion,
+    group: &str,
+    ours: &ConvexSolid,
+    theirs: &dyn Shape,
+    rot: Quat,
+    qs: &[Query],
+) {
+    let tri = triangle();
+    let ptri = parry_triangle(&tri);
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(qs.len() as u64));
+    g.bench_function("parapet", |b| {
+        b.iter(|| {
+            for q in qs {
+                black_box(sweep_solid_triangle(
+                    ours,
+                    &SolidPlacement::at(black_box(q.start), rot),
+                    q.velocity,
+                    DT,
+                    &tri,
+                ));
+            }
+        })
+    });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for q in qs {
+                black_box(parry_cast(
+                    black_box(q.start),
+                    rot,
+                    q.velocity * DT,
+                    theirs,
+                    &ptri,
+                ));
+            }
+        })
+    });
+    g.finish();
 }
 
 /// One solid (`ours`, `theirs`) swept per query against every triangle of
