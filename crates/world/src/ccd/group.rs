@@ -116,15 +116,42 @@ fn reach_with(m: &Mover, speed: f64, dt: f64) -> Reach {
     }
 }
 
-/// The reach of every mover given the labels (see the module docs).
-fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<Reach> {
+/// Per-group sums of [`reaches_into`], kept between rounds so that a round
+/// allocates nothing.
+#[derive(Default)]
+struct GroupSums {
+    energy: Vec<f64>,
+    dynamic: Vec<u64>,
+    kin: Vec<f64>,
+    size: Vec<usize>,
+}
+
+/// The reach of every mover given the labels (see the module docs), into
+/// `out`.
+fn reaches_into(
+    movers: &[Mover],
+    label: &[usize],
+    max_impacts: u32,
+    dt: f64,
+    sums: &mut GroupSums,
+    out: &mut Vec<Reach>,
+) {
     let n = movers.len();
-    let mut energy = vec![0.0f64; n];
-    let mut dynamic = vec![0u64; n];
-    let mut kin = vec![0.0f64; n];
-    let mut size = vec![0usize; n];
-    for (i, m) in movers.iter().enumerate() {
-        let g = label[i];
+    let GroupSums {
+        energy,
+        dynamic,
+        kin,
+        size,
+    } = sums;
+    energy.clear();
+    energy.resize(n, 0.0);
+    dynamic.clear();
+    dynamic.resize(n, 0);
+    kin.clear();
+    kin.resize(n, 0.0);
+    size.clear();
+    size.resize(n, 0);
+    for (m, &g) in movers.iter().zip(label) {
         size[g] += 1;
         match m.kinematic_speed {
             Some(s) => kin[g] = kin[g].max(s),
@@ -134,20 +161,31 @@ fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<
             }
         }
     }
-    movers
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let g = label[i];
-            if m.kinematic_speed.is_some() || size[g] == 1 || !m.groupable {
-                return m.alone;
-            }
-            let impacts = (max_impacts as u64 * dynamic[g]) as f64;
-            let kick = mul_up(mul_up(2.0, kin[g]), impacts);
-            let speed = add_up(speed_bound(energy[g], m.mass), kick);
-            reach_with(m, speed, dt)
-        })
-        .collect()
+    out.clear();
+    out.extend(movers.iter().zip(label).map(|(m, &g)| {
+        if m.kinematic_speed.is_some() || size[g] == 1 || !m.groupable {
+            return m.alone;
+        }
+        let impacts = (max_impacts as u64 * dynamic[g]) as f64;
+        let kick = mul_up(mul_up(2.0, kin[g]), impacts);
+        let speed = add_up(speed_bound(energy[g], m.mass), kick);
+        reach_with(m, speed, dt)
+    }));
+}
+
+/// The reach of every mover given the labels (see the module docs).
+#[cfg(test)]
+fn reaches(movers: &[Mover], label: &[usize], max_impacts: u32, dt: f64) -> Vec<Reach> {
+    let mut out = Vec::new();
+    reaches_into(
+        movers,
+        label,
+        max_impacts,
+        dt,
+        &mut GroupSums::default(),
+        &mut out,
+    );
+    out
 }
 
 /// The union-find root of `i` (every root is its set's lowest position),
@@ -194,6 +232,14 @@ struct SortedBounds {
     fresh: bool,
 }
 
+/// The candidate search's working storage, kept between rounds.
+#[derive(Default)]
+struct SweepScratch {
+    wild: Vec<usize>,
+    order: Vec<(i64, u32)>,
+    sorted: Vec<SortedBounds>,
+}
+
 /// The pairs `(i, j)`, `i < j`, whose regions may overlap, found by sorting
 /// the regions' bounds ([`candidate_bounds`], kept per region in `bounds`
 /// and recomputed for `fresh` regions only) along the axis where they
@@ -208,10 +254,16 @@ fn candidate_pairs(
     fresh: &[bool],
     bounds: &mut [Option<([f64; 3], [f64; 3])>],
     out: &mut Vec<(usize, usize)>,
+    scratch: &mut SweepScratch,
 ) {
     out.clear();
     let n = reach.len();
-    let mut wild: Vec<usize> = Vec::new();
+    let SweepScratch {
+        wild,
+        order,
+        sorted,
+    } = scratch;
+    wild.clear();
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for (i, r) in reach.iter().enumerate() {
@@ -232,28 +284,23 @@ fn candidate_pairs(
         .unwrap_or(0);
     // (order key of the lower bound along the axis, position): the key
     // orders finite values as `f64::total_cmp` does.
-    let mut order: Vec<(i64, u32)> = bounds
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let x = b.as_ref()?.0[axis].to_bits() as i64;
-            Some((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32))
-        })
-        .collect();
+    order.clear();
+    order.extend(bounds.iter().enumerate().filter_map(|(i, b)| {
+        let x = b.as_ref()?.0[axis].to_bits() as i64;
+        Some((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32))
+    }));
     order.sort_unstable();
     // The bounds in that order, contiguous: the sweep reads them in turn.
-    let sorted: Vec<SortedBounds> = order
-        .iter()
-        .filter_map(|&(_, i)| {
-            let (lo, hi) = bounds[i as usize]?;
-            Some(SortedBounds {
-                lo,
-                hi,
-                index: i as usize,
-                fresh: fresh[i as usize],
-            })
+    sorted.clear();
+    sorted.extend(order.iter().filter_map(|&(_, i)| {
+        let (lo, hi) = bounds[i as usize]?;
+        Some(SortedBounds {
+            lo,
+            hi,
+            index: i as usize,
+            fresh: fresh[i as usize],
         })
-        .collect();
+    }));
     for (x, a) in sorted.iter().enumerate() {
         for b in &sorted[x + 1..] {
             if !(b.lo[axis] <= a.hi[axis]) {
@@ -271,7 +318,7 @@ fn candidate_pairs(
             }
         }
     }
-    for &w in &wild {
+    for &w in wild.iter() {
         for j in 0..n {
             let counted = bounds[j].is_none() && j < w;
             if j != w && (fresh[w] || fresh[j]) && !counted {
@@ -309,8 +356,11 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
     let mut fresh = vec![true; n];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut bounds = vec![None; n];
+    let mut scratch = SweepScratch::default();
+    let mut sums = GroupSums::default();
+    let mut next: Vec<Reach> = Vec::with_capacity(n);
     loop {
-        candidate_pairs(&reach, &fresh, &mut bounds, &mut pairs);
+        candidate_pairs(&reach, &fresh, &mut bounds, &mut pairs, &mut scratch);
         let mut merged = false;
         for &(i, j) in &pairs {
             if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
@@ -332,13 +382,15 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
         for (i, l) in label.iter_mut().enumerate() {
             *l = root(&mut parent, i);
         }
-        let next = reaches(movers, &label, max_impacts, dt);
+        reaches_into(movers, &label, max_impacts, dt, &mut sums, &mut next);
         for ((f, a), b) in fresh.iter_mut().zip(&next).zip(&reach) {
             *f = a != b;
         }
-        reach = next;
+        std::mem::swap(&mut reach, &mut next);
     }
-    let mut size = vec![0usize; n];
+    let mut size = std::mem::take(&mut sums.size);
+    size.clear();
+    size.resize(n, 0);
     for &g in &label {
         size[g] += 1;
     }

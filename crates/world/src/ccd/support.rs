@@ -163,6 +163,14 @@ impl ClassifyCache {
         Ok(solid)
     }
 
+    /// Makes room for `slots` body slots, so that filling the cache during
+    /// one classification pass grows it at most once.
+    pub fn reserve_slots(&mut self, slots: usize) {
+        if self.factorable.len() < slots {
+            self.factorable.resize(slots, None);
+        }
+    }
+
     /// Whether [`InverseInertiaSplit::factor`] accepts `tensor` (body slot
     /// `index`), remembering the last accepted tensor of the slot.
     fn factorable(&mut self, index: usize, tensor: &Mat3) -> bool {
@@ -170,7 +178,10 @@ impl ClassifyCache {
         if self.factorable.get(index) == Some(&Some(bits)) {
             return true;
         }
-        let ok = InverseInertiaSplit::factor(tensor).is_some();
+        let ok = match diagonal_factorable(tensor) {
+            Some(ok) => ok,
+            None => InverseInertiaSplit::factor(tensor).is_some(),
+        };
         if ok {
             if self.factorable.len() <= index {
                 self.factorable.resize(index + 1, None);
@@ -179,6 +190,28 @@ impl ClassifyCache {
         }
         ok
     }
+}
+
+/// [`InverseInertiaSplit::factor`]'s verdict on a diagonal tensor (every
+/// off-diagonal entry `±0`), `None` for any other tensor. For a diagonal
+/// tensor the factorization's steps are exact: the symmetry test passes,
+/// the multipliers `l21`, `l31`, `l32` are `±0`, so the pivots are the
+/// diagonal entries themselves (`d - (±0)² d' = d`), the unit lower factor's
+/// columns have squared norm 1 and the rates equal the pivots. It succeeds
+/// exactly when every diagonal entry is positive and finite (as `f64`,
+/// which keeps every `f32`), the tests `factor` makes on its pivots and
+/// rates. The sphere tensors of the usual bodies are diagonal, and this
+/// costs a few comparisons instead of the factorization's divisions and
+/// square roots.
+fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
+    let off = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)];
+    if off.iter().any(|&(r, c)| tensor[(r, c)] != 0.0) {
+        return None;
+    }
+    Some((0..3).all(|i| {
+        let d = tensor[(i, i)] as f64;
+        d > 0.0 && d.is_finite()
+    }))
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -371,6 +404,49 @@ mod tests {
             classify(4, &large).unwrap()
         );
         assert_eq!(rebuilt.bounding_radius(), (1.5f64).sqrt());
+    }
+
+    /// The diagonal shortcut gives the factorization's verdict on every
+    /// diagonal tensor built from edge values (zeros of both signs,
+    /// subnormals, extremes, infinities, NaN), and leaves other tensors to
+    /// the factorization.
+    #[test]
+    fn the_diagonal_shortcut_agrees_with_the_factorization() {
+        let values = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MIN_POSITIVE / 4.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            0.4,
+        ];
+        for &a in &values {
+            for &b in &values {
+                for &c in &values {
+                    let mut t = Mat3::zeros();
+                    t[(0, 0)] = a;
+                    t[(1, 1)] = b;
+                    t[(2, 2)] = c;
+                    t[(1, 0)] = -0.0;
+                    let fast = diagonal_factorable(&t);
+                    assert_eq!(
+                        fast,
+                        Some(InverseInertiaSplit::factor(&t).is_some()),
+                        "{t:?}"
+                    );
+                }
+            }
+        }
+        let mut coupled = Mat3::identity();
+        coupled[(0, 1)] = 0.5;
+        coupled[(1, 0)] = 0.5;
+        assert_eq!(diagonal_factorable(&coupled), None);
+        let mut nan = Mat3::identity();
+        nan[(2, 0)] = f32::NAN;
+        assert_eq!(diagonal_factorable(&nan), None);
     }
 
     #[test]

@@ -91,10 +91,24 @@ const PARALLEL_BODIES: usize = 128;
 /// on it.
 const PARALLEL_MIN_BODIES: usize = 32;
 
-/// Shared groups from which the group sweeps run in parallel (count): a
-/// group sweep costs tens of microseconds, more than rayon's scheduling.
-/// Results never depend on it.
-const PARALLEL_GROUPS: usize = 4;
+/// Work from which the shared groups are swept in parallel: the sum over
+/// the groups of their member count squared (a group sweep tests its
+/// member pairs, each pass). A pair of spheres costs a few microseconds to
+/// sweep while handing work to rayon's workers costs tens on a loaded
+/// machine: measured on the bench scenes (2 shared cores, step_profile
+/// wall time), 64 head-on pairs (work 256) took 99 us per step serial
+/// against 168 us in parallel, and 64 struck stacks or chains (work 1,600
+/// and 2,304, about a millisecond of sweeps) were no slower in parallel.
+/// Results never depend on it (results are taken in group order).
+const PARALLEL_GROUP_WORK: usize = 1024;
+
+/// Whether the shared groups are swept in parallel: at least two groups,
+/// more than one rayon thread (one thread only adds the hand-over) and at
+/// least [`PARALLEL_GROUP_WORK`] of work.
+fn groups_in_parallel(shared: &[Vec<usize>]) -> bool {
+    let work: usize = shared.iter().map(|g| g.len() * g.len()).sum();
+    shared.len() >= 2 && work >= PARALLEL_GROUP_WORK && rayon::current_num_threads() > 1
+}
 
 fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
     world
@@ -284,6 +298,7 @@ fn classify_all(
     cache: &mut ClassifyCache,
 ) -> Result<Vec<Option<Role>>, CcdError> {
     let mut roles = vec![None; world.slots.len()];
+    cache.reserve_slots(world.slots.len());
     for e in world.entries() {
         let slot = e.id.index() as usize;
         let role = classify_cached(slot, &e.body, cache)?;
@@ -643,7 +658,7 @@ fn sweep_groups(
         };
         sweep_group(&input, mesh.as_ref())
     };
-    let results: Vec<_> = if shared.len() >= PARALLEL_GROUPS {
+    let results: Vec<_> = if groups_in_parallel(shared) {
         use rayon::prelude::*;
         shared.par_iter().map(sweep).collect()
     } else {
