@@ -103,7 +103,8 @@ pub fn problem(bodies: &[SettleBody], contacts: &[SettleContact]) -> (Vec<f64>, 
 
 /// `u_c = n_c · (v_a - v_b)` (m/s).
 fn normal_velocity(bodies: &[SettleBody], c: &SettleContact) -> f64 {
-    let vb = c.b.map_or(parapet_math::Vec3d::zeros(), |b| bodies[b].velocity);
+    let vb =
+        c.b.map_or(parapet_math::Vec3d::zeros(), |b| bodies[b].velocity);
     c.normal.dot(&(bodies[c.a].velocity - vb))
 }
 
@@ -237,13 +238,13 @@ pub fn settle(
     // contacts that close beyond the tolerance.
     let mut opened_by = [0u32; MAX_SETTLED_CONTACTS];
     let mut closing = 0u32;
-    for j in 0..c {
-        for i in 0..c {
-            if a[j][i] > 0.0 {
+    for (j, (row, uj)) in a.iter().zip(u).enumerate() {
+        for (i, &aji) in row[..c].iter().enumerate() {
+            if aji > 0.0 {
                 opened_by[j] |= 1 << i;
             }
         }
-        if u[j] < -tol {
+        if *uj < -tol {
             closing |= 1 << j;
         }
     }

@@ -801,3 +801,30 @@ pub(crate) fn run(
     }
     Ok(outcome)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parallel decision follows the work: 64 pairs (the head-on bench
+    /// scene, a few microseconds each) stay serial, 64 groups of five (the
+    /// struck stacks) go to rayon whenever it has more than one thread, and
+    /// a single group, however large, never does (nothing to share).
+    #[test]
+    fn groups_go_parallel_by_their_work_not_their_count() {
+        let groups = |count: usize, size: usize| -> Vec<Vec<usize>> {
+            (0..count)
+                .map(|g| (g * size..(g + 1) * size).collect())
+                .collect()
+        };
+        assert!(!groups_in_parallel(&groups(64, 2)));
+        assert!(!groups_in_parallel(&groups(1, 500)));
+        assert!(!groups_in_parallel(&[]));
+        let threads = rayon::current_num_threads() > 1;
+        assert_eq!(groups_in_parallel(&groups(64, 5)), threads);
+        assert_eq!(groups_in_parallel(&groups(2, 23)), threads);
+        // 1,024 exactly: the threshold is inclusive.
+        assert_eq!(groups_in_parallel(&groups(16, 8)), threads);
+        assert!(!groups_in_parallel(&groups(15, 8)));
+    }
+}
