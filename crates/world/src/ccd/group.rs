@@ -229,6 +229,7 @@ struct SortedBounds {
     lo: [f64; 3],
     hi: [f64; 3],
     index: usize,
+    label: usize,
     fresh: bool,
 }
 
@@ -244,14 +245,17 @@ struct SweepScratch {
 /// the regions' bounds ([`candidate_bounds`], kept per region in `bounds`
 /// and recomputed for `fresh` regions only) along the axis where they
 /// spread most and sweeping; a pair of which neither member is `fresh` is
-/// left out (its regions were tested as they are). Every pair that
-/// [`overlaps`] accepts and that has a fresh member is returned: the bounds
+/// left out (its regions were tested as they are), and so is a pair whose
+/// members already carry one `label` (one group: merging it changes
+/// nothing). Every pair of two labels that [`overlaps`] accepts and that
+/// has a fresh member is returned: the bounds
 /// contain each region's exact widened interval, and two regions that
 /// [`overlaps`] accepts are within their summed widened radii on every
 /// axis. Regions without finite bounds are paired with every other region.
 fn candidate_pairs(
     reach: &[Reach],
     fresh: &[bool],
+    label: &[usize],
     bounds: &mut [Option<([f64; 3], [f64; 3])>],
     out: &mut Vec<(usize, usize)>,
     scratch: &mut SweepScratch,
@@ -274,9 +278,15 @@ fn candidate_pairs(
             wild.push(i);
             continue;
         };
+        // Finite bounds: plain comparisons are `min` and `max` (the axis
+        // only steers the search's speed, never its result).
         for k in 0..3 {
-            lo[k] = lo[k].min(l[k]);
-            hi[k] = hi[k].max(h[k]);
+            if l[k] < lo[k] {
+                lo[k] = l[k];
+            }
+            if h[k] > hi[k] {
+                hi[k] = h[k];
+            }
         }
     }
     let axis = (0..3)
@@ -298,6 +308,7 @@ fn candidate_pairs(
             lo,
             hi,
             index: i as usize,
+            label: label[i as usize],
             fresh: fresh[i as usize],
         })
     }));
@@ -307,6 +318,7 @@ fn candidate_pairs(
                 break;
             }
             if (a.fresh || b.fresh)
+                && a.label != b.label
                 && b.lo[0] <= a.hi[0]
                 && a.lo[0] <= b.hi[0]
                 && b.lo[1] <= a.hi[1]
@@ -321,7 +333,7 @@ fn candidate_pairs(
     for &w in wild.iter() {
         for j in 0..n {
             let counted = bounds[j].is_none() && j < w;
-            if j != w && (fresh[w] || fresh[j]) && !counted {
+            if j != w && (fresh[w] || fresh[j]) && label[w] != label[j] && !counted {
                 out.push((w.min(j), w.max(j)));
             }
         }
@@ -360,7 +372,14 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
     let mut sums = GroupSums::default();
     let mut next: Vec<Reach> = Vec::with_capacity(n);
     loop {
-        candidate_pairs(&reach, &fresh, &mut bounds, &mut pairs, &mut scratch);
+        candidate_pairs(
+            &reach,
+            &fresh,
+            &label,
+            &mut bounds,
+            &mut pairs,
+            &mut scratch,
+        );
         let mut merged = false;
         for &(i, j) in &pairs {
             if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
