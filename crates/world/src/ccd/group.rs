@@ -310,23 +310,32 @@ fn candidate_pairs(
     // (order key of the lower bound along the axis, position): the key
     // orders finite values as `f64::total_cmp` does.
     order.clear();
-    order.extend(bounds.iter().enumerate().filter_map(|(i, b)| {
-        let x = b.as_ref()?.0[axis].to_bits() as i64;
-        Some((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32))
-    }));
-    order.sort_unstable();
+    order.reserve(n);
+    for (i, b) in bounds.iter().enumerate() {
+        if let Some((lo, _)) = b {
+            let x = lo[axis].to_bits() as i64;
+            order.push((x ^ (((x >> 63) as u64) >> 1) as i64, i as u32));
+        }
+    }
+    // By key alone: regions with equal keys may come in any order, the
+    // sweep finds the same pairs (a pair's test is symmetric), and the
+    // merges do not depend on the order of the pairs.
+    order.sort_unstable_by_key(|&(key, _)| key);
     // The bounds in that order, contiguous: the sweep reads them in turn.
     sorted.clear();
-    sorted.extend(order.iter().filter_map(|&(_, i)| {
-        let (lo, hi) = bounds[i as usize]?;
-        Some(SortedBounds {
-            lo,
-            hi,
-            index: i as usize,
-            label: label[i as usize],
-            fresh: fresh[i as usize],
-        })
-    }));
+    sorted.reserve(order.len());
+    for &(_, i) in order.iter() {
+        let i = i as usize;
+        if let Some((lo, hi)) = bounds[i] {
+            sorted.push(SortedBounds {
+                lo,
+                hi,
+                index: i,
+                label: label[i],
+                fresh: fresh[i],
+            });
+        }
+    }
     for (x, a) in sorted.iter().enumerate() {
         for b in &sorted[x + 1..] {
             if !(b.lo[axis] <= a.hi[axis]) {
