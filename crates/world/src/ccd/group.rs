@@ -660,12 +660,27 @@ mod tests {
             1usize..4,
             1u32..20,
             prop_oneof![Just(0.0f64), Just(-3.0e5)],
+            prop_oneof![Just(0.0f64), Just(0.5), Just(2.5)],
         )
-            .prop_flat_map(|(n, side, dims, impacts, offset)| {
+            .prop_flat_map(|(n, side, dims, impacts, offset, grid)| {
                 let movers: Vec<_> = (0..n)
                     .map(|i| random_mover(i, side, dims, offset))
                     .collect();
-                (movers, Just(impacts))
+                (movers, Just(impacts), Just(grid), Just(offset))
+            })
+            .prop_map(|(mut movers, impacts, grid, offset)| {
+                // Grid layouts (rows and columns of regions, as in the
+                // bench scenes: many regions share an interval along every
+                // axis): every centre is snapped to the grid.
+                if grid > 0.0 {
+                    for m in &mut movers {
+                        let c = &mut m.alone.center;
+                        c.x = ((c.x - offset) / grid).round() * grid + offset;
+                        c.y = (c.y / grid).round() * grid;
+                        c.z = (c.z / grid).round() * grid;
+                    }
+                }
+                (movers, impacts)
             })
     }
 
