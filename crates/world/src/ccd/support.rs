@@ -97,11 +97,40 @@ fn is_zero(m: &Mat3) -> bool {
     m.iter().all(|&x| x == 0.0)
 }
 
+/// `offset_length(body) != 0.0` without the two square roots
+/// ([`offset_is_nonzero`]).
+fn has_offset(body: &RigidBody) -> bool {
+    offset_is_nonzero(body.shape_offset().0, body.center_of_mass())
+}
+
+/// `offset_length_of(offset, center) != 0.0` without the two square roots:
+/// a norm is zero exactly when every component is `±0` (the squares of
+/// `f32` values in `f64` never underflow), NaN when a component is NaN,
+/// and `f64::max` passes over a NaN norm to the other one.
+fn offset_is_nonzero(offset: Vec3, center: Vec3) -> bool {
+    // `None` for a NaN norm, else whether the norm is nonzero.
+    let nonzero = |v: Vec3| -> Option<bool> {
+        if v.iter().any(|x| x.is_nan()) {
+            None
+        } else {
+            Some(v.iter().any(|&x| x != 0.0))
+        }
+    };
+    match (nonzero(offset), nonzero(center)) {
+        (Some(a), Some(b)) => a || b,
+        (None, Some(b)) => b,
+        (Some(a), None) => a,
+        (None, None) => true,
+    }
+}
+
+/// The larger of the shape offset's and the mass centre's lengths (m).
+fn offset_length_of(offset: Vec3, center: Vec3) -> f64 {
+    promote(offset).norm().max(promote(center).norm())
+}
+
 fn offset_length(body: &RigidBody) -> f64 {
-    let (offset, _) = body.shape_offset();
-    promote(offset)
-        .norm()
-        .max(promote(body.center_of_mass()).norm())
+    offset_length_of(body.shape_offset().0, body.center_of_mass())
 }
 
 /// Checks the offsets of a turning shape: its offset from the body origin
@@ -174,14 +203,15 @@ impl ClassifyCache {
     /// Whether [`InverseInertiaSplit::factor`] accepts `tensor` (body slot
     /// `index`), remembering the last accepted tensor of the slot.
     fn factorable(&mut self, index: usize, tensor: &Mat3) -> bool {
+        // A diagonal tensor is decided outright, cheaper than the lookup.
+        if let Some(ok) = diagonal_factorable(tensor) {
+            return ok;
+        }
         let bits: [u32; 9] = std::array::from_fn(|k| tensor[k].to_bits());
         if self.factorable.get(index) == Some(&Some(bits)) {
             return true;
         }
-        let ok = match diagonal_factorable(tensor) {
-            Some(ok) => ok,
-            None => InverseInertiaSplit::factor(tensor).is_some(),
-        };
+        let ok = InverseInertiaSplit::factor(tensor).is_some();
         if ok {
             if self.factorable.len() <= index {
                 self.factorable.resize(index + 1, None);
@@ -204,12 +234,16 @@ impl ClassifyCache {
 /// costs a few comparisons instead of the factorization's divisions and
 /// square roots.
 fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
-    let off = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)];
-    if off.iter().any(|&(r, c)| tensor[(r, c)] != 0.0) {
+    // Column-major: the diagonal is at 0, 4 and 8.
+    let t: &[f32; 9] = tensor.as_slice().try_into().ok()?;
+    if [t[1], t[2], t[3], t[5], t[6], t[7]]
+        .iter()
+        .any(|&x| x != 0.0)
+    {
         return None;
     }
-    Some((0..3).all(|i| {
-        let d = tensor[(i, i)] as f64;
+    Some([t[0], t[4], t[8]].iter().all(|&d| {
+        let d = d as f64;
         d > 0.0 && d.is_finite()
     }))
 }
@@ -289,7 +323,7 @@ pub fn classify_cached(
                     if !cache.factorable(index, &body.inverse_inertia()) {
                         return Err(refuse(UnsupportedReason::SphereTensorNotSpd));
                     }
-                    if offset_length(body) != 0.0 {
+                    if has_offset(body) {
                         check_offset(index, body)?;
                         return Ok(Role::Turning(TurningShape {
                             radius: s.radius(),
@@ -325,7 +359,7 @@ pub fn classify_cached(
                             .max(max_abs(&body.split_angular_velocity()));
                         return Err(refuse(UnsupportedReason::LockedCapsuleSpins { value }));
                     }
-                    if offset_length(body) != 0.0 {
+                    if has_offset(body) {
                         check_offset(index, body)?;
                         return Ok(Role::Turning(turning));
                     }
@@ -447,6 +481,37 @@ mod tests {
         let mut nan = Mat3::identity();
         nan[(2, 0)] = f32::NAN;
         assert_eq!(diagonal_factorable(&nan), None);
+    }
+
+    /// The offset test without square roots agrees with the length test on
+    /// zeros of both signs, tiny, huge, infinite and NaN components of the
+    /// shape offset and of the mass centre.
+    #[test]
+    fn the_offset_test_agrees_with_the_offset_length() {
+        let values = [
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            -3.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        for &a in &values {
+            for &b in &values {
+                for (offset, com) in [
+                    (Vec3::new(a, 0.0, b), Vec3::zeros()),
+                    (Vec3::zeros(), Vec3::new(0.0, a, b)),
+                    (Vec3::new(a, a, 0.0), Vec3::new(0.0, 0.0, b)),
+                ] {
+                    assert_eq!(
+                        offset_is_nonzero(offset, com),
+                        offset_length_of(offset, com) != 0.0,
+                        "{offset:?} {com:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
