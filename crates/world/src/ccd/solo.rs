@@ -48,7 +48,7 @@
 //! [`CcdError::SweepRefused`]); here also the coordinates of the start and
 //! end positions within 65536 radii.
 
-use parapet_geometry::bvh::{Ball, TriangleBoundsTree};
+use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery, TriangleBoundsTree};
 use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
@@ -233,6 +233,90 @@ pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
 /// (dimensionless): one half, far beyond the roundoff of either side's
 /// evaluation of the same quantities.
 const SHAPE_LIMIT_FRACTION: f64 = 0.5;
+
+/// Growth, in limit radii, of the box around one pass's path beyond the
+/// shape (dimensionless, `2^-10`, about 1e-3 radii): the world's path takes
+/// as candidates of a pass only the triangles whose bounds meet that box
+/// (and the reach ball), see [`PassRegion`].
+///
+/// A triangle whose bounds miss the box lies, on some axis, beyond every
+/// point of the shape over the whole straight motion by more than this
+/// growth, less the roundoff of the box (coordinates below `2^17` radii,
+/// which [`shape_clear`] vouches for, so each of the few additions errs by
+/// less than `2^-35` radii). The region is used only when every triangle
+/// the reach ball can return lies within [`REJECT_DISTANCE_RADII`] of the
+/// shape ([`PassRegion::new`]); there the exact sweeps' decisions near
+/// tangency err by less than `2^-32` radii (the bound under
+/// [`REJECT_MARGIN`]), and a shape that vouches clear and a mesh that passed
+/// its check are never refused. So such a triangle is a miss of the exact
+/// sweep by a factor of millions, and leaving it out of the pass changes
+/// nothing.
+pub const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
+
+/// The candidate region of one pass of the world's path: the box of the
+/// shape's straight path over the pass (core points at both ends, grown by
+/// the shape's radius and [`PATH_MARGIN_RADII`]), cut to the reach ball's
+/// box, and the reach ball itself for leaves. Every triangle it returns is
+/// one the reach ball returns (its box lies inside the ball's box and leaves
+/// take the ball's own test), and every triangle the pass's exact sweeps can
+/// touch is among them (see [`PATH_MARGIN_RADII`]).
+#[derive(Debug, Clone, Copy)]
+struct PassRegion {
+    path: Bounds,
+    ball: Ball,
+}
+
+impl PassRegion {
+    /// The region of a pass whose shape `pass` moves by `d`, when it may
+    /// replace the reach ball `ball`: the shape vouched clear (the caller's
+    /// [`shape_clear`]), and every triangle whose bounds meet the ball lies
+    /// within [`REJECT_DISTANCE_RADII`] of the shape's centre on each axis,
+    /// which `largest_extent` (m, the widest side of any snapshot
+    /// triangle's bounds) bounds: its vertices lie within the ball's radius
+    /// (widened by the ball test's own `2^-50`) plus that extent of the
+    /// ball's centre. `None` otherwise (the pass then takes the reach ball's
+    /// candidates).
+    fn new(pass: &PassShape, d: Vec3d, ball: &Ball, largest_extent: f64) -> Option<Self> {
+        let r = pass.limit_radius;
+        let offset = (pass.center - ball.center()).amax();
+        let spread = (offset + ball.radius() + largest_extent) * (1.0 + 1.0 / (1u64 << 40) as f64);
+        if pass.points.is_empty() || !(spread <= REJECT_DISTANCE_RADII * r) {
+            return None;
+        }
+        let grow = pass.radius + PATH_MARGIN_RADII * r;
+        let (mut lo, mut hi) = (ball.bounds().min(), ball.bounds().max());
+        let (mut path_lo, mut path_hi) = (Vec3d::repeat(f64::INFINITY), Vec3d::repeat(f64::NEG_INFINITY));
+        for q in &pass.points {
+            let end = q + d;
+            path_lo = path_lo.inf(q).inf(&end);
+            path_hi = path_hi.sup(q).sup(&end);
+        }
+        lo = lo.sup(&path_lo.add_scalar(-grow));
+        hi = hi.inf(&path_hi.add_scalar(grow));
+        let path = Bounds::new(lo, hi).ok()?;
+        Some(Self { path, ball: *ball })
+    }
+}
+
+impl BoundsQuery for PassRegion {
+    const REFINES: bool = true;
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        self.path
+    }
+
+    #[inline]
+    fn refine(&self, b: &Bounds) -> bool {
+        self.ball.refine(b)
+    }
+
+    /// The ball's test on leaves only: the path box prunes the walk.
+    #[inline]
+    fn refine_internal(&self) -> bool {
+        false
+    }
+}
 
 /// The moving shape at the start of one pass, as `clearly_misses` sees it.
 #[derive(Debug, Clone, Default)]
@@ -467,12 +551,15 @@ pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
 }
 
 /// Buffers that one thread reuses for the bodies it sweeps alone: the
-/// candidate list and the pass shape. Nothing carries over from one body to
+/// candidate lists and the pass shape. Nothing carries over from one body to
 /// the next (each sweep clears them), so results do not depend on which
 /// thread swept which body.
 #[derive(Debug, Default)]
 pub(crate) struct SoloScratch {
-    candidates: Vec<u32>,
+    /// The reach ball's candidates (owner collides), ascending.
+    reach: Vec<u32>,
+    /// One pass's candidates ([`PassRegion`], owner collides), ascending.
+    path: Vec<u32>,
     pass: PassShape,
 }
 
@@ -486,29 +573,36 @@ pub(crate) struct SoloScratch {
 /// [`CcdError::SweepRefused`], [`CcdError::ImpactLimit`],
 /// [`CcdError::Precision`] or [`CcdError::NotRepresentable`], naming the body.
 pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOutcome, CcdError> {
-    sweep_alone_with(input, mesh, &mut SoloScratch::default(), false)
+    sweep_alone_with(input, mesh, &mut SoloScratch::default(), None)
 }
 
 /// [`sweep_alone`] for the world, whose mesh snapshot passed its geometry
-/// check: clear misses are decided by [`clearly_misses`], and the buffers
-/// of `scratch` are reused.
+/// check (`largest_extent`, m: the widest side of any snapshot triangle's
+/// bounds, [`super::mesh_cache::MeshSnapshotCache::largest_extent`]): each
+/// pass takes the candidates of its own path ([`PassRegion`]) when it may,
+/// clear misses are decided by [`clearly_misses`], and the buffers of
+/// `scratch` are reused. The outcome is [`sweep_alone`]'s, bit for bit.
 ///
 /// # Errors
 /// As [`sweep_alone`].
 pub(crate) fn sweep_alone_prepared(
     input: &SoloInput<'_>,
     mesh: &MeshView<'_>,
+    largest_extent: f64,
     scratch: &mut SoloScratch,
 ) -> Result<SoloOutcome, CcdError> {
-    sweep_alone_with(input, mesh, scratch, true)
+    sweep_alone_with(input, mesh, scratch, Some(largest_extent))
 }
 
+/// The sweep loop; `checked` is `Some(largest_extent)` on the world's path
+/// (snapshot checked: clear misses and pass regions), `None` on the plain one.
 fn sweep_alone_with(
     input: &SoloInput<'_>,
     mesh: &MeshView<'_>,
     scratch: &mut SoloScratch,
-    rejects: bool,
+    checked: Option<f64>,
 ) -> Result<SoloOutcome, CcdError> {
+    let rejects = checked.is_some();
     let index = input.index;
     let body = input.body;
     let dt = input.dt;
@@ -522,12 +616,10 @@ fn sweep_alone_with(
             value: input.reach.radius,
         }
     })?;
-    let SoloScratch { candidates, pass } = scratch;
-    // Every triangle whose bounds the ball touches, ascending, whose owner
-    // collides.
-    mesh.tree.query(&ball, candidates);
-    candidates.retain(|&t| (mesh.material)(t as usize).is_some());
-    let candidates: &[u32] = candidates;
+    let SoloScratch { reach, path, pass } = scratch;
+    // Whether `reach` holds the reach ball's candidates (queried at the
+    // first pass that needs them).
+    let mut reach_ready = false;
 
     let (shape_offset, shape_rotation) = body.shape_offset();
     let half_axis = match input.shape {
@@ -576,14 +668,40 @@ fn sweep_alone_with(
         let mut prepared = None;
         // The motion as the sweeps compute it.
         let d = promote(sweep_v) * tau as f64;
-        let decide = rejects && !candidates.is_empty();
         // Whether the first candidate may be decided too (else its sweep
         // checks the moving shape, so a refusal names the same triangle).
         let mut first = false;
-        if decide {
+        // The pass's own region, when the shape vouches clear and the
+        // snapshot's triangles are small enough (see `PassRegion`).
+        let mut region = None;
+        if let Some(largest_extent) = checked {
             mover.pass_shape(p, pass);
             first = shape_clear(&mover, pass, p, sweep_v, tau);
+            if first {
+                region = PassRegion::new(pass, d, &ball, largest_extent);
+            }
         }
+        let candidates: &[u32] = match &region {
+            Some(region) => {
+                // Every triangle whose bounds meet the pass's region,
+                // ascending, whose owner collides: among the reach ball's,
+                // every one that the pass's sweeps can touch.
+                mesh.tree.query(region, path);
+                path.retain(|&t| (mesh.material)(t as usize).is_some());
+                &path[..]
+            }
+            None => {
+                if !reach_ready {
+                    // Every triangle whose bounds the ball touches,
+                    // ascending, whose owner collides.
+                    mesh.tree.query(&ball, reach);
+                    reach.retain(|&t| (mesh.material)(t as usize).is_some());
+                    reach_ready = true;
+                }
+                &reach[..]
+            }
+        };
+        let decide = rejects && !candidates.is_empty();
         for (k, &t) in candidates.iter().enumerate() {
             let t = t as usize;
             let triangle = &mesh.triangles[t];
@@ -1156,6 +1274,9 @@ mod tests {
         for _ in 0..40 {
             let tris = terrain(&mut rng, 12);
             let tree = TriangleBoundsTree::build(&tris).unwrap();
+            let mut check = crate::ccd::MeshSnapshotCache::new();
+            check.ensure([(0, tris.as_slice())]).unwrap();
+            let extent = check.largest_extent().unwrap();
             let material = |t: usize| {
                 (t % 7 != 3).then_some(Material {
                     friction: 0.3,
@@ -1234,7 +1355,7 @@ mod tests {
                     max_impacts: 1 + rng.pick(3) as u32,
                 };
                 let plain = sweep_alone(&input, &mesh);
-                let prepared = sweep_alone_prepared(&input, &mesh, &mut scratch);
+                let prepared = sweep_alone_prepared(&input, &mesh, extent, &mut scratch);
                 assert_eq!(prepared, plain);
                 cases += 1;
                 impacts += plain.map(|o| o.impacts.len()).unwrap_or(0);
