@@ -101,12 +101,9 @@ impl MeshSnapshotCache {
 /// rounding to nearest (relative `2^-53`), so widening the largest by
 /// `2^-50` of itself bounds the exact value.
 fn triangle_extent(t: &[Vec3; 3]) -> f64 {
-    let mut widest = 0.0f64;
-    for k in 0..3 {
-        let [a, b, c] = [t[0][k] as f64, t[1][k] as f64, t[2][k] as f64];
-        widest = widest.max(a.max(b).max(c) - a.min(b).min(c));
-    }
-    widest * (1.0 + 1.0 / (1u64 << 50) as f64)
+    let lo = parapet_math::promote(t[0].inf(&t[1]).inf(&t[2]));
+    let hi = parapet_math::promote(t[0].sup(&t[1]).sup(&t[2]));
+    (hi - lo).max() * (1.0 + 1.0 / (1u64 << 50) as f64)
 }
 
 #[cfg(test)]

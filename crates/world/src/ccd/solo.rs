@@ -37,6 +37,19 @@
 //! finds the shape within half of each of those limits, and is otherwise
 //! swept in full: any refusal still names the same triangle.
 //!
+//! The first pass's own region (the world's path): a body alone usually
+//! proves that it hits nothing, so the first pass, when the shape vouches
+//! clear, takes as candidates only the triangles whose bounds meet the box
+//! of its straight path (the shape's core at both ends, grown by its radius
+//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box, and meet the reach
+//! ball ([`PassRegion`]): a subset of the reach ball's candidates that holds
+//! every triangle the pass's sweeps can touch. The others are misses of the
+//! exact sweep that no sweep would refuse (the shape vouches clear, the
+//! snapshot passed its check, and the snapshot's widest triangle keeps every
+//! reach candidate within [`REJECT_DISTANCE_RADII`]), so the outcome is the
+//! same bit for bit. A pass after an impact takes the reach ball's
+//! candidates, queried once.
+//!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after
 //! the split correction's turn, as the pose update does), and keeps the last
@@ -261,44 +274,41 @@ pub const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
 /// take the ball's own test), and every triangle the pass's exact sweeps can
 /// touch is among them (see [`PATH_MARGIN_RADII`]).
 #[derive(Debug, Clone, Copy)]
-struct PassRegion {
+struct PassRegion<'b> {
     path: Bounds,
-    ball: Ball,
+    ball: &'b Ball,
 }
 
-impl PassRegion {
-    /// The region of a pass whose shape `pass` moves by `d`, when it may
+impl<'b> PassRegion<'b> {
+    /// The region of a pass whose shape `hull` moves by `d`, when it may
     /// replace the reach ball `ball`: the shape vouched clear (the caller's
     /// [`shape_clear`]), and every triangle whose bounds meet the ball lies
-    /// within [`REJECT_DISTANCE_RADII`] of the shape's centre on each axis,
-    /// which `largest_extent` (m, the widest side of any snapshot
-    /// triangle's bounds) bounds: its vertices lie within the ball's radius
-    /// (widened by the ball test's own `2^-50`) plus that extent of the
-    /// ball's centre. `None` otherwise (the pass then takes the reach ball's
-    /// candidates).
-    fn new(pass: &PassShape, d: Vec3d, ball: &Ball, largest_extent: f64) -> Option<Self> {
-        let r = pass.limit_radius;
-        let offset = (pass.center - ball.center()).amax();
+    /// within [`REJECT_DISTANCE_RADII`] limit radii (`r`, m) of the shape's
+    /// centre on each axis, which `largest_extent` (m, the widest side of
+    /// any snapshot triangle's bounds) bounds: its vertices lie within the
+    /// ball's radius (widened by the ball test's own `2^-50`) plus that
+    /// extent of the ball's centre. `None` otherwise (the pass then takes
+    /// the reach ball's candidates).
+    fn new(hull: &PassHull, d: Vec3d, ball: &'b Ball, largest_extent: f64, r: f64) -> Option<Self> {
+        let offset = (hull.center - ball.center()).amax();
         let spread = (offset + ball.radius() + largest_extent) * (1.0 + 1.0 / (1u64 << 40) as f64);
-        if pass.points.is_empty() || !(spread <= REJECT_DISTANCE_RADII * r) {
+        if !(spread <= REJECT_DISTANCE_RADII * r) {
             return None;
         }
-        let grow = pass.radius + PATH_MARGIN_RADII * r;
-        let (mut lo, mut hi) = (ball.bounds().min(), ball.bounds().max());
-        let (mut path_lo, mut path_hi) = (Vec3d::repeat(f64::INFINITY), Vec3d::repeat(f64::NEG_INFINITY));
-        for q in &pass.points {
-            let end = q + d;
-            path_lo = path_lo.inf(q).inf(&end);
-            path_hi = path_hi.sup(q).sup(&end);
-        }
-        lo = lo.sup(&path_lo.add_scalar(-grow));
-        hi = hi.inf(&path_hi.add_scalar(grow));
+        let grow = hull.radius + PATH_MARGIN_RADII * r;
+        let reach = ball.bounds();
+        let lo = reach
+            .min()
+            .sup(&(hull.lo.inf(&(hull.lo + d))).add_scalar(-grow));
+        let hi = reach
+            .max()
+            .inf(&(hull.hi.sup(&(hull.hi + d))).add_scalar(grow));
         let path = Bounds::new(lo, hi).ok()?;
-        Some(Self { path, ball: *ball })
+        Some(Self { path, ball })
     }
 }
 
-impl BoundsQuery for PassRegion {
+impl BoundsQuery for PassRegion<'_> {
     const REFINES: bool = true;
 
     #[inline]
@@ -383,56 +393,71 @@ pub(crate) fn clearly_misses(shape: &PassShape, d: Vec3d, tri: &[Vec3; 3]) -> bo
     low + along - shape.radius * len > margin
 }
 
+/// The moving shape at the start of one pass, as boxes see it: its core
+/// (the points whose ball of `radius` is the shape) lies in `[lo, hi]`.
+#[derive(Debug, Clone, Copy)]
+struct PassHull {
+    /// The shape's centre (m, world): the sphere or capsule centre, the
+    /// solid's shape centre (as [`Mover::pass_shape`] places it).
+    center: Vec3d,
+    /// Lower corner of the core's box (m): the sphere centre, the box of
+    /// the capsule's two `f32` segment ends as its sweep takes them, the box
+    /// of the solid's bounding ball around its centre.
+    lo: Vec3d,
+    /// Upper corner of the core's box (m).
+    hi: Vec3d,
+    /// Radius around the core (m): 0 for a solid.
+    radius: f64,
+    /// Half the length of a capsule's `f32` segment (the sweep's own reach
+    /// measure; the box's diagonal), 0 otherwise (m).
+    half_axis: f64,
+}
+
+/// Relative widening of a solid's farthest-vertex radius for its bounding
+/// ball in the world (dimensionless, `2^-30`): the world vertices are the
+/// shape-frame vertices turned by a normalized `f64` rotation and moved by
+/// the centre, which changes their distance from the centre by a few ulps
+/// of the coordinates (below `2^-35` radii within [`SHAPE_LIMIT_FRACTION`]
+/// of the coordinate limit), far below this.
+const SOLID_BOUND_WIDEN: f64 = 1.0 / (1u64 << 30) as f64;
+
 /// Whether the sweeps' checks of the moving shape itself (those that refuse
 /// every triangle alike) certainly pass for this pass: inputs finite, step
-/// non-negative, the radius, every core point (and the body origin) at the
-/// start and end of the motion, the reach, and for a solid its rotations
-/// and offset, each within [`SHAPE_LIMIT_FRACTION`] of the sweeps' limit
-/// ([`MIN_RADIUS`], [`MAX_RADIUS`], [`MAX_COORDINATE`],
-/// [`MAX_COORDINATE_RADII`], [`MAX_REACH_RADII`],
-/// [`ROTATION_NORM_SQ_TOLERANCE`], [`MAX_SHAPE_OFFSET`]). `false` when
-/// unsure: the first candidate is then swept in full.
-fn shape_clear(mover: &Mover<'_>, pass: &PassShape, p: Vec3, v: Vec3, tau: f32) -> bool {
+/// non-negative, the radius, every core point (every point of the core's
+/// box, which holds them) and the body origin at the start and end of the
+/// motion, the reach, and for a solid its rotations and offset, each within
+/// [`SHAPE_LIMIT_FRACTION`] of the sweeps' limit ([`MIN_RADIUS`],
+/// [`MAX_RADIUS`], [`MAX_COORDINATE`], [`MAX_COORDINATE_RADII`],
+/// [`MAX_REACH_RADII`], [`ROTATION_NORM_SQ_TOLERANCE`],
+/// [`MAX_SHAPE_OFFSET`]). `false` when unsure: the first candidate is then
+/// swept in full, and the pass takes the reach ball's candidates.
+fn shape_clear(mover: &Mover<'_>, hull: &PassHull, p: Vec3, v: Vec3, tau: f32) -> bool {
     let k = SHAPE_LIMIT_FRACTION;
-    let finite = |x: &Vec3| x.iter().all(|c| c.is_finite());
-    let inputs = finite(&p) && finite(&v) && tau.is_finite() && tau >= 0.0;
-    if pass.points.is_empty() || !inputs {
-        return false;
-    }
-    let r = pass.limit_radius;
-    if !(r >= MIN_RADIUS / k && r <= MAX_RADIUS * k) {
+    let inputs = p.x.is_finite()
+        & p.y.is_finite()
+        & p.z.is_finite()
+        & v.x.is_finite()
+        & v.y.is_finite()
+        & v.z.is_finite()
+        & tau.is_finite()
+        & (tau >= 0.0);
+    let r = mover.limit_radius;
+    if !(inputs && mover.solid_clear && r >= MIN_RADIUS / k && r <= MAX_RADIUS * k) {
         return false;
     }
     let d = promote(v) * tau as f64;
     let limit = k * MAX_COORDINATE.min(MAX_COORDINATE_RADII * r);
-    let origin = promote(p);
-    let within = |q: &Vec3d| q.amax() <= limit && (q + d).amax() <= limit;
-    if !within(&origin) || !within(&pass.center) || !pass.points.iter().all(within) {
-        return false;
-    }
-    // A capsule's reach counts half its axis (the sweep's own measure).
-    let half_axis = match mover.shape {
-        SweptShape::Capsule { .. } => 0.5 * (pass.points[1] - pass.points[0]).norm(),
-        _ => 0.0,
-    };
-    if !(d.norm() + half_axis + r <= k * MAX_REACH_RADII * r) {
-        return false;
-    }
-    if let SweptShape::Solid { .. } = mover.shape {
-        let unit = |q: &Quat| {
-            let c = q.into_inner().coords;
-            c.iter().all(|x| x.is_finite())
-                && (c.cast::<f64>().norm_squared() - 1.0).abs() <= k * ROTATION_NORM_SQ_TOLERANCE
-        };
-        let offset = promote(mover.shape_offset).norm();
-        if !(unit(&mover.body_rotation)
-            && unit(&mover.shape_rotation)
-            && offset <= k * MAX_SHAPE_OFFSET)
-        {
-            return false;
+    // Per axis, the body origin and the core's box (whose largest
+    // coordinate is at one of its two corners), at both ends of the motion.
+    let mut within = true;
+    for i in 0..3 {
+        let (o, lo, hi, di) = (p[i] as f64, hull.lo[i], hull.hi[i], d[i]);
+        for x in [o, lo, hi, o + di, lo + di, hi + di] {
+            within &= x.abs() <= limit;
         }
     }
-    true
+    // A capsule's reach counts half its axis (the sweep's own measure).
+    within && d.norm() + hull.half_axis + r <= k * MAX_REACH_RADII * r
 }
 
 /// The fixed geometry of the moving shape during the step.
@@ -443,9 +468,103 @@ struct Mover<'a> {
     body_rotation: Quat,
     shape_offset: Vec3,
     shape_rotation: Quat,
+    /// [`SweptShape::limit_radius`] (m).
+    limit_radius: f64,
+    /// Solid: the shape centre's offset from the body origin, world (m),
+    /// as [`Mover::pass_shape`] turns it; zero otherwise.
+    center_offset: Vec3d,
+    /// Solid: its farthest-vertex radius widened by [`SOLID_BOUND_WIDEN`]
+    /// (m); 0 otherwise.
+    solid_bound: f64,
+    /// Whether a solid's rotations and offset lie within
+    /// [`SHAPE_LIMIT_FRACTION`] of their limits (always for a sphere or
+    /// capsule): [`shape_clear`]'s part that does not change over the step.
+    solid_clear: bool,
 }
 
-impl Mover<'_> {
+impl<'a> Mover<'a> {
+    fn new(
+        shape: &'a SweptShape,
+        half_axis: Vec3d,
+        body_rotation: Quat,
+        shape_offset: Vec3,
+        shape_rotation: Quat,
+    ) -> Self {
+        let (center_offset, solid_bound, solid_clear) = match shape {
+            SweptShape::Solid { solid, .. } => {
+                let k = SHAPE_LIMIT_FRACTION;
+                let unit = |q: &Quat| {
+                    let c = q.into_inner().coords;
+                    c.iter().all(|x| x.is_finite())
+                        && (c.cast::<f64>().norm_squared() - 1.0).abs()
+                            <= k * ROTATION_NORM_SQ_TOLERANCE
+                };
+                let offset = promote(shape_offset);
+                let clear = unit(&body_rotation)
+                    && unit(&shape_rotation)
+                    && offset.norm() <= k * MAX_SHAPE_OFFSET;
+                // A centred solid (the common case) needs no turn.
+                let center_offset = if shape_offset == Vec3::zeros() {
+                    Vec3d::zeros()
+                } else {
+                    let rotation = parapet_math::nalgebra::UnitQuaternion::new_normalize(
+                        promote_quat(body_rotation).into_inner(),
+                    );
+                    rotation * offset
+                };
+                let bound = solid.bounding_radius() * (1.0 + SOLID_BOUND_WIDEN);
+                (center_offset, bound, clear)
+            }
+            _ => (Vec3d::zeros(), 0.0, true),
+        };
+        Mover {
+            shape,
+            half_axis,
+            body_rotation,
+            shape_offset,
+            shape_rotation,
+            limit_radius: shape.limit_radius(),
+            center_offset,
+            solid_bound,
+            solid_clear,
+        }
+    }
+
+    /// The shape at `p` as [`shape_clear`] and [`PassRegion`] see it.
+    fn hull(&self, p: Vec3) -> PassHull {
+        let c = promote(p);
+        match self.shape {
+            SweptShape::Sphere { radius } => PassHull {
+                center: c,
+                lo: c,
+                hi: c,
+                radius: *radius as f64,
+                half_axis: 0.0,
+            },
+            SweptShape::Capsule { radius, .. } => {
+                let (p0, p1) = self.capsule_ends(p);
+                let (q0, q1) = (promote(p0), promote(p1));
+                PassHull {
+                    center: c,
+                    lo: q0.inf(&q1),
+                    hi: q0.sup(&q1),
+                    radius: *radius as f64,
+                    half_axis: 0.5 * (q1 - q0).norm(),
+                }
+            }
+            SweptShape::Solid { .. } => {
+                let center = c + self.center_offset;
+                PassHull {
+                    center,
+                    lo: center.add_scalar(-self.solid_bound),
+                    hi: center.add_scalar(self.solid_bound),
+                    radius: 0.0,
+                    half_axis: 0.0,
+                }
+            }
+        }
+    }
+
     fn sweep(&self, p: Vec3, v: Vec3, tau: f32, tri: &[Vec3; 3]) -> SweepOutcome<()> {
         self.sweep_pass(p, v, tau, tri, &mut None)
     }
@@ -522,7 +641,7 @@ impl Mover<'_> {
                 };
                 let body_rotation = unit(self.body_rotation);
                 let rotation = body_rotation * unit(self.shape_rotation);
-                out.center = promote(p) + body_rotation * promote(self.shape_offset);
+                out.center = promote(p) + self.center_offset;
                 out.radius = 0.0;
                 let center = out.center;
                 out.points
@@ -607,7 +726,47 @@ fn sweep_alone_with(
     let body = input.body;
     let dt = input.dt;
     let limit_radius = input.shape.limit_radius();
-    check_coordinates(index, &promote(body.position()), limit_radius)?;
+    let (shape_offset, shape_rotation) = body.shape_offset();
+    let half_axis = match input.shape {
+        SweptShape::Capsule { half_height, .. } => promote(capsule_half_axis(body, *half_height)),
+        _ => Vec3d::zeros(),
+    };
+    let mover = Mover::new(
+        input.shape,
+        half_axis,
+        body.rotation(),
+        shape_offset,
+        shape_rotation,
+    );
+    let split = body.split_linear_velocity();
+    let mut p = body.position();
+    let mut v = body.linear_velocity();
+    let mut w = body.angular_velocity();
+    let swept = if split == Vec3::zeros() {
+        Ok(v)
+    } else {
+        demote(promote(v) + promote(split)).map_err(|_| CcdError::NotRepresentable {
+            body: index,
+            quantity: "swept velocity",
+            value: f64::INFINITY,
+        })
+    };
+    // The first pass's shape on the world's path: when it vouches clear
+    // (`shape_clear`), the body origin lies within half the coordinate
+    // limits at the start and the end of the straight motion, so the two
+    // coordinate checks below pass and are skipped (the errors keep their
+    // order: an unsure shape is checked here as before).
+    let start = match (checked, &swept) {
+        (Some(_), Ok(sv)) => {
+            let hull = mover.hull(p);
+            Some((hull, shape_clear(&mover, &hull, p, *sv, dt)))
+        }
+        _ => None,
+    };
+    let start_clear = matches!(start, Some((_, true)));
+    if !start_clear {
+        check_coordinates(index, &promote(p), limit_radius)?;
+    }
 
     let ball = Ball::new(input.reach.center, input.reach.radius).map_err(|_| {
         CcdError::NotRepresentable {
@@ -620,35 +779,9 @@ fn sweep_alone_with(
     // Whether `reach` holds the reach ball's candidates (queried at the
     // first pass that needs them).
     let mut reach_ready = false;
-
-    let (shape_offset, shape_rotation) = body.shape_offset();
-    let half_axis = match input.shape {
-        SweptShape::Capsule { half_height, .. } => promote(capsule_half_axis(body, *half_height)),
-        _ => Vec3d::zeros(),
-    };
-    let mover = Mover {
-        shape: input.shape,
-        half_axis,
-        body_rotation: body.rotation(),
-        shape_offset,
-        shape_rotation,
-    };
     // Only needed at an impact (the world tensor costs a matrix product).
     let mut response_body: Option<ResponseBody> = None;
-
-    let split = body.split_linear_velocity();
-    let mut p = body.position();
-    let mut v = body.linear_velocity();
-    let mut w = body.angular_velocity();
-    let mut sweep_v = if split == Vec3::zeros() {
-        v
-    } else {
-        demote(promote(v) + promote(split)).map_err(|_| CcdError::NotRepresentable {
-            body: index,
-            quantity: "swept velocity",
-            value: f64::INFINITY,
-        })?
-    };
+    let mut sweep_v = swept?;
     let mut tau = dt;
     let mut elapsed = 0.0f64;
     let mut impacts: Vec<SweptImpact> = Vec::new();
@@ -675,10 +808,20 @@ fn sweep_alone_with(
         // snapshot's triangles are small enough (see `PassRegion`).
         let mut region = None;
         if let Some(largest_extent) = checked {
-            mover.pass_shape(p, pass);
-            first = shape_clear(&mover, pass, p, sweep_v, tau);
-            if first {
-                region = PassRegion::new(pass, d, &ball, largest_extent);
+            // The first pass's shape was vouched for above (same position,
+            // velocity and time).
+            let (hull, clear) = match start {
+                Some(first_pass) if passes == 0 => first_pass,
+                _ => {
+                    let hull = mover.hull(p);
+                    (hull, shape_clear(&mover, &hull, p, sweep_v, tau))
+                }
+            };
+            first = clear;
+            // The first pass only: after an impact, the reach ball's
+            // candidates, queried once, serve every later pass.
+            if first && passes == 0 {
+                region = PassRegion::new(&hull, d, &ball, largest_extent, limit_radius);
             }
         }
         let candidates: &[u32] = match &region {
@@ -702,6 +845,9 @@ fn sweep_alone_with(
             }
         };
         let decide = rejects && !candidates.is_empty();
+        if decide {
+            mover.pass_shape(p, pass);
+        }
         for (k, &t) in candidates.iter().enumerate() {
             let t = t as usize;
             let triangle = &mesh.triangles[t];
@@ -813,8 +959,12 @@ fn sweep_alone_with(
     }
 
     if passes == 0 {
-        let end = promote(p) + promote(sweep_v) * tau as f64;
-        check_coordinates(index, &end, limit_radius)?;
+        // Unmoved since the first pass: a shape vouched clear there ends
+        // within half the coordinate limits.
+        if !start_clear {
+            let end = promote(p) + promote(sweep_v) * tau as f64;
+            check_coordinates(index, &end, limit_radius)?;
+        }
         return Ok(SoloOutcome::default());
     }
     p = to_f32("position", promote(p) + promote(sweep_v) * tau as f64)?;
@@ -1058,13 +1208,7 @@ mod tests {
                 }
                 _ => Vec3d::zeros(),
             };
-            let mover = Mover {
-                shape: &shape,
-                half_axis,
-                body_rotation: rotation,
-                shape_offset: Vec3::zeros(),
-                shape_rotation: Quat::identity(),
-            };
+            let mover = Mover::new(&shape, half_axis, rotation, Vec3::zeros(), Quat::identity());
             mover.pass_shape(p, &mut pass);
             // The plane: normal n, placed `gap` radii beyond the shape's
             // lowest point along -n (negative: overlapping or behind).
@@ -1131,6 +1275,115 @@ mod tests {
         assert!(hits * 10 > cases, "only {hits} of {cases} hit");
     }
 
+    /// Random moving shapes (spheres, capsules, boxes; near the origin and
+    /// thousands of radii away), random motions, and random triangles
+    /// placed just beyond one face of the pass's path box (by 2^-40 to a
+    /// few radii, tilted, facing either way) or across it: every triangle
+    /// whose bounds miss the pass region ([`PassRegion`]) is a miss of the
+    /// exact sweep (the reference), and both kinds occur often (the
+    /// triangles across the box hit in many cases). 100,000 cases;
+    /// `PARAPET_REJECT_CASES=<n>` runs more (or fewer).
+    #[test]
+    fn a_triangle_outside_the_pass_region_is_always_a_miss_of_the_exact_sweep() {
+        let cases: u64 = std::env::var("PARAPET_REJECT_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100_000);
+        let mut rng = Mix(0x9A55_4E61);
+        let (mut outside, mut hits) = (0u64, 0u64);
+        for case in 0..cases {
+            let (shape, rotation) = random_shape(&mut rng);
+            let r = shape.limit_radius();
+            let scale = r * [1.0, 100.0, 3000.0][rng.pick(3) as usize];
+            let center = Vec3d::new(
+                rng.uniform(-10.0, 10.0),
+                rng.uniform(-10.0, 10.0),
+                rng.uniform(-10.0, 10.0),
+            ) * scale;
+            let p = center.map(|x| x as f32);
+            let half_axis = match &shape {
+                SweptShape::Capsule { half_height, .. } => {
+                    promote(rotation * Vec3::new(0.0, 0.0, *half_height))
+                }
+                _ => Vec3d::zeros(),
+            };
+            let mover = Mover::new(&shape, half_axis, rotation, Vec3::zeros(), Quat::identity());
+            let tau = 1.0f32 / 60.0;
+            let travel = r * [0.0, 0.5, 3.0, 20.0][rng.pick(4) as usize];
+            let v = (rng.unit() * travel / tau as f64).map(|x| x as f32);
+            let d = promote(v) * tau as f64;
+            let hull = mover.hull(p);
+            assert!(shape_clear(&mover, &hull, p, v, tau), "case {case}");
+            // A reach ball around the whole path, and a snapshot of small
+            // triangles (their widest side below 10 radii).
+            let bound = (hull.hi - hull.lo).norm() + hull.radius;
+            let ball = Ball::new(promote(p), bound + d.norm() + 0.1 * r).unwrap();
+            let region = PassRegion::new(&hull, d, &ball, 10.0 * r, r)
+                .expect("a region within the distance limit");
+            let (lo, hi) = (region.path.min(), region.path.max());
+            // One face of the path box, a gap beyond it (negative: across).
+            let k = rng.pick(3) as usize;
+            let up = rng.pick(2) == 0;
+            let gap = r * match rng.pick(8) {
+                0 => 1.0 / (1u64 << 40) as f64,
+                1 => 1.0 / (1u64 << 20) as f64,
+                2 => PATH_MARGIN_RADII * rng.uniform(0.0, 2.0),
+                3 => rng.uniform(0.0, 0.01),
+                4 => rng.uniform(0.0, 2.0),
+                _ => -rng.uniform(0.0, 1.0) * (hi[k] - lo[k]) / r,
+            };
+            let tri = std::array::from_fn(|i| {
+                let beyond = gap
+                    + if i == 0 || rng.pick(3) == 0 {
+                        0.0
+                    } else {
+                        rng.uniform(0.0, 2.0) * r
+                    };
+                let mut q = Vec3d::zeros();
+                for j in 0..3 {
+                    q[j] = if j == k {
+                        if up {
+                            hi[k] + beyond
+                        } else {
+                            lo[k] - beyond
+                        }
+                    } else {
+                        rng.uniform(lo[j] - r, hi[j] + r)
+                    };
+                }
+                q.map(|x| x as f32)
+            });
+            if parapet_geometry::Triangle::new(tri[0], tri[1], tri[2])
+                .validate(0)
+                .is_err()
+                || Bounds::of_triangle(&tri)
+                    .max()
+                    .iter()
+                    .zip(Bounds::of_triangle(&tri).min().iter())
+                    .any(|(a, b)| a - b > 10.0 * r)
+            {
+                continue;
+            }
+            let outcome = mover.sweep(p, v, tau, &tri);
+            if matches!(
+                outcome,
+                SweepOutcome::Hit(_) | SweepOutcome::InitiallyTouching(_)
+            ) {
+                hits += 1;
+            }
+            if !region.touches(&Bounds::of_triangle(&tri)) {
+                outside += 1;
+                assert!(
+                    matches!(outcome, SweepOutcome::Miss),
+                    "case {case}: outside the region, the sweep gave {outcome:?} \
+                     ({shape:?}, p {p:?}, v {v:?}, triangle {tri:?})"
+                );
+            }
+        }
+        assert!(outside * 4 > cases, "only {outside} of {cases} outside");
+        assert!(hits * 20 > cases, "only {hits} of {cases} hit");
+    }
+
     /// Random moving shapes around the sweeps' own limits (coordinates near
     /// 65536 radii and 1e6 m, motions near the reach limit, radii near
     /// 1e-4 m, rotations off unit, far offsets): whenever `shape_clear`
@@ -1169,13 +1422,13 @@ mod tests {
             let tilt = 1.0 + [0.0, 1e-6, 4e-6, 6e-6, 2e-5][rng.pick(5) as usize] as f32;
             let body_rotation = Quat::new_unchecked(rotation.into_inner() * tilt);
             let offset = [0.0, 4e3, 6e3, 2e4][rng.pick(4) as usize] as f32;
-            let mover = Mover {
-                shape: &shape,
+            let mover = Mover::new(
+                &shape,
                 half_axis,
                 body_rotation,
-                shape_offset: Vec3::new(offset, 0.0, 0.0),
-                shape_rotation: Quat::identity(),
-            };
+                Vec3::new(offset, 0.0, 0.0),
+                Quat::identity(),
+            );
             mover.pass_shape(p, &mut pass);
             // A valid triangle a few radii below the shape.
             let n = rng.unit();
@@ -1198,11 +1451,11 @@ mod tests {
             if let SweepOutcome::Refused(refusal) = outcome {
                 refused += 1;
                 assert!(
-                    !shape_clear(&mover, &pass, p, v, tau),
+                    !shape_clear(&mover, &mover.hull(p), p, v, tau),
                     "case {case}: vouched clear, refused with {refusal:?} \
                      ({shape:?}, p {p:?}, v {v:?})"
                 );
-            } else if shape_clear(&mover, &pass, p, v, tau) {
+            } else if shape_clear(&mover, &mover.hull(p), p, v, tau) {
                 clear += 1;
             }
         }
@@ -1215,13 +1468,13 @@ mod tests {
         // A sphere of 0.1 m sliding parallel to the floor: decided only when
         // its clearance exceeds REJECT_MARGIN radii (here 2 and 1/2 of it).
         let shape = SweptShape::Sphere { radius: 0.1 };
-        let mover = Mover {
-            shape: &shape,
-            half_axis: Vec3d::zeros(),
-            body_rotation: Quat::identity(),
-            shape_offset: Vec3::zeros(),
-            shape_rotation: Quat::identity(),
-        };
+        let mover = Mover::new(
+            &shape,
+            Vec3d::zeros(),
+            Quat::identity(),
+            Vec3::zeros(),
+            Quat::identity(),
+        );
         let d = Vec3d::new(0.5, 0.0, 0.0);
         let mut pass = PassShape::default();
         for (factor, expected) in [(2.0, true), (0.5, false), (-1.0, false)] {
