@@ -290,19 +290,32 @@ impl<'b> PassRegion<'b> {
     /// extent of the ball's centre. `None` otherwise (the pass then takes
     /// the reach ball's candidates).
     fn new(hull: &PassHull, d: Vec3d, ball: &'b Ball, largest_extent: f64, r: f64) -> Option<Self> {
-        let offset = (hull.center - ball.center()).amax();
+        let grow = hull.radius + PATH_MARGIN_RADII * r;
+        let (c, reach) = (ball.center(), ball.bounds());
+        let (reach_lo, reach_hi) = (reach.min(), reach.max());
+        let (mut lo, mut hi) = (Vec3d::zeros(), Vec3d::zeros());
+        let mut offset = 0.0f64;
+        // Per axis (plain comparisons: every input is finite here, the
+        // shape vouched clear): the core's box at both ends of the motion,
+        // grown, cut to the reach ball's box.
+        for k in 0..3 {
+            let (a, b) = (hull.lo[k], hull.hi[k]);
+            let (a_end, b_end) = (a + d[k], b + d[k]);
+            let low = if a_end < a { a_end } else { a } - grow;
+            let high = if b_end > b { b_end } else { b } + grow;
+            lo[k] = if low > reach_lo[k] { low } else { reach_lo[k] };
+            hi[k] = if high < reach_hi[k] {
+                high
+            } else {
+                reach_hi[k]
+            };
+            let o = (hull.center[k] - c[k]).abs();
+            offset = if o > offset { o } else { offset };
+        }
         let spread = (offset + ball.radius() + largest_extent) * (1.0 + 1.0 / (1u64 << 40) as f64);
         if !(spread <= REJECT_DISTANCE_RADII * r) {
             return None;
         }
-        let grow = hull.radius + PATH_MARGIN_RADII * r;
-        let reach = ball.bounds();
-        let lo = reach
-            .min()
-            .sup(&(hull.lo.inf(&(hull.lo + d))).add_scalar(-grow));
-        let hi = reach
-            .max()
-            .inf(&(hull.hi.sup(&(hull.hi + d))).add_scalar(grow));
         let path = Bounds::new(lo, hi).ok()?;
         Some(Self { path, ball })
     }
@@ -431,6 +444,7 @@ const SOLID_BOUND_WIDEN: f64 = 1.0 / (1u64 << 30) as f64;
 /// [`MAX_REACH_RADII`], [`ROTATION_NORM_SQ_TOLERANCE`],
 /// [`MAX_SHAPE_OFFSET`]). `false` when unsure: the first candidate is then
 /// swept in full, and the pass takes the reach ball's candidates.
+#[inline]
 fn shape_clear(mover: &Mover<'_>, hull: &PassHull, p: Vec3, v: Vec3, tau: f32) -> bool {
     let k = SHAPE_LIMIT_FRACTION;
     let inputs = p.x.is_finite()
@@ -663,6 +677,12 @@ impl<'a> Mover<'a> {
 /// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
 pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
     let (_, shape_rotation) = body.shape_offset();
+    // An upright capsule (identity rotations, the common case of a locked
+    // walker): the turn below gives `(0, 0, h)` exactly (every cross
+    // product term is zero and the normalization divides by exactly 1).
+    if body.rotation() == Quat::identity() && shape_rotation == Quat::identity() {
+        return Vec3::new(0.0, 0.0, half_height);
+    }
     let q =
         parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
     let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
@@ -830,7 +850,9 @@ fn sweep_alone_with(
                 // ascending, whose owner collides: among the reach ball's,
                 // every one that the pass's sweeps can touch.
                 mesh.tree.query(region, path);
-                path.retain(|&t| (mesh.material)(t as usize).is_some());
+                if !path.is_empty() {
+                    path.retain(|&t| (mesh.material)(t as usize).is_some());
+                }
                 &path[..]
             }
             None => {
@@ -1382,6 +1404,27 @@ mod tests {
         }
         assert!(outside * 4 > cases, "only {outside} of {cases} outside");
         assert!(hits * 20 > cases, "only {hits} of {cases} hit");
+    }
+
+    #[test]
+    fn an_upright_capsule_axis_is_the_turned_axis_bit_for_bit() {
+        let turned = |q: Quat, h: f32| {
+            let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(
+                promote_quat(q).into_inner() * promote_quat(Quat::identity()).into_inner(),
+            );
+            (q * Vec3d::new(0.0, 0.0, h as f64)).map(|x| x as f32)
+        };
+        for h in [0.0f32, 1e-4, 0.3, 7.25, 1e4] {
+            let body =
+                RigidBody::new_dynamic(Shape::capsule(0.2, h.max(1e-3)).unwrap(), 1.0).unwrap();
+            let fast = capsule_half_axis(&body, h);
+            let plain = turned(Quat::identity(), h);
+            assert_eq!(fast.map(f32::to_bits), plain.map(f32::to_bits), "h {h}");
+            // A turned capsule still takes the turn.
+            let tilted = body.with_rotation(Quat::from_euler_angles(0.3, 0.0, 0.0));
+            let axis = capsule_half_axis(&tilted, h);
+            assert_eq!(axis, turned(tilted.rotation(), h));
+        }
     }
 
     /// Random moving shapes around the sweeps' own limits (coordinates near
