@@ -41,14 +41,15 @@
 //! proves that it hits nothing, so the first pass, when the shape vouches
 //! clear, takes as candidates only the triangles whose bounds meet the box
 //! of its straight path (the shape's core at both ends, grown by its radius
-//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box, and meet the reach
-//! ball ([`PassRegion`]): a subset of the reach ball's candidates that holds
-//! every triangle the pass's sweeps can touch. The others are misses of the
-//! exact sweep that no sweep would refuse (the shape vouches clear, the
-//! snapshot passed its check, and the snapshot's widest triangle keeps every
-//! reach candidate within [`REJECT_DISTANCE_RADII`]), so the outcome is the
-//! same bit for bit. A pass after an impact takes the reach ball's
-//! candidates, queried once.
+//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box ([`PassRegion`]):
+//! every triangle the pass's sweeps can touch is among them, and every
+//! triangle that only one of this box and the reach ball returns is a miss
+//! of the exact sweep that no sweep would refuse (the shape vouches clear,
+//! the reach ball holds the path with room to spare, the snapshot passed
+//! its check, and its widest triangle keeps every such triangle within
+//! [`REJECT_DISTANCE_RADII`]), so the outcome is the reach ball's, bit for
+//! bit. A pass after an impact takes the reach ball's candidates, queried
+//! once.
 //!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after
@@ -248,53 +249,59 @@ pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
 const SHAPE_LIMIT_FRACTION: f64 = 0.5;
 
 /// Growth, in limit radii, of the box around one pass's path beyond the
-/// shape (dimensionless, `2^-10`, about 1e-3 radii): the world's path takes
-/// as candidates of a pass only the triangles whose bounds meet that box
-/// (and the reach ball), see [`PassRegion`].
+/// shape, and the clearance the reach ball must keep around that path
+/// (dimensionless, `2^-10`, about 1e-3 radii): the world's path takes as
+/// candidates of its first pass only the triangles whose bounds meet that
+/// box, cut to the reach ball's box ([`PassRegion`]).
 ///
-/// A triangle whose bounds miss the box lies, on some axis, beyond every
-/// point of the shape over the whole straight motion by more than this
-/// growth, less the roundoff of the box (coordinates below `2^17` radii,
-/// which [`shape_clear`] vouches for, so each of the few additions errs by
-/// less than `2^-35` radii). The region is used only when every triangle
-/// the reach ball can return lies within [`REJECT_DISTANCE_RADII`] of the
-/// shape ([`PassRegion::new`]); there the exact sweeps' decisions near
-/// tangency err by less than `2^-32` radii (the bound under
+/// A triangle left out (bounds missing the box) lies, on some axis, beyond
+/// every point of the shape over the whole straight motion by more than
+/// this growth, less the roundoff of the box (coordinates below `2^17`
+/// radii, which [`shape_clear`] vouches for, so each of the few additions
+/// errs by less than `2^-35` radii). A triangle taken in although the reach
+/// ball would not return it (bounds within the box but farther than the
+/// ball's radius from its centre) lies more than this clearance from the
+/// shape, which [`PassRegion::new`] checks. The region is used only when
+/// every triangle it or the reach ball can return lies within
+/// [`REJECT_DISTANCE_RADII`] of the shape; there the exact sweeps'
+/// decisions near tangency err by less than `2^-32` radii (the bound under
 /// [`REJECT_MARGIN`]), and a shape that vouches clear and a mesh that passed
-/// its check are never refused. So such a triangle is a miss of the exact
-/// sweep by a factor of millions, and leaving it out of the pass changes
-/// nothing.
+/// its check are never refused. So either triangle is a miss of the exact
+/// sweep by a factor of millions, and the pass's outcome is the reach
+/// ball's, bit for bit.
 pub const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
 
-/// The candidate region of one pass of the world's path: the box of the
-/// shape's straight path over the pass (core points at both ends, grown by
-/// the shape's radius and [`PATH_MARGIN_RADII`]), cut to the reach ball's
-/// box, and the reach ball itself for leaves. Every triangle it returns is
-/// one the reach ball returns (its box lies inside the ball's box and leaves
-/// take the ball's own test), and every triangle the pass's exact sweeps can
-/// touch is among them (see [`PATH_MARGIN_RADII`]).
+/// The candidate region of the first pass of the world's path: the box of
+/// the shape's straight path over the pass (its core's box at both ends,
+/// grown by the shape's radius and [`PATH_MARGIN_RADII`]), cut to the reach
+/// ball's box. Every triangle the pass's exact sweeps can touch meets it,
+/// and every triangle that meets it or the reach ball is a miss of the
+/// exact sweep unless it meets both (see [`PATH_MARGIN_RADII`]).
 #[derive(Debug, Clone, Copy)]
-struct PassRegion<'b> {
+struct PassRegion {
     path: Bounds,
-    ball: &'b Ball,
 }
 
-impl<'b> PassRegion<'b> {
+impl PassRegion {
     /// The region of a pass whose shape `hull` moves by `d`, when it may
     /// replace the reach ball `ball`: the shape vouched clear (the caller's
-    /// [`shape_clear`]), and every triangle whose bounds meet the ball lies
-    /// within [`REJECT_DISTANCE_RADII`] limit radii (`r`, m) of the shape's
-    /// centre on each axis, which `largest_extent` (m, the widest side of
-    /// any snapshot triangle's bounds) bounds: its vertices lie within the
-    /// ball's radius (widened by the ball test's own `2^-50`) plus that
-    /// extent of the ball's centre. `None` otherwise (the pass then takes
-    /// the reach ball's candidates).
-    fn new(hull: &PassHull, d: Vec3d, ball: &'b Ball, largest_extent: f64, r: f64) -> Option<Self> {
-        let grow = hull.radius + PATH_MARGIN_RADII * r;
+    /// [`shape_clear`]); the ball holds the shape over the whole motion with
+    /// [`PATH_MARGIN_RADII`] limit radii (`r`, m) to spare (checked here,
+    /// every length rounded up by `2^-40` of the sum); and every triangle
+    /// whose bounds meet the ball's box lies within [`REJECT_DISTANCE_RADII`]
+    /// of the shape's centre on each axis, which `largest_extent` (m, the
+    /// widest side of any snapshot triangle's bounds) bounds: its vertices
+    /// lie within the ball's radius plus that extent of the ball's centre on
+    /// each axis. `None` otherwise (the pass then takes the reach ball's
+    /// candidates).
+    fn new(hull: &PassHull, d: Vec3d, ball: &Ball, largest_extent: f64, r: f64) -> Option<Self> {
+        let margin = PATH_MARGIN_RADII * r;
+        let grow = hull.radius + margin;
         let (c, reach) = (ball.center(), ball.bounds());
         let (reach_lo, reach_hi) = (reach.min(), reach.max());
         let (mut lo, mut hi) = (Vec3d::zeros(), Vec3d::zeros());
-        let mut offset = 0.0f64;
+        // The centre's offset from the ball's.
+        let mut offset = Vec3d::zeros();
         // Per axis (plain comparisons: every input is finite here, the
         // shape vouched clear): the core's box at both ends of the motion,
         // grown, cut to the reach ball's box.
@@ -309,35 +316,16 @@ impl<'b> PassRegion<'b> {
             } else {
                 reach_hi[k]
             };
-            let o = (hull.center[k] - c[k]).abs();
-            offset = if o > offset { o } else { offset };
+            offset[k] = hull.center[k] - c[k];
         }
-        let spread = (offset + ball.radius() + largest_extent) * (1.0 + 1.0 / (1u64 << 40) as f64);
-        if !(spread <= REJECT_DISTANCE_RADII * r) {
+        let widen = 1.0 + 1.0 / (1u64 << 40) as f64;
+        let spread = (offset.amax() + ball.radius() + largest_extent) * widen;
+        let held = (offset.norm() + d.norm() + hull.core_reach + grow) * widen;
+        if !(spread <= REJECT_DISTANCE_RADII * r && held <= ball.radius()) {
             return None;
         }
         let path = Bounds::new(lo, hi).ok()?;
-        Some(Self { path, ball })
-    }
-}
-
-impl BoundsQuery for PassRegion<'_> {
-    const REFINES: bool = true;
-
-    #[inline]
-    fn bounds(&self) -> Bounds {
-        self.path
-    }
-
-    #[inline]
-    fn refine(&self, b: &Bounds) -> bool {
-        self.ball.refine(b)
-    }
-
-    /// The ball's test on leaves only: the path box prunes the walk.
-    #[inline]
-    fn refine_internal(&self) -> bool {
-        false
+        Some(Self { path })
     }
 }
 
@@ -424,6 +412,10 @@ struct PassHull {
     /// Half the length of a capsule's `f32` segment (the sweep's own reach
     /// measure; the box's diagonal), 0 otherwise (m).
     half_axis: f64,
+    /// The largest distance of a core point from `center` (m, to nearest):
+    /// 0 for a sphere, the farther `f32` segment end for a capsule, the
+    /// widened farthest-vertex radius for a solid.
+    core_reach: f64,
 }
 
 /// Relative widening of a solid's farthest-vertex radius for its bounding
@@ -554,6 +546,7 @@ impl<'a> Mover<'a> {
                 hi: c,
                 radius: *radius as f64,
                 half_axis: 0.0,
+                core_reach: 0.0,
             },
             SweptShape::Capsule { radius, .. } => {
                 let (p0, p1) = self.capsule_ends(p);
@@ -564,6 +557,7 @@ impl<'a> Mover<'a> {
                     hi: q0.sup(&q1),
                     radius: *radius as f64,
                     half_axis: 0.5 * (q1 - q0).norm(),
+                    core_reach: (q0 - c).norm().max((q1 - c).norm()),
                 }
             }
             SweptShape::Solid { .. } => {
@@ -574,6 +568,7 @@ impl<'a> Mover<'a> {
                     hi: center.add_scalar(self.solid_bound),
                     radius: 0.0,
                     half_axis: 0.0,
+                    core_reach: self.solid_bound,
                 }
             }
         }
@@ -849,7 +844,7 @@ fn sweep_alone_with(
                 // Every triangle whose bounds meet the pass's region,
                 // ascending, whose owner collides: among the reach ball's,
                 // every one that the pass's sweeps can touch.
-                mesh.tree.query(region, path);
+                mesh.tree.query(&region.path, path);
                 if !path.is_empty() {
                     path.retain(|&t| (mesh.material)(t as usize).is_some());
                 }
@@ -1298,12 +1293,14 @@ mod tests {
     }
 
     /// Random moving shapes (spheres, capsules, boxes; near the origin and
-    /// thousands of radii away), random motions, and random triangles
-    /// placed just beyond one face of the pass's path box (by 2^-40 to a
-    /// few radii, tilted, facing either way) or across it: every triangle
-    /// whose bounds miss the pass region ([`PassRegion`]) is a miss of the
-    /// exact sweep (the reference), and both kinds occur often (the
-    /// triangles across the box hit in many cases). 100,000 cases;
+    /// thousands of radii away), random motions, reach balls from just
+    /// large enough for the region (the path and [`PATH_MARGIN_RADII`]) to
+    /// ample, and random triangles placed just beyond one face of the
+    /// pass's path box (by 2^-40 to a few radii, tilted, facing either way)
+    /// or across it: every triangle that the region leaves out, and every
+    /// one it takes in that the reach ball would not return, is a miss of
+    /// the exact sweep (the reference); all three kinds occur often, and the
+    /// triangles across the box hit in many cases. 100,000 cases;
     /// `PARAPET_REJECT_CASES=<n>` runs more (or fewer).
     #[test]
     fn a_triangle_outside_the_pass_region_is_always_a_miss_of_the_exact_sweep() {
@@ -1312,7 +1309,7 @@ mod tests {
             .and_then(|s| s.parse().ok())
             .unwrap_or(100_000);
         let mut rng = Mix(0x9A55_4E61);
-        let (mut outside, mut hits) = (0u64, 0u64);
+        let (mut outside, mut beyond_ball, mut hits) = (0u64, 0u64, 0u64);
         for case in 0..cases {
             let (shape, rotation) = random_shape(&mut rng);
             let r = shape.limit_radius();
@@ -1338,10 +1335,15 @@ mod tests {
             assert!(shape_clear(&mover, &hull, p, v, tau), "case {case}");
             // A reach ball around the whole path, and a snapshot of small
             // triangles (their widest side below 10 radii).
-            let bound = (hull.hi - hull.lo).norm() + hull.radius;
-            let ball = Ball::new(promote(p), bound + d.norm() + 0.1 * r).unwrap();
+            let held =
+                (d.norm() + hull.core_reach + hull.radius + PATH_MARGIN_RADII * r) * (1.0 + 1e-11);
+            let spare = [0.0, 1e-3, 0.1, 1.0][rng.pick(4) as usize] * r;
+            let ball = Ball::new(promote(p), held + spare).unwrap();
             let region = PassRegion::new(&hull, d, &ball, 10.0 * r, r)
                 .expect("a region within the distance limit");
+            // Smaller balls cut into the path: no region.
+            let short = Ball::new(promote(p), held * (1.0 - 1e-9)).unwrap();
+            assert!(PassRegion::new(&hull, d, &short, 10.0 * r, r).is_none());
             let (lo, hi) = (region.path.min(), region.path.max());
             // One face of the path box, a gap beyond it (negative: across).
             let k = rng.pick(3) as usize;
@@ -1393,16 +1395,26 @@ mod tests {
             ) {
                 hits += 1;
             }
-            if !region.touches(&Bounds::of_triangle(&tri)) {
-                outside += 1;
+            let bounds = Bounds::of_triangle(&tri);
+            let in_region = region.path.intersects(&bounds);
+            if !in_region || !ball.touches(&bounds) {
+                if in_region {
+                    beyond_ball += 1;
+                } else {
+                    outside += 1;
+                }
                 assert!(
                     matches!(outcome, SweepOutcome::Miss),
-                    "case {case}: outside the region, the sweep gave {outcome:?} \
+                    "case {case}: in region {in_region}, the sweep gave {outcome:?} \
                      ({shape:?}, p {p:?}, v {v:?}, triangle {tri:?})"
                 );
             }
         }
         assert!(outside * 4 > cases, "only {outside} of {cases} outside");
+        assert!(
+            beyond_ball * 400 > cases,
+            "only {beyond_ball} of {cases} beyond the ball"
+        );
         assert!(hits * 20 > cases, "only {hits} of {cases} hit");
     }
 
