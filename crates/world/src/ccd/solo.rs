@@ -62,7 +62,7 @@
 //! [`CcdError::SweepRefused`]); here also the coordinates of the start and
 //! end positions within 65536 radii.
 
-use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery, TriangleBoundsTree};
+use parapet_geometry::bvh::{Ball, Bounds, TriangleBoundsTree};
 use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
@@ -252,7 +252,7 @@ const SHAPE_LIMIT_FRACTION: f64 = 0.5;
 /// shape, and the clearance the reach ball must keep around that path
 /// (dimensionless, `2^-10`, about 1e-3 radii): the world's path takes as
 /// candidates of its first pass only the triangles whose bounds meet that
-/// box, cut to the reach ball's box ([`PassRegion`]).
+/// box ([`PassRegion`]).
 ///
 /// A triangle left out (bounds missing the box) lies, on some axis, beyond
 /// every point of the shape over the whole straight motion by more than
@@ -273,10 +273,10 @@ pub const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
 
 /// The candidate region of the first pass of the world's path: the box of
 /// the shape's straight path over the pass (its core's box at both ends,
-/// grown by the shape's radius and [`PATH_MARGIN_RADII`]), cut to the reach
-/// ball's box. Every triangle the pass's exact sweeps can touch meets it,
-/// and every triangle that meets it or the reach ball is a miss of the
-/// exact sweep unless it meets both (see [`PATH_MARGIN_RADII`]).
+/// grown by the shape's radius and [`PATH_MARGIN_RADII`]), which lies
+/// within the reach ball's box. Every triangle the pass's exact sweeps can
+/// touch meets it, and every triangle that meets it or the reach ball is a
+/// miss of the exact sweep unless it meets both (see [`PATH_MARGIN_RADII`]).
 #[derive(Debug, Clone, Copy)]
 struct PassRegion {
     path: Bounds,
@@ -284,44 +284,36 @@ struct PassRegion {
 
 impl PassRegion {
     /// The region of a pass whose shape `hull` moves by `d`, when it may
-    /// replace the reach ball `ball`: the shape vouched clear (the caller's
-    /// [`shape_clear`]); the ball holds the shape over the whole motion with
-    /// [`PATH_MARGIN_RADII`] limit radii (`r`, m) to spare (checked here,
-    /// every length rounded up by `2^-40` of the sum); and every triangle
-    /// whose bounds meet the ball's box lies within [`REJECT_DISTANCE_RADII`]
-    /// of the shape's centre on each axis, which `largest_extent` (m, the
-    /// widest side of any snapshot triangle's bounds) bounds: its vertices
-    /// lie within the ball's radius plus that extent of the ball's centre on
-    /// each axis. `None` otherwise (the pass then takes the reach ball's
-    /// candidates).
-    fn new(hull: &PassHull, d: Vec3d, ball: &Ball, largest_extent: f64, r: f64) -> Option<Self> {
-        let margin = PATH_MARGIN_RADII * r;
-        let grow = hull.radius + margin;
-        let (c, reach) = (ball.center(), ball.bounds());
-        let (reach_lo, reach_hi) = (reach.min(), reach.max());
+    /// replace the reach ball `reach`: the shape vouched clear (the
+    /// caller's [`shape_clear`]); the ball holds the shape over the whole
+    /// motion with [`PATH_MARGIN_RADII`] limit radii (`r`, m) to spare
+    /// (checked here, every length rounded up by `2^-40` of the sum; so the
+    /// region's box lies within the ball's box, and a finite ball the
+    /// bounds tree accepts); and every triangle whose bounds meet the
+    /// ball's box lies within [`REJECT_DISTANCE_RADII`] of the shape's
+    /// centre on each axis, which `largest_extent` (m, the widest side of
+    /// any snapshot triangle's bounds) bounds: its vertices lie within the
+    /// ball's radius plus that extent of the ball's centre on each axis.
+    /// `None` otherwise (the pass then takes the reach ball's candidates).
+    fn new(hull: &PassHull, d: Vec3d, reach: &Reach, largest_extent: f64, r: f64) -> Option<Self> {
+        let grow = hull.radius + PATH_MARGIN_RADII * r;
         let (mut lo, mut hi) = (Vec3d::zeros(), Vec3d::zeros());
         // The centre's offset from the ball's.
         let mut offset = Vec3d::zeros();
         // Per axis (plain comparisons: every input is finite here, the
         // shape vouched clear): the core's box at both ends of the motion,
-        // grown, cut to the reach ball's box.
+        // grown.
         for k in 0..3 {
             let (a, b) = (hull.lo[k], hull.hi[k]);
             let (a_end, b_end) = (a + d[k], b + d[k]);
-            let low = if a_end < a { a_end } else { a } - grow;
-            let high = if b_end > b { b_end } else { b } + grow;
-            lo[k] = if low > reach_lo[k] { low } else { reach_lo[k] };
-            hi[k] = if high < reach_hi[k] {
-                high
-            } else {
-                reach_hi[k]
-            };
-            offset[k] = hull.center[k] - c[k];
+            lo[k] = if a_end < a { a_end } else { a } - grow;
+            hi[k] = if b_end > b { b_end } else { b } + grow;
+            offset[k] = hull.center[k] - reach.center[k];
         }
         let widen = 1.0 + 1.0 / (1u64 << 40) as f64;
-        let spread = (offset.amax() + ball.radius() + largest_extent) * widen;
+        let spread = (offset.amax() + reach.radius + largest_extent) * widen;
         let held = (offset.norm() + d.norm() + hull.core_reach + grow) * widen;
-        if !(spread <= REJECT_DISTANCE_RADII * r && held <= ball.radius()) {
+        if !(spread <= REJECT_DISTANCE_RADII * r && held <= reach.radius) {
             return None;
         }
         let path = Bounds::new(lo, hi).ok()?;
@@ -782,14 +774,30 @@ fn sweep_alone_with(
     if !start_clear {
         check_coordinates(index, &promote(p), limit_radius)?;
     }
-
-    let ball = Ball::new(input.reach.center, input.reach.radius).map_err(|_| {
-        CcdError::NotRepresentable {
+    // The first pass's own region, when the shape vouches clear, the reach
+    // ball holds its path and the snapshot's triangles are small enough
+    // (see `PassRegion`; it needs no reach ball query, and its checks fail
+    // for a reach that the ball would refuse).
+    let region = match (checked, start, &swept) {
+        (Some(largest_extent), Some((hull, true)), Ok(sv)) => {
+            let d = promote(*sv) * dt as f64;
+            PassRegion::new(&hull, d, &input.reach, largest_extent, limit_radius)
+        }
+        _ => None,
+    };
+    let new_ball = || {
+        Ball::new(input.reach.center, input.reach.radius).map_err(|_| CcdError::NotRepresentable {
             body: index,
             quantity: "reach radius",
             value: input.reach.radius,
-        }
-    })?;
+        })
+    };
+    // The reach ball, made (and its refusal reported, before the swept
+    // velocity's) when the first pass needs it, else at the first later pass.
+    let mut ball = match region {
+        Some(_) => None,
+        None => Some(new_ball()?),
+    };
     let SoloScratch { reach, path, pass } = scratch;
     // Whether `reach` holds the reach ball's candidates (queried at the
     // first pass that needs them).
@@ -819,27 +827,18 @@ fn sweep_alone_with(
         // Whether the first candidate may be decided too (else its sweep
         // checks the moving shape, so a refusal names the same triangle).
         let mut first = false;
-        // The pass's own region, when the shape vouches clear and the
-        // snapshot's triangles are small enough (see `PassRegion`).
-        let mut region = None;
-        if let Some(largest_extent) = checked {
+        if checked.is_some() {
             // The first pass's shape was vouched for above (same position,
             // velocity and time).
-            let (hull, clear) = match start {
-                Some(first_pass) if passes == 0 => first_pass,
-                _ => {
-                    let hull = mover.hull(p);
-                    (hull, shape_clear(&mover, &hull, p, sweep_v, tau))
-                }
+            first = match start {
+                Some((_, clear)) if passes == 0 => clear,
+                _ => shape_clear(&mover, &mover.hull(p), p, sweep_v, tau),
             };
-            first = clear;
-            // The first pass only: after an impact, the reach ball's
-            // candidates, queried once, serve every later pass.
-            if first && passes == 0 {
-                region = PassRegion::new(&hull, d, &ball, largest_extent, limit_radius);
-            }
         }
-        let candidates: &[u32] = match &region {
+        // The first pass only: after an impact, the reach ball's
+        // candidates, queried once, serve every later pass.
+        let pass_region = if passes == 0 { region } else { None };
+        let candidates: &[u32] = match &pass_region {
             Some(region) => {
                 // Every triangle whose bounds meet the pass's region,
                 // ascending, whose owner collides: among the reach ball's,
@@ -854,6 +853,10 @@ fn sweep_alone_with(
                 if !reach_ready {
                     // Every triangle whose bounds the ball touches,
                     // ascending, whose owner collides.
+                    let ball = match ball {
+                        Some(ball) => ball,
+                        None => *ball.insert(new_ball()?),
+                    };
                     mesh.tree.query(&ball, reach);
                     reach.retain(|&t| (mesh.material)(t as usize).is_some());
                     reach_ready = true;
@@ -1020,6 +1023,7 @@ mod tests {
     use super::*;
     use crate::ccd::reach::dynamic_reach;
     use crate::ccd::support::classify;
+    use parapet_geometry::bvh::BoundsQuery;
     use parapet_geometry::Shape;
 
     fn floor() -> Vec<[Vec3; 3]> {
@@ -1338,11 +1342,18 @@ mod tests {
             let held =
                 (d.norm() + hull.core_reach + hull.radius + PATH_MARGIN_RADII * r) * (1.0 + 1e-11);
             let spare = [0.0, 1e-3, 0.1, 1.0][rng.pick(4) as usize] * r;
-            let ball = Ball::new(promote(p), held + spare).unwrap();
-            let region = PassRegion::new(&hull, d, &ball, 10.0 * r, r)
+            let reach = Reach {
+                center: promote(p),
+                radius: held + spare,
+            };
+            let ball = Ball::new(reach.center, reach.radius).unwrap();
+            let region = PassRegion::new(&hull, d, &reach, 10.0 * r, r)
                 .expect("a region within the distance limit");
             // Smaller balls cut into the path: no region.
-            let short = Ball::new(promote(p), held * (1.0 - 1e-9)).unwrap();
+            let short = Reach {
+                radius: held * (1.0 - 1e-9),
+                ..reach
+            };
             assert!(PassRegion::new(&hull, d, &short, 10.0 * r, r).is_none());
             let (lo, hi) = (region.path.min(), region.path.max());
             // One face of the path box, a gap beyond it (negative: across).
