@@ -16,7 +16,7 @@
 //! The same pass records the snapshot's largest triangle extent (the widest
 //! side of any triangle's bounds), which bounds how far a candidate
 //! triangle's vertices can lie from the region that found it
-//! ([`MeshSnapshotCache::largest_extent`]).
+//! (`MeshSnapshotCache::largest_extent`, read by the bodies-alone sweeps).
 
 use parapet_geometry::Triangle;
 use parapet_math::Vec3;
@@ -55,7 +55,7 @@ impl MeshSnapshotCache {
     /// triangle's vertices), rounded up; `None` until the snapshot passed
     /// its check. A triangle whose bounds meet a point `x` has every vertex
     /// within this distance of `x` on each axis.
-    pub fn largest_extent(&self) -> Option<f64> {
+    pub(crate) fn largest_extent(&self) -> Option<f64> {
         self.validated
             .then_some(f64::from_bits(self.largest_extent))
     }
