@@ -41,7 +41,7 @@
 //! proves that it hits nothing, so the first pass, when the shape vouches
 //! clear, takes as candidates only the triangles whose bounds meet the box
 //! of its straight path (the shape's core at both ends, grown by its radius
-//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box ([`PassRegion`]):
+//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box (`PassRegion`):
 //! every triangle the pass's sweeps can touch is among them, and every
 //! triangle that only one of this box and the reach ball returns is a miss
 //! of the exact sweep that no sweep would refuse (the shape vouches clear,
@@ -252,16 +252,16 @@ const SHAPE_LIMIT_FRACTION: f64 = 0.5;
 /// shape, and the clearance the reach ball must keep around that path
 /// (dimensionless, `2^-10`, about 1e-3 radii): the world's path takes as
 /// candidates of its first pass only the triangles whose bounds meet that
-/// box ([`PassRegion`]).
+/// box (`PassRegion`).
 ///
 /// A triangle left out (bounds missing the box) lies, on some axis, beyond
 /// every point of the shape over the whole straight motion by more than
 /// this growth, less the roundoff of the box (coordinates below `2^17`
-/// radii, which [`shape_clear`] vouches for, so each of the few additions
+/// radii, which `shape_clear` vouches for, so each of the few additions
 /// errs by less than `2^-35` radii). A triangle taken in although the reach
 /// ball would not return it (bounds within the box but farther than the
 /// ball's radius from its centre) lies more than this clearance from the
-/// shape, which [`PassRegion::new`] checks. The region is used only when
+/// shape, which `PassRegion::new` checks. The region is used only when
 /// every triangle it or the reach ball can return lies within
 /// [`REJECT_DISTANCE_RADII`] of the shape; there the exact sweeps'
 /// decisions near tangency err by less than `2^-32` radii (the bound under
