@@ -616,6 +616,11 @@ impl<'a> Mover<'a> {
     }
 
     /// Fills `out` with the shape at `p` for [`clearly_misses`].
+    ///
+    /// Called only for a pass with candidates; kept out of line so that
+    /// its loop-invariant parts (a solid's turned rotation, a capsule's
+    /// axis test) are not hoisted into every body's sweep.
+    #[inline(never)]
     fn pass_shape(&self, p: Vec3, out: &mut PassShape) {
         out.points.clear();
         out.limit_radius = self.shape.limit_radius();
