@@ -41,15 +41,15 @@
 //! proves that it hits nothing, so the first pass, when the shape vouches
 //! clear, takes as candidates only the triangles whose bounds meet the box
 //! of its straight path (the shape's core at both ends, grown by its radius
-//! and [`PATH_MARGIN_RADII`]) cut to the reach ball's box (`PassRegion`):
-//! every triangle the pass's sweeps can touch is among them, and every
-//! triangle that only one of this box and the reach ball returns is a miss
-//! of the exact sweep that no sweep would refuse (the shape vouches clear,
-//! the reach ball holds the path with room to spare, the snapshot passed
-//! its check, and its widest triangle keeps every such triangle within
-//! [`REJECT_DISTANCE_RADII`]), so the outcome is the reach ball's, bit for
-//! bit. A pass after an impact takes the reach ball's candidates, queried
-//! once.
+//! and [`PATH_MARGIN_RADII`]), which lies within the reach ball's box
+//! (`PassRegion`): every triangle the pass's sweeps can touch is among
+//! them, and every triangle that only one of this box and the reach ball
+//! returns is a miss of the exact sweep that no sweep would refuse (the
+//! shape vouches clear, the reach ball holds the path with room to spare,
+//! the snapshot passed its check, and its widest triangle keeps every such
+//! triangle within [`REJECT_DISTANCE_RADII`]), so the outcome is the reach
+//! ball's, bit for bit. A pass after an impact takes the reach ball's
+//! candidates, queried once.
 //!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after
