@@ -45,6 +45,7 @@ impl Bounds {
     /// # Errors
     /// [`BvhError::InvalidQuery`] when a coordinate is NaN or `min > max` on an
     /// axis. Infinite coordinates are allowed (an unbounded box).
+    #[inline]
     pub fn new(min: Vec3d, max: Vec3d) -> Result<Self, BvhError> {
         for k in 0..3 {
             if min[k].is_nan() {

@@ -222,10 +222,9 @@ impl Ball {
         Ok(Self {
             center,
             radius,
-            bounds: Bounds {
-                min: center.map(|c| sub_down(c, radius)),
-                max: center.map(|c| add_up(c, radius)),
-            },
+            // `c - radius` rounded down and `c + radius` rounded up, branch
+            // free (the same bits as `sub_down` / `add_up`).
+            bounds: grown_box(&center, &center, radius),
             dist_sq_limit: add_up(
                 mul_up(mul_up(radius, radius), 1.0 + BALL_DIST_SQ_WIDEN),
                 f64::MIN_POSITIVE,
@@ -634,6 +633,25 @@ mod tests {
             let fast = grown_box(&start, &end, r);
             let reference = sub_down_add_up_box(&start, &end, r);
             prop_assert!(same_bits(&fast, &reference), "{:?} vs {:?}", fast, reference);
+        }
+    }
+
+    #[test]
+    fn a_ball_box_is_the_centre_less_and_plus_the_radius_rounded_outward() {
+        let values = awkward();
+        for &a in &values {
+            for &b in &values {
+                let center = Vec3d::new(a, b, -a * 0.3);
+                let r = (a - b).abs().min(f64::MAX);
+                let Ok(ball) = Ball::new(center, r) else {
+                    continue;
+                };
+                let reference = sub_down_add_up_box(&center, &center, r);
+                assert!(
+                    same_bits(&ball.bounds(), &reference),
+                    "centre {center:?} radius {r}"
+                );
+            }
         }
     }
 

@@ -12,6 +12,11 @@
 //! snapshot again and fails the same way. A success inside a step that is
 //! later rolled back stays valid, because the immutable snapshot did not
 //! change (seed 000 "Ordering, limits and rollback").
+//!
+//! The same pass records the snapshot's largest triangle extent (the widest
+//! side of any triangle's bounds), which bounds how far a candidate
+//! triangle's vertices can lie from the region that found it
+//! (`MeshSnapshotCache::largest_extent`, read by the bodies-alone sweeps).
 
 use parapet_geometry::Triangle;
 use parapet_math::Vec3;
@@ -23,6 +28,10 @@ use super::error::CcdError;
 pub struct MeshSnapshotCache {
     validated: bool,
     full_checks: u64,
+    /// The bits of the widest side (m) of any snapshot triangle's bounds,
+    /// rounded up (bits, so that the cache stays `Eq`); meaningful when
+    /// `validated`.
+    largest_extent: u64,
 }
 
 impl MeshSnapshotCache {
@@ -39,6 +48,16 @@ impl MeshSnapshotCache {
     /// Whether the current snapshot has passed the check.
     pub fn is_validated(&self) -> bool {
         self.validated
+    }
+
+    /// The widest side (m) of the bounds of any triangle of the checked
+    /// snapshot (the largest `max - min` of one coordinate over one
+    /// triangle's vertices), rounded up; `None` until the snapshot passed
+    /// its check. A triangle whose bounds meet a point `x` has every vertex
+    /// within this distance of `x` on each axis.
+    pub(crate) fn largest_extent(&self) -> Option<f64> {
+        self.validated
+            .then_some(f64::from_bits(self.largest_extent))
     }
 
     /// How many full checks ran since the cache was made (diagnostics: one
@@ -62,16 +81,29 @@ impl MeshSnapshotCache {
             return Ok(());
         }
         self.full_checks += 1;
+        let mut largest = 0.0f64;
         for (body, triangles) in meshes {
             for (i, t) in triangles.iter().enumerate() {
                 Triangle::new(t[0], t[1], t[2])
                     .validate(i)
                     .map_err(|error| CcdError::InvalidTriangle { body, error })?;
+                largest = largest.max(triangle_extent(t));
             }
         }
+        self.largest_extent = largest.to_bits();
         self.validated = true;
         Ok(())
     }
+}
+
+/// The widest side (m) of a (finite) triangle's bounds, rounded up: each
+/// difference of two `f32` coordinates is formed in `f64` with at most one
+/// rounding to nearest (relative `2^-53`), so widening the largest by
+/// `2^-50` of itself bounds the exact value.
+fn triangle_extent(t: &[Vec3; 3]) -> f64 {
+    let lo = parapet_math::promote(t[0].inf(&t[1]).inf(&t[2]));
+    let hi = parapet_math::promote(t[0].sup(&t[1]).sup(&t[2]));
+    (hi - lo).max() * (1.0 + 1.0 / (1u64 << 50) as f64)
 }
 
 #[cfg(test)]
@@ -98,6 +130,26 @@ mod tests {
         assert!(!cache.is_validated());
         cache.ensure([(0, tris.as_slice())]).unwrap();
         assert_eq!(cache.full_checks(), 2);
+    }
+
+    #[test]
+    fn the_largest_extent_is_the_widest_side_of_any_triangle() {
+        let mut cache = MeshSnapshotCache::new();
+        assert_eq!(cache.largest_extent(), None);
+        let wide = vec![[
+            Vec3::new(10.0, 0.0, 0.0),
+            Vec3::new(13.0, 0.0, 0.5),
+            Vec3::new(10.0, 1.0, 0.0),
+        ]];
+        let tris = floor();
+        cache
+            .ensure([(0, tris.as_slice()), (1, wide.as_slice())])
+            .unwrap();
+        // floor: 2 m on x and y; wide: 3 m on x. Rounded up by 2^-50 relative.
+        let e = cache.largest_extent().unwrap();
+        assert!((3.0..=3.0 * (1.0 + 1e-14)).contains(&e), "{e}");
+        cache.invalidate();
+        assert_eq!(cache.largest_extent(), None);
     }
 
     #[test]

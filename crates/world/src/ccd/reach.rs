@@ -81,7 +81,24 @@ pub fn speed_bound(energy: f64, mass: f64) -> f64 {
     if energy <= 0.0 {
         return 0.0;
     }
-    sqrt_up(mul_up(2.0, energy) / mass * (1.0 + 4.0 * f64::EPSILON))
+    sqrt_up(twice_up(energy) / mass * (1.0 + 4.0 * f64::EPSILON))
+}
+
+/// Energies (J) from which `2 E` is exact and normal, so that `mul_up(2,
+/// E)` is `2 E` itself (no error term, far above the product-underflow
+/// range where `mul_up` widens by an ulp; `+inf` above the range as
+/// `mul_up` gives it): `1e-280`, far above that range's `2^-968`.
+const EXACT_TWICE_MIN: f64 = 1.0e-280;
+
+/// `mul_up(2, e)` for `e > 0`, with the same bits: `2 e` directly where it
+/// is exact ([`EXACT_TWICE_MIN`]).
+#[inline]
+fn twice_up(e: f64) -> f64 {
+    if e >= EXACT_TWICE_MIN {
+        2.0 * e
+    } else {
+        mul_up(2.0, e)
+    }
 }
 
 /// The reach of a dynamic body: the ball around `center` (the shape's
@@ -97,12 +114,18 @@ pub fn dynamic_reach(
 ) -> Reach {
     let dt = dt as f64;
     let travel = mul_up(speed_bound(energy, mass), dt);
+    let radius = add_up(add_up(shape_bound, CONTACT_MARGIN as f64), travel);
+    // Without split velocity (every step of a body that was not pushed out
+    // of an overlap) the split travel is exactly 0, and adding 0 rounds to
+    // the same bits (an exact sum moves no ulp).
+    if split_velocity == Vec3::zeros() {
+        return Reach { center, radius };
+    }
     let split = mul_up(norm_up(&promote(split_velocity)), dt);
-    let radius = add_up(
-        add_up(add_up(shape_bound, CONTACT_MARGIN as f64), travel),
-        split,
-    );
-    Reach { center, radius }
+    Reach {
+        center,
+        radius: add_up(radius, split),
+    }
 }
 
 /// The reach of a kinematic sphere: its radius, the margin and `|v| dt`.
@@ -225,6 +248,55 @@ mod tests {
         let v = Vec3d::new(3.0, -4.0, 12.0);
         assert_eq!(norm_up(&v), norm_up_directed(&v));
         assert!(norm_up(&v) >= 13.0);
+    }
+
+    /// The fast paths (`2 E` without `mul_up`, no split term without split
+    /// velocity) against the plain directed formula, bit for bit, over
+    /// energies, masses, bounds and steps of every magnitude.
+    #[test]
+    fn the_reach_equals_the_plain_directed_formula_bit_for_bit() {
+        let plain = |bound: f64, energy: f64, mass: f64, split: Vec3, dt: f32| {
+            let speed = if energy <= 0.0 {
+                0.0
+            } else {
+                sqrt_up(mul_up(2.0, energy) / mass * (1.0 + 4.0 * f64::EPSILON))
+            };
+            let dt = dt as f64;
+            let travel = mul_up(speed, dt);
+            let split = mul_up(norm_up(&promote(split)), dt);
+            add_up(add_up(add_up(bound, CONTACT_MARGIN as f64), travel), split)
+        };
+        let mut x: u64 = 0x5EED_4EAC;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..20_000 {
+            let energy = match (next() * 6.0) as u32 {
+                0 => 0.0,
+                1 => f64::MIN_POSITIVE * next() * 1e3,
+                2 => 1e-280 * (0.5 + next()),
+                3 => 1e300 * next() * 1e8,
+                _ => 10f64.powf(next() * 20.0 - 10.0),
+            };
+            let mass = 10f64.powf(next() * 8.0 - 4.0);
+            let bound = 10f64.powf(next() * 8.0 - 4.0);
+            let dt = (next() * 0.1) as f32;
+            let split = if next() < 0.5 {
+                Vec3::zeros()
+            } else {
+                Vec3::new(next() as f32, -next() as f32, 0.0)
+            };
+            let r = dynamic_reach(Vec3d::zeros(), bound, energy, mass, split, dt);
+            let expected = plain(bound, energy, mass, split, dt);
+            assert_eq!(
+                r.radius.to_bits(),
+                expected.to_bits(),
+                "E {energy} m {mass} bound {bound} dt {dt} split {split:?}"
+            );
+        }
     }
 
     #[test]

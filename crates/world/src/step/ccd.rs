@@ -483,6 +483,10 @@ fn sweep_each(
         material: &material,
         edges: &edges,
     });
+    // The widest triangle of the checked snapshot (`prepare` checked it
+    // before this stage runs; infinite, which lets no pass take its own
+    // region, if it did not).
+    let extent = world.ccd_mesh.largest_extent().unwrap_or(f64::INFINITY);
     // Bodies alone are independent: they are swept in parallel (rayon) when
     // there are enough of them, and the results are taken in insertion
     // order, so the outcome and the first error do not depend on the
@@ -522,32 +526,44 @@ fn sweep_each(
                     dt,
                     max_impacts: world.ccd_max_impacts,
                 };
-                Some(sweep_alone_prepared(&input, mesh, scratch).map(|o| (o, None)))
+                Some(sweep_alone_prepared(&input, mesh, extent, scratch).map(|o| (o, None)))
             }
             _ => None,
         }
     };
-    let outcomes: Vec<_> = if moving.len() >= PARALLEL_BODIES {
-        use rayon::prelude::*;
-        moving
-            .par_iter()
-            .with_min_len(PARALLEL_MIN_BODIES)
-            .map_init(SoloScratch::default, sweep)
-            .collect()
-    } else {
-        let mut scratch = SoloScratch::default();
-        moving.iter().map(|m| sweep(&mut scratch, m)).collect()
-    };
-    for ((slot, _), outcome) in moving.iter().zip(outcomes) {
+    // The outcome of each body in insertion order: an error ends the step
+    // (the first in insertion order is the one reported), otherwise a body
+    // with an impact (or a turning body) is kept.
+    let mut take = |slot: usize, outcome: Option<Result<Swept, CcdError>>| {
         let Some(outcome) = outcome else {
-            continue;
+            return Ok(());
         };
         let (result, count) = outcome.map_err(|err| step_error(world, err))?;
         if let Some(n) = count {
-            substeps.push((id_of(world, *slot), n));
+            substeps.push((id_of(world, slot), n));
         }
         if result.motion.is_some() || !result.impacts.is_empty() {
-            results.push((*slot, result));
+            results.push((slot, result));
+        }
+        Ok::<(), StepError>(())
+    };
+    if moving.len() >= PARALLEL_BODIES {
+        use rayon::prelude::*;
+        let outcomes: Vec<_> = moving
+            .par_iter()
+            .with_min_len(PARALLEL_MIN_BODIES)
+            .map_init(SoloScratch::default, sweep)
+            .collect();
+        for ((slot, _), outcome) in moving.iter().zip(outcomes) {
+            take(*slot, outcome)?;
+        }
+    } else {
+        // Serially, the bodies after the first error are not swept: their
+        // outcomes could not change the reported error (a rolled-back step
+        // with many impacts stops at its first failing body).
+        let mut scratch = SoloScratch::default();
+        for m in moving {
+            take(m.0, sweep(&mut scratch, m))?;
         }
     }
     Ok(results)
