@@ -154,12 +154,35 @@ fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, 
     domain::radius(names.radius, r)?;
     let (p0, p1) = (promote(m.p0), promote(m.p1));
     let travel = promote(m.velocity) * dt;
-    for p in [p0, p1] {
-        domain::moving_coordinate(names.end0, p, r)?;
-        domain::moving_coordinate(names.end0, p + travel, r)?;
+    if !coordinates_accepted([p0, p1, p0 + travel, p1 + travel], r) {
+        for p in [p0, p1] {
+            domain::moving_coordinate(names.end0, p, r)?;
+            domain::moving_coordinate(names.end0, p + travel, r)?;
+        }
     }
     domain::reach(travel.norm() + 0.5 * (p1 - p0).norm() + r, r)?;
     Ok((p0, p1, r))
+}
+
+/// Whether every coordinate of `points` passes `domain::moving_coordinate`
+/// with radius `r`: the same verdict as checking them one by one, from the
+/// largest magnitude only. For finite coordinates the maximum is exact and
+/// `x / r` is monotone in `x` for `r > 0` (correctly rounded division), so
+/// the largest coordinate passes both limits exactly when every one does; a
+/// coordinate that is not finite (which the one-by-one checks refuse) gives
+/// `false`. A `false` sends the caller to the one-by-one checks, which name
+/// the failure.
+#[inline]
+fn coordinates_accepted(points: [Vec3d; 4], r: f64) -> bool {
+    let mut largest = 0.0f64;
+    let mut finite = true;
+    for p in points {
+        for &x in p.iter() {
+            finite &= x.is_finite();
+            largest = largest.max(x.abs());
+        }
+    }
+    finite && largest <= domain::MAX_COORDINATE && largest / r <= domain::MAX_COORDINATE_RADII
 }
 
 /// A pair member whose precision domain has been checked once for one step
@@ -542,6 +565,50 @@ mod tests {
                     prop_assert!(matches!(pure_swapped, SweepOutcome::Refused(_)));
                 }
             }
+        }
+    }
+
+    /// A coordinate magnitude around the two limits that `moving_coordinate`
+    /// applies (the absolute `MAX_COORDINATE` and `MAX_COORDINATE_RADII`
+    /// radii), a step either side, or not finite.
+    fn coordinate(r: f64) -> impl Strategy<Value = f64> {
+        let radii = domain::MAX_COORDINATE_RADII * r;
+        prop_oneof![
+            -10.0f64..10.0,
+            Just(radii),
+            Just(-radii),
+            Just(radii.next_up()),
+            Just(radii.next_down()),
+            Just(domain::MAX_COORDINATE),
+            Just(domain::MAX_COORDINATE.next_up()),
+            0.9 * radii..1.1 * radii,
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The one-shot coordinate check accepts exactly the points that
+        /// pass `moving_coordinate` one by one.
+        #[test]
+        fn the_one_shot_coordinate_check_is_the_check_of_every_coordinate(
+            (r, xs) in prop_oneof![Just(1.0e-4f64), 0.01f64..2.0, Just(1.0e4f64)]
+                .prop_flat_map(|r| (Just(r), prop::collection::vec(coordinate(r), 12))),
+            plain in prop::collection::vec(0usize..12, 0..12),
+        ) {
+            // Most coordinates plain, so that one far one decides.
+            let mut xs = xs;
+            for k in plain {
+                xs[k] = 0.5;
+            }
+            let points: [Vec3d; 4] =
+                std::array::from_fn(|i| Vec3d::new(xs[3 * i], xs[3 * i + 1], xs[3 * i + 2]));
+            let each = points
+                .iter()
+                .all(|p| domain::moving_coordinate("p", *p, r).is_ok());
+            prop_assert_eq!(coordinates_accepted(points, r), each);
         }
     }
 

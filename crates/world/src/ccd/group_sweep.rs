@@ -337,9 +337,93 @@ fn sweep_group_with(
     mesh: Option<&MeshView<'_>>,
     cull: bool,
 ) -> Result<GroupOutcome, CcdError> {
+    SCRATCH.with(|cell| {
+        let mut scratch = cell.take();
+        let result = sweep_group_in(input, mesh, cull, &mut scratch);
+        cell.set(scratch);
+        result
+    })
+}
+
+/// Buffers of a group's sweep kept between groups (one set per thread, see
+/// [`SCRATCH`]): the members' states with their candidate and rotation
+/// segment lists, the tree query's output and the pass memo. A group's
+/// sweep reads nothing of them that it did not write first.
+#[derive(Default)]
+struct Scratch {
+    /// Member states; the first `members` entries are the group's.
+    states: Vec<State>,
+    /// The bounds tree's candidates of one member.
+    query: Vec<u32>,
+    /// The pass memo of the culled passes.
+    memo: PassMemo,
+    /// Members whose sweep input may have changed since the previous pass.
+    moved: Vec<usize>,
+    /// Members with a coordinate `-0.0` (see [`find_negative_zero`]).
+    negative_zero: Vec<usize>,
+}
+
+/// The members with a position coordinate `-0.0` into `out`: the only ones
+/// that a move without travel can change (`-0.0 + (+0.0) == +0.0`).
+fn find_negative_zero(states: &[State], out: &mut Vec<usize>) {
+    out.clear();
+    let negative_zero = |x: f32| x.to_bits() == (-0.0f32).to_bits();
+    out.extend((0..states.len()).filter(|&k| states[k].p.iter().any(|&x| negative_zero(x))));
+}
+
+thread_local! {
+    /// The buffers of the group sweeps that run on this thread: a sweep
+    /// takes them, and puts them back when it ends, so that sweeping many
+    /// groups allocates nothing once warm.
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// A member state with empty lists (filled by [`sweep_group_in`]).
+fn blank_state() -> State {
+    State {
+        index: 0,
+        kinematic: false,
+        radius: 0.0,
+        start: Vec3::zeros(),
+        p: Vec3::zeros(),
+        v: Vec3::zeros(),
+        w: Vec3::zeros(),
+        sweep_v: Vec3::zeros(),
+        half_axis: Vec3d::zeros(),
+        capsule: false,
+        candidates: Vec::new(),
+        response: ResponseBody {
+            inverse_mass: 0.0,
+            inverse_inertia: parapet_math::Mat3d::zeros(),
+        },
+        material: Material::default(),
+        impacts: 0,
+        touched: false,
+        segments: Vec::new(),
+    }
+}
+
+/// [`sweep_group_with`] in the buffers of `scratch`.
+fn sweep_group_in(
+    input: &GroupInput<'_>,
+    mesh: Option<&MeshView<'_>>,
+    cull: bool,
+    scratch: &mut Scratch,
+) -> Result<GroupOutcome, CcdError> {
     let dt = input.dt;
-    let mut states: Vec<State> = Vec::with_capacity(input.members.len());
-    for m in &input.members {
+    let members = input.members.len();
+    while scratch.states.len() < members {
+        scratch.states.push(blank_state());
+    }
+    let Scratch {
+        states,
+        query,
+        memo,
+        moved,
+        negative_zero,
+    } = scratch;
+    let states = &mut states[..members];
+    for (m, st) in input.members.iter().zip(states.iter_mut()) {
         let body = m.body;
         let (kinematic, radius, capsule, half_axis) = match m.shape {
             MemberShape::Sphere { radius } => (false, radius, false, Vec3d::zeros()),
@@ -356,7 +440,7 @@ fn sweep_group_with(
         };
         let limit = radius as f64;
         check_coordinates(m.index, &promote(body.position()), limit)?;
-        let mut candidates = Vec::new();
+        st.candidates.clear();
         if let (false, Some(mesh)) = (kinematic, mesh) {
             let ball = Ball::new(m.reach.center, m.reach.radius).map_err(|_| {
                 CcdError::NotRepresentable {
@@ -365,15 +449,12 @@ fn sweep_group_with(
                     value: m.reach.radius,
                 }
             })?;
-            let mut tris = mesh.tree.query_vec(&ball);
-            tris.sort_unstable();
-            candidates = tris
-                .into_iter()
-                .filter_map(|t| {
-                    let t = t as usize;
-                    (mesh.material)(t).map(|mat| (t, body.material().mix(&mat)))
-                })
-                .collect();
+            mesh.tree.query(&ball, query);
+            query.sort_unstable();
+            st.candidates.extend(query.iter().filter_map(|&t| {
+                let t = t as usize;
+                (mesh.material)(t).map(|mat| (t, body.material().mix(&mat)))
+            }));
         }
         let split = if kinematic {
             Vec3::zeros()
@@ -397,34 +478,30 @@ fn sweep_group_with(
                 inverse_inertia: body.world_inverse_inertia_f64(),
             }
         };
-        states.push(State {
-            index: m.index,
-            kinematic,
-            radius,
-            start: body.position(),
-            p: body.position(),
-            v: body.linear_velocity(),
-            w: if kinematic {
-                Vec3::zeros()
-            } else {
-                body.angular_velocity()
-            },
-            sweep_v,
-            half_axis,
-            capsule,
-            candidates,
-            response,
-            material: body.material(),
-            impacts: 0,
-            touched: false,
-            segments: Vec::with_capacity(if kinematic { 0 } else { 4 }),
-        });
+        st.index = m.index;
+        st.kinematic = kinematic;
+        st.radius = radius;
+        st.start = body.position();
+        st.p = body.position();
+        st.v = body.linear_velocity();
+        st.w = if kinematic {
+            Vec3::zeros()
+        } else {
+            body.angular_velocity()
+        };
+        st.sweep_v = sweep_v;
+        st.half_axis = half_axis;
+        st.capsule = capsule;
+        st.response = response;
+        st.material = body.material();
+        st.impacts = 0;
+        st.touched = false;
+        st.segments.clear();
     }
     let statics = Statics {
         triangles: mesh.map_or(&[], |m| m.triangles),
         edges: mesh.map_or(&every_edge, |m| m.edges),
     };
-    let members = states.len();
     let dynamic_members = states.iter().filter(|s| !s.kinematic).count() as u64;
     let pass_limit = dynamic_members * input.max_impacts as u64 + 1;
     let first_dynamic = states.iter().find(|s| !s.kinematic).map_or(0, |s| s.index);
@@ -434,17 +511,22 @@ fn sweep_group_with(
     let mut passes = 0u64;
     let mut at_instant = 0usize;
     let mut impacts: Vec<GroupImpact> = Vec::with_capacity(2 * members);
-    let mut memo = PassMemo::default();
+    memo.reset(states);
+    find_negative_zero(states, negative_zero);
+    // Every member is new to the memo.
+    moved.clear();
+    moved.extend(0..members);
 
     loop {
         if !(tau > 0.0) {
             break;
         }
         let found = if cull {
-            earliest(&states, statics, tau, &mut memo)?
+            earliest(states, statics, tau, memo, moved)?
         } else {
-            earliest_exhaustive(&states, statics, tau)?
+            earliest_exhaustive(states, statics, tau)?
         };
+        moved.clear();
         let Some(ev) = found else {
             break;
         };
@@ -462,26 +544,55 @@ fn sweep_group_with(
             at_instant = 0;
         }
         elapsed += travel;
-        for st in states.iter_mut() {
-            if st.kinematic {
-                let x = promote(st.start) + promote(st.v) * elapsed;
-                st.p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
-            } else {
-                let x = promote(st.p) + promote(st.sweep_v) * travel;
-                st.p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
-                // A segment without travel turns nothing (the rotation
-                // update below skips it): not stored.
-                if travel > 0.0 {
-                    st.segments.push((st.w, travel));
+        if travel != 0.0 {
+            for (k, st) in states.iter_mut().enumerate() {
+                if st.kinematic {
+                    let x = promote(st.start) + promote(st.v) * elapsed;
+                    st.p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
+                } else {
+                    let x = promote(st.p) + promote(st.sweep_v) * travel;
+                    st.p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
+                    // A segment without travel turns nothing (the rotation
+                    // update below skips it): not stored.
+                    if travel > 0.0 {
+                        st.segments.push((st.w, travel));
+                    }
+                }
+                moved.push(k);
+            }
+        } else {
+            // No travel: the move of every member gives its position again
+            // (`p + v 0 == p` for finite velocities, and a kinematic
+            // sphere's `start + v elapsed` with `elapsed` unchanged is the
+            // position it already holds, or its start when it never moved),
+            // except that a coordinate `-0.0` can take the sign `+0.0` of
+            // `-0.0 + v 0` (a `+0.0` stays): the members holding one
+            // (`negative_zero`, kept since their last move) are moved as
+            // the formulas say, the others keep their bits.
+            for &k in negative_zero.iter() {
+                let st = &mut states[k];
+                let x = if st.kinematic {
+                    promote(st.start) + promote(st.v) * elapsed
+                } else {
+                    promote(st.p) + promote(st.sweep_v) * travel
+                };
+                let p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
+                if p.map(f32::to_bits) != st.p.map(f32::to_bits) {
+                    st.p = p;
+                    moved.push(k);
                 }
             }
+        }
+        if travel != 0.0 {
+            find_negative_zero(states, negative_zero);
         }
         tau = ((tau as f64 - travel).max(0.0)) as f32;
         let time = (elapsed / dt as f64).clamp(0.0, 1.0);
 
-        let bouncing = is_bouncing(&states, &ev);
+        let bouncing = is_bouncing(states, &ev);
         if at_instant >= 1 && (!bouncing || at_instant >= 2 * members) {
-            let settled = settle_instant(&mut states, statics, tau, time, input.max_impacts, cull)?;
+            let settled =
+                settle_instant(states, statics, tau, time, input.max_impacts, cull, moved)?;
             if !settled.is_empty() {
                 at_instant += settled.len();
                 impacts.extend(settled);
@@ -490,15 +601,15 @@ fn sweep_group_with(
             // Nothing touching took an impulse (the event's contact lies
             // outside the touching tolerance): it is applied on its own.
         }
-        if let Some(impact) = sequential(&mut states, statics, tau, &ev, time)? {
-            charge(&mut states, ev.member, ev.other, input.max_impacts)?;
-            impacts.extend(impact);
+        if let Some(impact) = sequential(states, statics, tau, &ev, time, moved)? {
+            charge(states, ev.member, ev.other, input.max_impacts)?;
+            impacts.push(impact);
         }
         at_instant += 1;
     }
 
     let mut motions = Vec::new();
-    for st in states.iter_mut() {
+    for (st, m) in states.iter_mut().zip(&input.members) {
         if st.kinematic || !st.touched {
             if !st.kinematic {
                 let end = promote(st.p) + promote(st.sweep_v) * tau as f64;
@@ -510,12 +621,7 @@ fn sweep_group_with(
         let p = demote(x).map_err(|_| not_representable(st.index, "position", &x))?;
         st.segments.push((st.w, tau as f64));
         check_coordinates(st.index, &promote(p), st.radius as f64)?;
-        let body = input
-            .members
-            .iter()
-            .find(|m| m.index == st.index)
-            .map(|m| m.body);
-        let Some(body) = body else { continue };
+        let body = m.body;
         let mut q = body.rotation();
         let turn = |q: &parapet_math::Quat, w: &Vec3, h: f64| {
             quaternion_update(q, w, h).ok_or(CcdError::NotRepresentable {
@@ -862,7 +968,7 @@ fn member_key(m: &MovingSegment, tau: f32) -> MemberKey {
     (v.map(f32::to_bits), tau.to_bits())
 }
 
-/// What the previous pass computed, reused for members whose sweep input
+/// What the previous passes computed, reused for members whose sweep input
 /// has not changed (a pass at the same instant after one impact changes
 /// only the members it moved).
 #[derive(Default)]
@@ -876,18 +982,80 @@ struct PassMemo {
     /// Per member: its triangle outcomes other than misses, in candidate
     /// order, ending at the first refusal.
     triangle: Vec<Vec<(usize, SweepOutcome<()>)>>,
-    /// The meeting pairs and their outcomes (valid when `complete`).
-    pairs: Vec<(usize, usize)>,
-    outcomes: Vec<SweepOutcome<()>>,
+    /// Per member `i`: the meeting pairs `(i, j)`, `j > i` ascending, with
+    /// their outcomes (valid when `complete`).
+    pairs: Vec<Vec<(usize, SweepOutcome<()>)>>,
+    /// Per member `i`: its best event (its triangles, then its pairs with
+    /// higher members, in offer order), `None` when it must be found again.
+    best: Vec<Option<Option<Event>>>,
+    /// Whether `pairs` holds every meeting pair of the current inputs.
     complete: bool,
     /// Per member: whether it is a kinematic sphere.
     kinematic: Vec<bool>,
     /// Per member: whether its input changed in this pass.
     dirty: Vec<bool>,
-    /// Scratch: the next pairs, their outcomes, the sweep's sorted bounds.
+    /// The members whose input changed in this pass, ascending.
+    dirty_list: Vec<usize>,
+    /// Scratch: the meeting pairs, the sweep's sorted bounds, an old list.
     next_pairs: Vec<(usize, usize)>,
-    next_outcomes: Vec<SweepOutcome<()>>,
     sorted: Vec<(SweptBounds, usize)>,
+    old: Vec<(usize, SweepOutcome<()>)>,
+}
+
+impl PassMemo {
+    /// Forgets everything stored and sizes the memo for `states`, keeping
+    /// the buffers.
+    fn reset(&mut self, states: &[State]) {
+        let n = states.len();
+        self.keys.clear();
+        self.keys.resize(n, None);
+        self.checked.clear();
+        self.checked.resize(n, None);
+        self.bounds.clear();
+        self.bounds.resize(n, None);
+        for list in [&mut self.triangle, &mut self.pairs] {
+            if list.len() < n {
+                list.resize_with(n, Vec::new);
+            }
+            for l in list.iter_mut().take(n) {
+                l.clear();
+            }
+        }
+        self.best.clear();
+        self.best.resize(n, None);
+        self.complete = false;
+        self.kinematic.clear();
+        self.kinematic.extend(states.iter().map(|s| s.kinematic));
+        self.dirty.clear();
+        self.dirty.resize(n, false);
+        self.dirty_list.clear();
+    }
+}
+
+/// The event of member `i` alone: its triangle events, then its pairs with
+/// higher members, offered in that order (the order of the flat pass).
+///
+/// # Errors
+/// The first refusal in that order.
+fn member_best(
+    states: &[State],
+    i: usize,
+    triangle: &[(usize, SweepOutcome<()>)],
+    pairs: &[(usize, SweepOutcome<()>)],
+) -> Result<Option<Event>, CcdError> {
+    let a = &states[i];
+    let mut best: Option<Event> = None;
+    for (t, o) in triangle {
+        if let Some(found) = triangle_event(i, a, *t, o.clone())? {
+            offer(found, &mut best);
+        }
+    }
+    for (j, o) in pairs {
+        if let Some(found) = pair_event((i, a), (*j, &states[*j]), o.clone())? {
+            offer(found, &mut best);
+        }
+    }
+    Ok(best)
 }
 
 /// The earliest event of the pass (ordering in the module docs). Each
@@ -898,38 +1066,35 @@ struct PassMemo {
 /// [`earliest_exhaustive`], offered in the same order. When a member fails
 /// its check the pass is [`earliest_exhaustive`], which refuses exactly as
 /// without the cull.
+///
+/// Only the members listed in `moved` (any order, repeats allowed) may
+/// have a sweep input other than at the previous call; the others are
+/// not looked at. Each member's best event is kept between passes
+/// ([`member_best`]) until its input or a pair of it changes, and the pass
+/// offers the members' best events in member order: the earliest of a
+/// member's events is offered first among its equals in the flat order,
+/// so the pass keeps the same event as offering every event (`offer`
+/// keeps the first of equal events).
 fn earliest(
     states: &[State],
     statics: Statics<'_>,
     tau: f32,
     memo: &mut PassMemo,
+    moved: &mut Vec<usize>,
 ) -> Result<Option<Event>, CcdError> {
-    let n = states.len();
-    if memo.keys.len() != n {
-        *memo = PassMemo {
-            keys: vec![None; n],
-            checked: vec![None; n],
-            bounds: vec![None; n],
-            triangle: vec![Vec::new(); n],
-            kinematic: states.iter().map(|s| s.kinematic).collect(),
-            dirty: vec![false; n],
-            pairs: Vec::with_capacity(4 * n),
-            outcomes: Vec::with_capacity(4 * n),
-            next_pairs: Vec::with_capacity(4 * n),
-            next_outcomes: Vec::with_capacity(4 * n),
-            sorted: Vec::with_capacity(n),
-            complete: false,
-        };
-    }
-    let mut changed = 0usize;
-    for (i, st) in states.iter().enumerate() {
+    moved.sort_unstable();
+    moved.dedup();
+    memo.dirty_list.clear();
+    for &i in moved.iter() {
+        let st = &states[i];
         let seg = st.segment(0.0);
         let key = member_key(&seg, tau);
-        memo.dirty[i] = memo.keys[i] != Some(key);
-        if !memo.dirty[i] {
+        if memo.keys[i] == Some(key) {
             continue;
         }
-        changed += 1;
+        memo.dirty[i] = true;
+        memo.dirty_list.push(i);
+        memo.best[i] = None;
         memo.keys[i] = Some(key);
         memo.checked[i] = CheckedSegment::new(&seg, tau).ok();
         memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
@@ -947,6 +1112,23 @@ fn earliest(
             }
         }
     }
+    let changed = memo.dirty_list.len();
+    let result = earliest_memo(states, statics, tau, memo, changed);
+    for &i in &memo.dirty_list {
+        memo.dirty[i] = false;
+    }
+    result
+}
+
+/// The pass of [`earliest`] once the changed members' entries are fresh.
+fn earliest_memo(
+    states: &[State],
+    statics: Statics<'_>,
+    tau: f32,
+    memo: &mut PassMemo,
+    changed: usize,
+) -> Result<Option<Event>, CcdError> {
+    let n = states.len();
     if memo.checked.iter().any(|c| c.is_none()) {
         memo.complete = false;
         return earliest_exhaustive(states, statics, tau);
@@ -955,93 +1137,91 @@ fn earliest(
         let PassMemo {
             bounds,
             pairs,
-            outcomes,
+            best,
             complete,
             kinematic,
             dirty,
+            dirty_list,
             next_pairs,
-            next_outcomes,
             sorted,
             checked,
+            old,
             ..
         } = memo;
-        next_pairs.clear();
-        next_outcomes.clear();
         let sweep = |i: usize, j: usize| match (&checked[i], &checked[j]) {
             (Some(a), Some(b)) => map_pair(sweep_checked_pair(a, b)),
             _ => SweepOutcome::Miss,
         };
+        let meets = |i: usize, j: usize| {
+            !(kinematic[i] && kinematic[j]) && bounds_meet(&bounds[i], &bounds[j])
+        };
         if *complete && changed * 8 <= n {
-            // Few members changed: the stored pairs of unchanged members
-            // with their outcomes, merged in order with each changed
-            // member's pairs (its bounds against every other's, swept
-            // anew): the same pairs as `meeting_pairs`, in the same order.
-            let mut fresh: Vec<(usize, usize)> = Vec::new();
-            for i in (0..n).filter(|&i| dirty[i]) {
-                for j in 0..n {
-                    let counted = dirty[j] && j < i;
-                    if j != i
-                        && !counted
-                        && !(kinematic[i] && kinematic[j])
-                        && bounds_meet(&bounds[i], &bounds[j])
-                    {
-                        fresh.push((i.min(j), i.max(j)));
+            // Few members changed: each changed member's pairs (its bounds
+            // against every other's) are swept anew, in the list of the
+            // lower member; the lists of unchanged pairs stay.
+            for &j in dirty_list.iter() {
+                for i in (0..j).filter(|&i| !dirty[i]) {
+                    let list = &mut pairs[i];
+                    let slot = list.binary_search_by_key(&j, |e| e.0);
+                    match (slot, meets(i, j)) {
+                        (Ok(k), true) => list[k].1 = sweep(i, j),
+                        (Ok(k), false) => {
+                            list.remove(k);
+                        }
+                        (Err(k), true) => list.insert(k, (j, sweep(i, j))),
+                        (Err(_), false) => continue,
+                    }
+                    best[i] = None;
+                }
+                let list = &mut pairs[j];
+                list.clear();
+                for k in j + 1..n {
+                    if meets(j, k) {
+                        list.push((k, sweep(j, k)));
                     }
                 }
             }
-            fresh.sort_unstable();
-            let mut fresh = fresh.into_iter().peekable();
-            for (&pair, outcome) in pairs.iter().zip(outcomes.iter()) {
-                if dirty[pair.0] || dirty[pair.1] {
-                    continue;
-                }
-                while let Some(f) = fresh.next_if(|f| *f < pair) {
-                    next_pairs.push(f);
-                    next_outcomes.push(sweep(f.0, f.1));
-                }
-                next_pairs.push(pair);
-                next_outcomes.push(outcome.clone());
-            }
-            for f in fresh {
-                next_pairs.push(f);
-                next_outcomes.push(sweep(f.0, f.1));
-            }
         } else {
             meeting_pairs_into(bounds, kinematic, sorted, next_pairs);
-            for &(i, j) in next_pairs.iter() {
-                let old = if *complete && !dirty[i] && !dirty[j] {
-                    pairs.binary_search(&(i, j)).ok()
-                } else {
-                    None
-                };
-                next_outcomes.push(match old {
-                    Some(k) => outcomes[k].clone(),
-                    None => sweep(i, j),
-                });
+            let mut at = 0usize;
+            for i in 0..n {
+                std::mem::swap(old, &mut pairs[i]);
+                let list = &mut pairs[i];
+                list.clear();
+                while at < next_pairs.len() && next_pairs[at].0 == i {
+                    let j = next_pairs[at].1;
+                    at += 1;
+                    let kept = if *complete && !dirty[i] && !dirty[j] {
+                        old.binary_search_by_key(&j, |e| e.0).ok()
+                    } else {
+                        None
+                    };
+                    let o = match kept {
+                        Some(k) => old[k].1.clone(),
+                        None => sweep(i, j),
+                    };
+                    list.push((j, o));
+                }
+                best[i] = None;
             }
         }
-        std::mem::swap(pairs, next_pairs);
-        std::mem::swap(outcomes, next_outcomes);
         *complete = true;
     }
-    let mut best: Option<Event> = None;
-    let mut next_pair = 0usize;
-    for (i, a) in states.iter().enumerate() {
-        for (t, o) in &memo.triangle[i] {
-            if let Some(found) = triangle_event(i, a, *t, o.clone())? {
-                offer(found, &mut best);
+    let mut found: Option<Event> = None;
+    for i in 0..n {
+        let e = match memo.best[i] {
+            Some(e) => e,
+            None => {
+                let e = member_best(states, i, &memo.triangle[i], &memo.pairs[i])?;
+                memo.best[i] = Some(e);
+                e
             }
-        }
-        while next_pair < memo.pairs.len() && memo.pairs[next_pair].0 == i {
-            let j = memo.pairs[next_pair].1;
-            let o = memo.outcomes[next_pair].clone();
-            next_pair += 1;
-            if let Some(found) = pair_event((i, a), (j, &states[j]), o)? {
-                offer(found, &mut best);
-            }
+        };
+        if let Some(e) = e {
+            offer(e, &mut found);
         }
     }
-    Ok(best)
+    Ok(found)
 }
 
 /// A pair outcome with its feature dropped.
@@ -1097,7 +1277,8 @@ fn sequential(
     tau: f32,
     ev: &Event,
     time: f64,
-) -> Result<Option<Vec<GroupImpact>>, CcdError> {
+    moved: &mut Vec<usize>,
+) -> Result<Option<GroupImpact>, CcdError> {
     let material = event_material(states, ev);
     match ev.other {
         None => {
@@ -1135,14 +1316,15 @@ fn sequential(
             a.v = r.linear_velocity;
             a.w = r.angular_velocity;
             a.sweep_v = a.v;
-            Ok(Some(vec![GroupImpact {
+            moved.push(ev.member);
+            Ok(Some(GroupImpact {
                 body: a.index,
                 other: Struck::Triangle(ev.triangle),
                 time,
                 point: contact.point,
                 normal: contact.normal,
                 impulse: r.impulse,
-            }]))
+            }))
         }
         Some(j) => {
             let n = ev.impact.normal;
@@ -1158,6 +1340,7 @@ fn sequential(
                     st.v = v;
                     st.w = w;
                     st.sweep_v = v;
+                    moved.push(pos);
                 }
             }
             let (a, b) = (&states[ev.member], &states[j]);
@@ -1180,7 +1363,7 @@ fn sequential(
                     impulse: r.impulse,
                 }
             };
-            Ok(Some(vec![report]))
+            Ok(Some(report))
         }
     }
 }
@@ -1277,6 +1460,7 @@ fn settle_instant(
     time: f64,
     limit: u32,
     cull: bool,
+    moved: &mut Vec<usize>,
 ) -> Result<Vec<GroupImpact>, CcdError> {
     // The contacts, in member order: triangles, then higher members.
     let mut contacts: Vec<(SettleContact, Vec3d, Option<usize>)> =
@@ -1308,43 +1492,17 @@ fn settle_instant(
                 }
             }
         }
-        let others: Vec<usize> = match &pairs {
+        match &pairs {
             Some(pairs) => {
-                let from = next_pair;
                 while next_pair < pairs.len() && pairs[next_pair].0 == i {
+                    touching_pair(states, i, pairs[next_pair].1, step, &mut contacts)?;
                     next_pair += 1;
                 }
-                pairs[from..next_pair].iter().map(|p| p.1).collect()
             }
-            None => (i + 1..states.len())
-                .filter(|&j| !(a.kinematic && states[j].kinematic))
-                .collect(),
-        };
-        for j in others {
-            let b = &states[j];
-            let tol = touch_tolerance(a.p, b.p, (a.radius + b.radius) as f64);
-            let mut sa = a.segment(tol);
-            let mut sb = b.segment(0.0);
-            sa.velocity = Vec3::zeros();
-            sb.velocity = Vec3::zeros();
-            match sweep_segment_pair(&sa, &sb, step) {
-                SweepOutcome::InitiallyTouching(c) => contacts.push((
-                    SettleContact {
-                        a: i,
-                        b: Some(j),
-                        normal: c.normal,
-                    },
-                    c.point,
-                    None,
-                )),
-                SweepOutcome::Refused(refusal) => {
-                    return Err(CcdError::PairSweepRefused {
-                        body: a.index,
-                        other: b.index,
-                        refusal,
-                    })
+            None => {
+                for j in (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic)) {
+                    touching_pair(states, i, j, step, &mut contacts)?;
                 }
-                _ => {}
             }
         }
     }
@@ -1487,7 +1645,50 @@ fn settle_instant(
         st.sweep_v = v32;
         st.touched = true;
     }
+    // Every member whose velocity may have changed (a cheap superset: the
+    // memo compares each one's sweep input anyway).
+    moved.extend((0..states.len()).filter(|&k| !states[k].kinematic));
     Ok(report)
+}
+
+/// The touching test at a settled instant of members `i` and `j`: pushes
+/// their contact, if they touch within the touching tolerance.
+///
+/// # Errors
+/// [`CcdError::PairSweepRefused`] naming both members.
+fn touching_pair(
+    states: &[State],
+    i: usize,
+    j: usize,
+    step: f32,
+    contacts: &mut Vec<(SettleContact, Vec3d, Option<usize>)>,
+) -> Result<(), CcdError> {
+    let (a, b) = (&states[i], &states[j]);
+    let tol = touch_tolerance(a.p, b.p, (a.radius + b.radius) as f64);
+    let mut sa = a.segment(tol);
+    let mut sb = b.segment(0.0);
+    sa.velocity = Vec3::zeros();
+    sb.velocity = Vec3::zeros();
+    match sweep_segment_pair(&sa, &sb, step) {
+        SweepOutcome::InitiallyTouching(c) => contacts.push((
+            SettleContact {
+                a: i,
+                b: Some(j),
+                normal: c.normal,
+            },
+            c.point,
+            None,
+        )),
+        SweepOutcome::Refused(refusal) => {
+            return Err(CcdError::PairSweepRefused {
+                body: a.index,
+                other: b.index,
+                refusal,
+            })
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 #[cfg(test)]
