@@ -146,6 +146,41 @@ const NAMES_ANY: Names = Names {
 /// The member's precision domain over a step of `dt` seconds (module docs),
 /// refusals named by `names`; its `f64` ends and radius.
 fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, Vec3d, f64)> {
+    match accepted_member(m, dt) {
+        Some(x) => Ok(x),
+        None => checked_member_each(m, dt, names),
+    }
+}
+
+/// [`checked_member`]'s verdict without naming a failure: the member's
+/// ends and radius when every check passes, `None` otherwise (the caller
+/// then runs the checks one by one, [`checked_member_each`], which name
+/// the first failure). The same checks on the same values, joined: every
+/// input finite, the radius within its limits, every coordinate of the
+/// ends at the start and at the end of the travel within the coordinate
+/// limits ([`coordinates_accepted`]) and the reach, computed as the
+/// one-by-one check computes it, within its limit.
+#[inline]
+fn accepted_member(m: &MovingSegment, dt: f64) -> Option<(Vec3d, Vec3d, f64)> {
+    // Components written out: nalgebra's iterators cost more than the test.
+    let finite3 = |v: &Vec3| v.x.is_finite() & v.y.is_finite() & v.z.is_finite();
+    let finite = finite3(&m.p0) & finite3(&m.p1) & finite3(&m.velocity) & m.radius.is_finite();
+    let r = m.radius as f64;
+    if !(finite && (domain::MIN_RADIUS..=domain::MAX_RADIUS).contains(&r)) {
+        return None;
+    }
+    let (p0, p1) = (promote(m.p0), promote(m.p1));
+    let travel = promote(m.velocity) * dt;
+    if !coordinates_accepted([p0, p1, p0 + travel, p1 + travel], r) {
+        return None;
+    }
+    let reach = (travel.norm() + 0.5 * (p1 - p0).norm() + r) / r;
+    (reach <= domain::MAX_REACH_RADII).then_some((p0, p1, r))
+}
+
+/// The member's checks one by one, in their order (module docs): the first
+/// failure, named by `names`.
+fn checked_member_each(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, Vec3d, f64)> {
     domain::finite_vec(names.end0, m.p0)?;
     domain::finite_vec(names.end1, m.p1)?;
     domain::finite_scalar(names.radius, m.radius)?;
@@ -154,11 +189,9 @@ fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, 
     domain::radius(names.radius, r)?;
     let (p0, p1) = (promote(m.p0), promote(m.p1));
     let travel = promote(m.velocity) * dt;
-    if !coordinates_accepted([p0, p1, p0 + travel, p1 + travel], r) {
-        for p in [p0, p1] {
-            domain::moving_coordinate(names.end0, p, r)?;
-            domain::moving_coordinate(names.end0, p + travel, r)?;
-        }
+    for p in [p0, p1] {
+        domain::moving_coordinate(names.end0, p, r)?;
+        domain::moving_coordinate(names.end0, p + travel, r)?;
     }
     domain::reach(travel.norm() + 0.5 * (p1 - p0).norm() + r, r)?;
     Ok((p0, p1, r))
@@ -177,7 +210,8 @@ fn coordinates_accepted(points: [Vec3d; 4], r: f64) -> bool {
     let mut largest = 0.0f64;
     let mut finite = true;
     for p in points {
-        for &x in p.iter() {
+        // Components written out: nalgebra's iterators cost more than the test.
+        for x in [p.x, p.y, p.z] {
             finite &= x.is_finite();
             largest = largest.max(x.abs());
         }
@@ -609,6 +643,76 @@ mod tests {
                 .iter()
                 .all(|p| domain::moving_coordinate("p", *p, r).is_ok());
             prop_assert_eq!(coordinates_accepted(points, r), each);
+        }
+    }
+
+    /// A member anywhere in or just outside the precision domain: radii
+    /// around both radius limits, coordinates around both coordinate limits,
+    /// velocities up to a reach beyond its limit, and non-finite inputs.
+    fn edge_member() -> impl Strategy<Value = MovingSegment> {
+        let radius = prop_oneof![
+            Just(domain::MIN_RADIUS as f32),
+            Just((domain::MIN_RADIUS as f32).next_down()),
+            Just(domain::MAX_RADIUS as f32),
+            Just((domain::MAX_RADIUS as f32).next_up()),
+            1.0e-4f32..10.0,
+            Just(f32::NAN),
+            Just(f32::INFINITY),
+        ];
+        radius
+            .prop_flat_map(|r| {
+                // The coordinate and speed scales of a finite radius.
+                let r_scale = if r.is_finite() {
+                    r.clamp(1.0e-4, 1.0e4)
+                } else {
+                    1.0
+                };
+                let far = (domain::MAX_COORDINATE_RADII * r_scale as f64) as f32;
+                let coord = prop_oneof![
+                    -10.0f32..10.0,
+                    Just(far),
+                    Just(-far.next_up()),
+                    0.99 * far..1.01 * far,
+                    Just(f32::NAN),
+                ];
+                let speed = prop_oneof![
+                    -100.0f32..100.0,
+                    Just(f32::INFINITY),
+                    (-1.0f32..1.0).prop_map(move |x| x * 2.0e6 * r_scale),
+                ];
+                (
+                    Just(r),
+                    prop::array::uniform3(coord.clone()),
+                    prop::array::uniform3(coord),
+                    prop::array::uniform3(speed),
+                    prop::bool::ANY,
+                    prop::array::uniform3(0usize..3),
+                )
+            })
+            .prop_map(|(r, p0, p1, v, sphere, plain)| {
+                // Mostly plain coordinates, so that one edge value decides.
+                let (mut p0, mut p1) = (Vec3::from(p0), Vec3::from(p1));
+                for k in plain {
+                    p0[k] = 0.5;
+                    p1[k] = -0.5;
+                }
+                let p1 = if sphere { p0 } else { p1 };
+                MovingSegment::capsule(p0, p1, r, Vec3::from(v))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The joined member check accepts exactly the members that pass the
+        /// checks one by one, with the same ends and radius.
+        #[test]
+        fn the_joined_member_check_is_the_checks_one_by_one(
+            m in edge_member(),
+            dt in prop_oneof![Just(0.0f64), 1.0e-3f64..0.2, Just(1.0)],
+        ) {
+            let each = checked_member_each(&m, dt, &NAMES_ANY);
+            prop_assert_eq!(accepted_member(&m, dt).ok_or(()), each.map_err(|_| ()));
         }
     }
 

@@ -66,7 +66,7 @@ use parapet_narrow::contact::active_edges::admit_impact;
 use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_segment_pair, sweep_sphere_triangle, Impact, MovingSegment,
-    SweepOutcome, MAX_RADIUS,
+    SweepOutcome, MAX_RADIUS, MAX_TRIANGLE_DISTANCE_RADII,
 };
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
@@ -300,6 +300,76 @@ impl Statics<'_> {
     fn sweep(&self, a: &State, v: Vec3, tau: f32, t: usize, r: f32) -> SweepOutcome<()> {
         let tri = &self.triangles[t];
         admit_impact(a.sweep_triangle(v, tau, tri, r), v, tri, (self.edges)(t))
+    }
+}
+
+/// A sphere member's triangle cull: the member's checked segment (its
+/// sphere at its sweep radius and velocity) and its widened swept bounds
+/// over the sweep's time ([`swept_bounds`]). See [`TriangleCull::misses`].
+#[derive(Debug, Clone, Copy)]
+struct TriangleCull {
+    /// The sphere's centre (world, m) and radius (m) as the sweep takes them.
+    center: Vec3d,
+    radius: f64,
+    /// The widened bounds of its path over the sweep's time.
+    bounds: SweptBounds,
+}
+
+impl TriangleCull {
+    /// The cull of a sphere at `center` with radius `radius` moving at
+    /// `velocity` over `tau` seconds, when the sphere passes the member
+    /// checks of the sphere-triangle sweep: its checks are those of
+    /// [`CheckedSegment::new`] on the sphere as a segment (same finiteness,
+    /// step, radius, start and end coordinate and reach limits; a sphere's
+    /// half length adds `0.0` to the reach exactly). `None` when it does not
+    /// (its sweeps refuse, and are all swept) or its bounds are not finite.
+    fn new(center: Vec3, radius: f32, velocity: Vec3, tau: f32) -> Option<Self> {
+        let segment = MovingSegment::sphere(center, radius, velocity);
+        CheckedSegment::new(&segment, tau).ok()?;
+        Some(TriangleCull {
+            center: promote(center),
+            radius: radius as f64,
+            bounds: swept_bounds(&segment, tau, 0.0)?,
+        })
+    }
+
+    /// Whether the sphere's sweep against `tri` is certainly a miss, for a
+    /// triangle whose own checks (finite coordinates within the limit, not
+    /// degenerate, not thin) passed in an earlier sweep: the triangle's
+    /// bounds miss the sphere's widened swept bounds, and no vertex lies
+    /// farther than [`MAX_TRIANGLE_DISTANCE_RADII`] radii from the centre
+    /// (the one triangle check that depends on the sphere, written as the
+    /// sweep's domain writes it, so that a sweep that would refuse is
+    /// swept).
+    ///
+    /// # Why a culled sweep is a miss
+    /// The sweep reports a contact (initial or a hit) only where its `f64`
+    /// arithmetic puts a point of the centre's path within the radius of
+    /// the triangle (face slab, edge cylinders, vertex spheres). Relative to
+    /// the centre every vertex lies within `2^20` radii and the path within
+    /// `2^20` radii (the reach limit), so the roundoff in those distances
+    /// is a few `f64` epsilons of `2^21 r` (below `1e-9 r`) and, for the
+    /// near-tangent roots of the edge and vertex quadratics, at most about
+    /// `ε |m|² / r` with `|m|` the distance travelled to the contact, below
+    /// `1e-5` of the path's extent. Bounds that miss on one axis put every
+    /// point of the path farther than `r + 2^-16 (extent + r)` from every
+    /// point of the triangle ([`swept_bounds`]), beyond both. The unit test
+    /// `a_culled_triangle_sweep_is_a_miss` checks it on grazing spheres.
+    #[inline]
+    fn misses(&self, tri: &[Vec3; 3]) -> bool {
+        let b = &self.bounds;
+        let [p, q, r] = tri;
+        // The triangle's coordinates are finite (its checks passed): the
+        // f32 minimum and maximum are exact.
+        let apart = (0..3).any(|k| {
+            let lo = p[k].min(q[k]).min(r[k]) as f64;
+            let hi = p[k].max(q[k]).max(r[k]) as f64;
+            hi < b.lo[k] || b.hi[k] < lo
+        });
+        apart
+            && tri.iter().all(|x| {
+                (promote(*x) - self.center).amax() / self.radius <= MAX_TRIANGLE_DISTANCE_RADII
+            })
     }
 }
 
@@ -592,8 +662,17 @@ fn sweep_group_in(
 
         let bouncing = is_bouncing(states, &ev);
         if at_instant >= 1 && (!bouncing || at_instant >= 2 * members) {
-            let settled =
-                settle_instant(states, statics, tau, time, input.max_impacts, cull, moved)?;
+            let validated: &[bool] = if cull { &memo.validated } else { &[] };
+            let settled = settle_instant(
+                states,
+                statics,
+                tau,
+                time,
+                input.max_impacts,
+                cull,
+                validated,
+                moved,
+            )?;
             if !settled.is_empty() {
                 at_instant += settled.len();
                 impacts.extend(settled);
@@ -993,6 +1072,10 @@ struct PassMemo {
     complete: bool,
     /// Per member: whether it is a kinematic sphere.
     kinematic: Vec<bool>,
+    /// Per member: whether every one of its triangle candidates passed the
+    /// triangle's own checks in a sweep without refusal (so that
+    /// [`TriangleCull`] may skip them).
+    validated: Vec<bool>,
     /// Per member: whether its input changed in this pass.
     dirty: Vec<bool>,
     /// The members whose input changed in this pass, ascending.
@@ -1027,6 +1110,8 @@ impl PassMemo {
         self.complete = false;
         self.kinematic.clear();
         self.kinematic.extend(states.iter().map(|s| s.kinematic));
+        self.validated.clear();
+        self.validated.resize(n, false);
         self.dirty.clear();
         self.dirty.resize(n, false);
         self.dirty_list.clear();
@@ -1101,15 +1186,39 @@ fn earliest(
         memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
         memo.triangle[i].clear();
         if !st.kinematic {
+            // Once every candidate of a sphere passed its own checks, the
+            // candidates its path's bounds miss are misses (`TriangleCull`).
+            // (A sphere's pair member is the sphere the triangle sweep
+            // takes: its check and bounds are the cull's.)
+            let cull = match (
+                st.capsule,
+                memo.validated[i],
+                &memo.checked[i],
+                memo.bounds[i],
+            ) {
+                (false, true, Some(_), Some(bounds)) => Some(TriangleCull {
+                    center: promote(st.p),
+                    radius: st.radius as f64,
+                    bounds,
+                }),
+                _ => None,
+            };
+            let mut refused = false;
             for &(t, _) in &st.candidates {
+                if cull.is_some_and(|c| c.misses(&statics.triangles[t])) {
+                    continue;
+                }
                 let o = statics.sweep(st, st.sweep_v, tau, t, st.radius);
-                let refused = matches!(o, SweepOutcome::Refused(_));
+                refused = matches!(o, SweepOutcome::Refused(_));
                 if !matches!(o, SweepOutcome::Miss) {
                     memo.triangle[i].push((t, o));
                 }
                 if refused {
                     break;
                 }
+            }
+            if !refused {
+                memo.validated[i] = true;
             }
         }
     }
@@ -1461,6 +1570,7 @@ fn settle_instant(
     time: f64,
     limit: u32,
     cull: bool,
+    validated: &[bool],
     moved: &mut Vec<usize>,
 ) -> Result<Vec<GroupImpact>, CcdError> {
     // The contacts, in member order: triangles, then higher members.
@@ -1475,9 +1585,16 @@ fn settle_instant(
     let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         if !a.kinematic {
+            let tol = touch_tolerance(a.p, a.p, a.radius as f64);
+            let r = ((a.radius as f64) + tol) as f32;
+            let cull = match (a.capsule, validated.get(i)) {
+                (false, Some(true)) => TriangleCull::new(a.p, r.max(a.radius), Vec3::zeros(), step),
+                _ => None,
+            };
             for &(t, _) in &a.candidates {
-                let tol = touch_tolerance(a.p, a.p, a.radius as f64);
-                let r = ((a.radius as f64) + tol) as f32;
+                if cull.is_some_and(|c| c.misses(&statics.triangles[t])) {
+                    continue;
+                }
                 if let SweepOutcome::InitiallyTouching(c) =
                     statics.sweep(a, Vec3::zeros(), step, t, r.max(a.radius))
                 {
