@@ -407,11 +407,11 @@ fn sweep_group_with(
     mesh: Option<&MeshView<'_>>,
     cull: bool,
 ) -> Result<GroupOutcome, CcdError> {
-    SCRATCH.with(|cell| {
-        let mut scratch = cell.take();
-        let result = sweep_group_in(input, mesh, cull, &mut scratch);
-        cell.set(scratch);
-        result
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => sweep_group_in(input, mesh, cull, &mut scratch),
+        // Not reached (a group's sweep starts no other on its thread), but
+        // a sweep never depends on the buffers it starts with.
+        Err(_) => sweep_group_in(input, mesh, cull, &mut Scratch::default()),
     })
 }
 
@@ -442,10 +442,10 @@ fn find_negative_zero(states: &[State], out: &mut Vec<usize>) {
 }
 
 thread_local! {
-    /// The buffers of the group sweeps that run on this thread: a sweep
-    /// takes them, and puts them back when it ends, so that sweeping many
-    /// groups allocates nothing once warm.
-    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+    /// The buffers of the group sweeps that run on this thread, borrowed by
+    /// one sweep at a time, so that sweeping many groups allocates nothing
+    /// once warm.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// A member state with empty lists (filled by [`sweep_group_in`]).
@@ -688,7 +688,7 @@ fn sweep_group_in(
         at_instant += 1;
     }
 
-    let mut motions = Vec::new();
+    let mut motions = Vec::with_capacity(members);
     for (st, m) in states.iter_mut().zip(&input.members) {
         if st.kinematic || !st.touched {
             if !st.kinematic {
@@ -884,19 +884,29 @@ pub struct SweptBounds {
 /// a culled pair's sweep is a miss. `sweep_group`'s unit tests check it
 /// on grazing pairs and against the uncut pass.
 pub fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<SweptBounds> {
-    let travel = promote(segment.velocity) * tau as f64;
-    let (p0, p1) = (promote(segment.p0), promote(segment.p1));
+    // Components written out and compared directly (nalgebra's indexing
+    // and `f64::min`'s NaN handling cost more than the arithmetic). For
+    // finite inputs the corners are those of `min`/`max`, up to the sign of
+    // a zero, which the widening below removes; bounds that are not finite
+    // give `None` either way.
+    let tau = tau as f64;
+    let (p0, p1, v) = (segment.p0, segment.p1, segment.velocity);
+    let axes = [(p0.x, p1.x, v.x), (p0.y, p1.y, v.y), (p0.z, p1.z, v.z)];
     let mut lo = [0.0f64; 3];
     let mut hi = [0.0f64; 3];
     let mut extent = 0.0f64;
     let mut world = 0.0f64;
-    for k in 0..3 {
-        let (a, b) = (p0[k], p1[k]);
-        let (c, d) = (a + travel[k], b + travel[k]);
-        lo[k] = a.min(b).min(c).min(d);
-        hi[k] = a.max(b).max(c).max(d);
-        extent = extent.max(hi[k] - lo[k]);
-        world = world.max(lo[k].abs()).max(hi[k].abs());
+    for (k, &(a, b, v)) in axes.iter().enumerate() {
+        let (a, b) = (a as f64, b as f64);
+        let t = v as f64 * tau;
+        let (c, d) = (a + t, b + t);
+        let (l1, h1) = if a <= b { (a, b) } else { (b, a) };
+        let (l2, h2) = if c <= d { (c, d) } else { (d, c) };
+        let (l, h) = (if l2 < l1 { l2 } else { l1 }, if h2 > h1 { h2 } else { h1 });
+        lo[k] = l;
+        hi[k] = h;
+        extent = extent.max(h - l);
+        world = world.max(l.abs()).max(h.abs());
     }
     let r = segment.radius as f64 + grow;
     let m = r + PAIR_CULL_MARGIN * (extent + r) + PAIR_CULL_WORLD_MARGIN * world;
@@ -926,6 +936,11 @@ pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usiz
     out
 }
 
+/// The most members for which [`meeting_pairs_into`] tests every pair
+/// instead of sorting: below this the sort and its final ordering cost more
+/// than the `n (n - 1) / 2` bounds tests. Either way the pairs are the same.
+const SMALL_MEETING_PAIRS: usize = 12;
+
 /// [`meeting_pairs`] into `out` (cleared first), with `sorted` as scratch.
 fn meeting_pairs_into(
     bounds: &[Option<SweptBounds>],
@@ -936,6 +951,17 @@ fn meeting_pairs_into(
     let n = bounds.len();
     out.clear();
     sorted.clear();
+    if n <= SMALL_MEETING_PAIRS {
+        // Few members: every pair in lexicographic order, no sort.
+        for i in 0..n {
+            for j in i + 1..n {
+                if !(skip[i] && skip[j]) && bounds_meet(&bounds[i], &bounds[j]) {
+                    out.push((i, j));
+                }
+            }
+        }
+        return;
+    }
     let mut wild = false;
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
     for (i, b) in bounds.iter().enumerate() {
