@@ -918,6 +918,13 @@ pub fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<Swep
     finite.then_some(SweptBounds { lo, hi })
 }
 
+/// The extent of `bounds` along `axis` (infinite without bounds).
+fn axis_extent(bounds: &Option<SweptBounds>, axis: usize) -> (f64, f64) {
+    bounds.map_or((f64::NEG_INFINITY, f64::INFINITY), |b| {
+        (b.lo[axis], b.hi[axis])
+    })
+}
+
 /// Whether two members' bounds meet (always, for a member without bounds).
 fn bounds_meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> bool {
     match (a, b) {
@@ -1085,6 +1092,14 @@ struct PassMemo {
     checked: Vec<Option<CheckedSegment>>,
     /// Per member: its widened swept bounds.
     bounds: Vec<Option<SweptBounds>>,
+    /// The quick axis (set at each full pass) and per member the extent
+    /// of its bounds along it (infinite without bounds): a quick first test
+    /// of `bounds_meet`.
+    axis: usize,
+    axis_lo: Vec<f64>,
+    axis_hi: Vec<f64>,
+    /// How many members have no checked pair member (`checked` is `None`).
+    unchecked: usize,
     /// Per member: its triangle outcomes other than misses, in candidate
     /// order, ending at the first refusal.
     triangle: Vec<Vec<(usize, SweepOutcome<()>)>>,
@@ -1123,6 +1138,12 @@ impl PassMemo {
         self.checked.resize(n, None);
         self.bounds.clear();
         self.bounds.resize(n, None);
+        self.axis = 0;
+        self.axis_lo.clear();
+        self.axis_lo.resize(n, f64::NEG_INFINITY);
+        self.axis_hi.clear();
+        self.axis_hi.resize(n, f64::INFINITY);
+        self.unchecked = n;
         for list in [&mut self.triangle, &mut self.pairs] {
             if list.len() < n {
                 list.resize_with(n, Vec::new);
@@ -1208,8 +1229,15 @@ fn earliest(
         memo.dirty_list.push(i);
         memo.best[i] = None;
         memo.keys[i] = Some(key);
+        let was_checked = memo.checked[i].is_some();
         memo.checked[i] = CheckedSegment::new(&seg, tau).ok();
+        match (was_checked, memo.checked[i].is_some()) {
+            (true, false) => memo.unchecked += 1,
+            (false, true) => memo.unchecked -= 1,
+            _ => {}
+        }
         memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
+        (memo.axis_lo[i], memo.axis_hi[i]) = axis_extent(&memo.bounds[i], memo.axis);
         memo.triangle[i].clear();
         if !st.kinematic {
             // Once every candidate of a sphere passed its own checks, the
@@ -1265,13 +1293,16 @@ fn earliest_memo(
     changed: usize,
 ) -> Result<Option<Event>, CcdError> {
     let n = states.len();
-    if memo.checked.iter().any(|c| c.is_none()) {
+    if memo.unchecked > 0 {
         memo.complete = false;
         return earliest_exhaustive(states, statics, tau);
     }
     if !memo.complete || changed > 0 {
         let PassMemo {
             bounds,
+            axis,
+            axis_lo,
+            axis_hi,
             pairs,
             best,
             complete,
@@ -1298,8 +1329,15 @@ fn earliest_memo(
             for &j in dirty_list.iter() {
                 for i in (0..j).filter(|&i| !dirty[i]) {
                     let list = &mut pairs[i];
+                    // Bounds apart on the quick axis (the cheap part of
+                    // `meets`) and no stored pair with `j` beyond the
+                    // list's last: nothing to do.
+                    let apart = axis_hi[i] < axis_lo[j] || axis_hi[j] < axis_lo[i];
+                    if apart && list.last().is_none_or(|e| e.0 < j) {
+                        continue;
+                    }
                     let slot = list.binary_search_by_key(&j, |e| e.0);
-                    match (slot, meets(i, j)) {
+                    match (slot, !apart && meets(i, j)) {
                         (Ok(k), true) => list[k].1 = sweep(i, j),
                         (Ok(k), false) => {
                             list.remove(k);
@@ -1312,12 +1350,27 @@ fn earliest_memo(
                 let list = &mut pairs[j];
                 list.clear();
                 for k in j + 1..n {
-                    if meets(j, k) {
+                    let apart = axis_hi[k] < axis_lo[j] || axis_hi[j] < axis_lo[k];
+                    if !apart && meets(j, k) {
                         list.push((k, sweep(j, k)));
                     }
                 }
             }
         } else {
+            // The quick axis: where the members' bounds spread most.
+            let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+            for b in bounds.iter().flatten() {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(b.lo[k]);
+                    hi[k] = hi[k].max(b.hi[k]);
+                }
+            }
+            *axis = (0..3)
+                .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+                .unwrap_or(0);
+            for (i, b) in bounds.iter().enumerate() {
+                (axis_lo[i], axis_hi[i]) = axis_extent(b, *axis);
+            }
             meeting_pairs_into(bounds, kinematic, sorted, next_pairs);
             let mut at = 0usize;
             for i in 0..n {
@@ -1343,21 +1396,26 @@ fn earliest_memo(
         }
         *complete = true;
     }
-    let mut found: Option<Event> = None;
     for i in 0..n {
-        let e = match memo.best[i] {
-            Some(e) => e,
-            None => {
-                let e = member_best(states, i, &memo.triangle[i], &memo.pairs[i])?;
-                memo.best[i] = Some(e);
-                e
-            }
-        };
-        if let Some(e) = e {
-            offer(e, &mut found);
+        if memo.best[i].is_none() {
+            memo.best[i] = Some(member_best(states, i, &memo.triangle[i], &memo.pairs[i])?);
         }
     }
-    Ok(found)
+    // `offer` on references: the same choice, without copying every event.
+    let mut found: Option<&Event> = None;
+    for e in memo.best.iter().take(n).flatten().flatten() {
+        let better = match found {
+            None => true,
+            Some(b) => {
+                e.impact.time < b.impact.time
+                    || (e.impact.time == b.impact.time && e.initial && !b.initial)
+            }
+        };
+        if better {
+            found = Some(e);
+        }
+    }
+    Ok(found.copied())
 }
 
 /// A pair outcome with its feature dropped.
