@@ -267,8 +267,15 @@ impl CheckedSegment {
 
 /// A point and normal of a contact between axis points `pa` (on A) and `pb`
 /// (on B): the normal from B to A, the point on B's surface.
-fn contact(pa: Vec3d, pb: Vec3d, rb: f64, fallback: Vec3d) -> (Vec3d, Vec3d) {
-    let n = unit_or(pa - pb, fallback);
+fn contact(pa: Vec3d, pb: Vec3d, rb: f64, fallback: impl Fn() -> Vec3d) -> (Vec3d, Vec3d) {
+    // `unit_or(pa - pb, fallback())`, the fallback found only when used.
+    let v = pa - pb;
+    let len = v.norm();
+    let n = if len > 0.0 && len.is_finite() {
+        v / len
+    } else {
+        fallback()
+    };
     (pb + rb * n, n)
 }
 
@@ -362,7 +369,8 @@ fn sweep_members(
     let a_ends: &[Vec3d] = if aa > 0.0 { &[a0, a1] } else { &[a0] };
     let b_ends: &[Vec3d] = if bb > 0.0 { &[b0, b1] } else { &[b0] };
     // Fallback normal for coincident axes: the members' relative offset, or +z.
-    let fallback = unit_or((a0 + 0.5 * ea) - (b0 + 0.5 * eb), Vec3d::z());
+    // (Found only when a contact needs it: a pure function of the members.)
+    let fallback = || unit_or((a0 + 0.5 * ea) - (b0 + 0.5 * eb), Vec3d::z());
     // Points are found in B's frame; B itself moves by db over the step.
     let db = promote(b.velocity) * dtd;
     let to_world = |i: Impact<PairFeature>| Impact {
@@ -389,7 +397,7 @@ fn sweep_members(
             (None, Some(j)) => PairFeature::EndOfB(j),
             (None, None) => PairFeature::Interiors,
         };
-        let (point, normal) = contact(pa, pb, rb, fallback);
+        let (point, normal) = contact(pa, pb, rb, &fallback);
         return SweepOutcome::InitiallyTouching(to_world(Impact {
             time: 0.0,
             point,
@@ -409,7 +417,7 @@ fn sweep_members(
             };
             let nrm = m + t * d;
             if t <= 1.0 && approaches(nrm, d) {
-                let (point, normal) = contact(pa + t * d, pb, rb, fallback);
+                let (point, normal) = contact(pa + t * d, pb, rb, &fallback);
                 let feature = PairFeature::Ends {
                     a: i as u8,
                     b: j as u8,
@@ -448,7 +456,7 @@ fn sweep_members(
             }
             let q = b0 + w * eb;
             if approaches(p - q, d) {
-                let (point, normal) = contact(p, q, rb, fallback);
+                let (point, normal) = contact(p, q, rb, &fallback);
                 offer(
                     &mut best,
                     Impact {
@@ -483,7 +491,7 @@ fn sweep_members(
             }
             let p = a_now + w * ea;
             if approaches(p - pb, d) {
-                let (point, normal) = contact(p, pb, rb, fallback);
+                let (point, normal) = contact(p, pb, rb, &fallback);
                 offer(
                     &mut best,
                     Impact {

@@ -431,6 +431,8 @@ struct Scratch {
     moved: Vec<usize>,
     /// Members with a coordinate `-0.0` (see [`find_negative_zero`]).
     negative_zero: Vec<usize>,
+    /// The settled instants' buffers.
+    settle: SettleScratch,
 }
 
 /// The members with a position coordinate `-0.0` into `out`: the only ones
@@ -491,6 +493,7 @@ fn sweep_group_in(
         memo,
         moved,
         negative_zero,
+        settle,
     } = scratch;
     let states = &mut states[..members];
     for (m, st) in input.members.iter().zip(states.iter_mut()) {
@@ -672,6 +675,7 @@ fn sweep_group_in(
                 cull,
                 validated,
                 moved,
+                settle,
             )?;
             if !settled.is_empty() {
                 at_instant += settled.len();
@@ -1569,25 +1573,33 @@ fn touch_tolerance(a: Vec3, b: Vec3, r: f64) -> f64 {
     TOUCH_F32_FACTOR * f32::EPSILON as f64 * scale
 }
 
-/// The member pairs (lexicographic, never two kinematic spheres) whose
-/// touching test at a settled instant may find a contact, or `None` when
-/// every pair must be tested: when a member at rest fails the pair sweep's
+/// Puts into `scratch.pairs` the member pairs (lexicographic, never two
+/// kinematic spheres) whose touching test at a settled instant may find a
+/// contact and returns `true`, or returns `false` when every pair must be
+/// tested: when a member at rest fails the pair sweep's
 /// precision domain (the pair test then refuses exactly as it would
 /// without the cull) or has a radius above half [`MAX_RADIUS`] (the
 /// touching tolerance could carry it past the limit). Each member's bounds
 /// are its segment at rest grown by the largest touching tolerance of the
 /// group ([`touch_tolerance`] at the group's largest coordinate and twice
 /// its largest radius) and widened as in [`swept_bounds`].
-fn touching_pairs(states: &[State], step: f32) -> Option<Vec<(usize, usize)>> {
+fn touching_pairs(states: &[State], step: f32, scratch: &mut SettleScratch) -> bool {
+    let SettleScratch {
+        segments,
+        bounds,
+        kinematic,
+        pairs,
+        sorted,
+        ..
+    } = scratch;
     let mut scale = 0.0f64;
     let mut widest = 0.0f64;
-    let mut segments = Vec::with_capacity(states.len());
+    segments.clear();
     for st in states {
         let mut seg = st.segment(0.0);
         seg.velocity = Vec3::zeros();
-        CheckedSegment::new(&seg, step).ok()?;
-        if !(st.radius as f64 <= 0.5 * MAX_RADIUS) {
-            return None;
+        if CheckedSegment::new(&seg, step).is_err() || !(st.radius as f64 <= 0.5 * MAX_RADIUS) {
+            return false;
         }
         scale = scale.max(promote(st.p).amax());
         widest = widest.max(st.radius as f64);
@@ -1595,12 +1607,26 @@ fn touching_pairs(states: &[State], step: f32) -> Option<Vec<(usize, usize)>> {
     }
     let origin = Vec3::zeros();
     let tol = touch_tolerance(origin, origin, scale + 2.0 * widest);
-    let bounds: Vec<_> = segments
-        .iter()
-        .map(|m| swept_bounds(m, step, tol))
-        .collect();
-    let kinematic: Vec<bool> = states.iter().map(|s| s.kinematic).collect();
-    Some(meeting_pairs(&bounds, &kinematic))
+    bounds.clear();
+    bounds.extend(segments.iter().map(|m| swept_bounds(m, step, tol)));
+    kinematic.clear();
+    kinematic.extend(states.iter().map(|s| s.kinematic));
+    meeting_pairs_into(bounds, kinematic, sorted, pairs);
+    true
+}
+
+/// Buffers of the settled instants of a group's sweep (see [`Scratch`]).
+#[derive(Default)]
+struct SettleScratch {
+    /// The contacts found touching: contact, point, triangle.
+    contacts: Vec<(SettleContact, Vec3d, Option<usize>)>,
+    /// [`touching_pairs`]'s members at rest, their bounds, the kinematic
+    /// flags, the pairs and the sort's scratch.
+    segments: Vec<MovingSegment>,
+    bounds: Vec<Option<SweptBounds>>,
+    kinematic: Vec<bool>,
+    pairs: Vec<(usize, usize)>,
+    sorted: Vec<(SweptBounds, usize)>,
 }
 
 /// The connected components of the contacts (positions in `list`): two
@@ -1656,16 +1682,14 @@ fn settle_instant(
     cull: bool,
     validated: &[bool],
     moved: &mut Vec<usize>,
+    scratch: &mut SettleScratch,
 ) -> Result<Vec<GroupImpact>, CcdError> {
-    // The contacts, in member order: triangles, then higher members.
-    let mut contacts: Vec<(SettleContact, Vec3d, Option<usize>)> =
-        Vec::with_capacity(2 * states.len());
     let step = tau.max(f32::MIN_POSITIVE);
-    let pairs = if cull {
-        touching_pairs(states, step)
-    } else {
-        None
-    };
+    let culled = cull && touching_pairs(states, step, scratch);
+    let pairs = culled.then_some(&scratch.pairs);
+    // The contacts, in member order: triangles, then higher members.
+    let contacts = &mut scratch.contacts;
+    contacts.clear();
     let mut next_pair = 0usize;
     for (i, a) in states.iter().enumerate() {
         if !a.kinematic {
@@ -1697,13 +1721,13 @@ fn settle_instant(
         match &pairs {
             Some(pairs) => {
                 while next_pair < pairs.len() && pairs[next_pair].0 == i {
-                    touching_pair(states, i, pairs[next_pair].1, step, &mut contacts)?;
+                    touching_pair(states, i, pairs[next_pair].1, step, contacts)?;
                     next_pair += 1;
                 }
             }
             None => {
                 for j in (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic)) {
-                    touching_pair(states, i, j, step, &mut contacts)?;
+                    touching_pair(states, i, j, step, contacts)?;
                 }
             }
         }
