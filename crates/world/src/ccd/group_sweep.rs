@@ -1627,15 +1627,36 @@ struct SettleScratch {
     kinematic: Vec<bool>,
     pairs: Vec<(usize, usize)>,
     sorted: Vec<(SweptBounds, usize)>,
+    /// The settling's bodies, contacts, components, impulses, one
+    /// component's contacts, velocities (after, before, with one
+    /// component's impulses), rest frames and moved members.
+    bodies: Vec<SettleBody>,
+    list: Vec<SettleContact>,
+    components: Components,
+    lambda: Vec<f64>,
+    part: Vec<SettleContact>,
+    velocities: Vec<Vec3d>,
+    before: Vec<Vec3d>,
+    after: Vec<Vec3d>,
+    frames: Vec<Vec3d>,
+    moved: Vec<bool>,
 }
 
-/// The connected components of the contacts (positions in `list`): two
-/// contacts are in one component when they share a dynamic member
-/// (triangles and kinematic spheres, of infinite mass, pass no impulse on).
-/// Components come in the order of their first contact, contacts in list
-/// order.
-fn contact_components(states: &[State], list: &[SettleContact]) -> Vec<Vec<usize>> {
-    let mut parent: Vec<usize> = (0..states.len()).collect();
+/// The connected components of the contacts (positions in `list`) into
+/// `out`: two contacts are in one component when they share a dynamic
+/// member (triangles and kinematic spheres, of infinite mass, pass no
+/// impulse on). Components come in the order of their first contact,
+/// contacts in list order.
+fn contact_components(states: &[State], list: &[SettleContact], out: &mut Components) {
+    let Components {
+        parent,
+        label_of,
+        slot,
+        items,
+        ranges,
+    } = out;
+    parent.clear();
+    parent.extend(0..states.len());
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -1650,26 +1671,55 @@ fn contact_components(states: &[State], list: &[SettleContact]) -> Vec<Vec<usize
     for c in list {
         if let Some(b) = c.b {
             if dynamic(c.a) && dynamic(b) {
-                let (ra, rb) = (root(&mut parent, c.a), root(&mut parent, b));
+                let (ra, rb) = (root(parent, c.a), root(parent, b));
                 parent[ra.max(rb)] = ra.min(rb);
             }
         }
     }
-    let mut label_of: Vec<Option<usize>> = vec![None; states.len()];
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    for (i, c) in list.iter().enumerate() {
+    // Each contact's component, numbered in the order of first contacts;
+    // then the contacts grouped by component in list order (`ranges[k]`
+    // is component `k`'s span of `items`).
+    label_of.clear();
+    label_of.resize(states.len(), None);
+    slot.clear();
+    ranges.clear();
+    for c in list {
         let member = match c.b {
             Some(b) if !dynamic(c.a) => b,
             _ => c.a,
         };
-        let r = root(&mut parent, member);
-        let slot = *label_of[r].get_or_insert_with(|| {
-            out.push(Vec::new());
-            out.len() - 1
+        let r = root(parent, member);
+        let k = *label_of[r].get_or_insert_with(|| {
+            ranges.push((0, 0));
+            ranges.len() - 1
         });
-        out[slot].push(i);
+        slot.push(k);
+        ranges[k].1 += 1;
     }
-    out
+    let mut start = 0;
+    for r in ranges.iter_mut() {
+        let count = r.1;
+        *r = (start, start);
+        start += count;
+    }
+    items.clear();
+    items.resize(list.len(), 0);
+    for (i, &k) in slot.iter().enumerate() {
+        items[ranges[k].1] = i;
+        ranges[k].1 += 1;
+    }
+}
+
+/// The connected components of a settled instant's contacts
+/// ([`contact_components`]), flat: component `k` is
+/// `items[ranges[k].0..ranges[k].1]`; the rest is scratch.
+#[derive(Default)]
+struct Components {
+    parent: Vec<usize>,
+    label_of: Vec<Option<usize>>,
+    slot: Vec<usize>,
+    items: Vec<usize>,
+    ranges: Vec<(usize, usize)>,
 }
 
 /// Settles every contact touching at this instant (see the module docs).
@@ -1695,8 +1745,10 @@ fn settle_instant(
         if !a.kinematic {
             let tol = touch_tolerance(a.p, a.p, a.radius as f64);
             let r = ((a.radius as f64) + tol) as f32;
-            let cull = match (a.capsule, validated.get(i)) {
-                (false, Some(true)) => TriangleCull::new(a.p, r.max(a.radius), Vec3::zeros(), step),
+            let cull = match (a.capsule, validated.get(i), a.candidates.is_empty()) {
+                (false, Some(true), false) => {
+                    TriangleCull::new(a.p, r.max(a.radius), Vec3::zeros(), step)
+                }
                 _ => None,
             };
             for &(t, _) in &a.candidates {
@@ -1732,15 +1784,29 @@ fn settle_instant(
             }
         }
     }
-    let bodies: Vec<SettleBody> = states
-        .iter()
-        .map(|s| SettleBody {
-            inverse_mass: s.response.inverse_mass,
-            velocity: promote(s.v),
-        })
-        .collect();
-    let list: Vec<SettleContact> = contacts.iter().map(|c| c.0).collect();
-    let components = contact_components(states, &list);
+    let SettleScratch {
+        contacts,
+        bodies,
+        list,
+        components,
+        lambda,
+        part,
+        velocities: v,
+        before,
+        after,
+        frames,
+        moved: moved_by,
+        ..
+    } = scratch;
+    bodies.clear();
+    bodies.extend(states.iter().map(|s| SettleBody {
+        inverse_mass: s.response.inverse_mass,
+        velocity: promote(s.v),
+    }));
+    list.clear();
+    list.extend(contacts.iter().map(|c| c.0));
+    contact_components(states, list, components);
+    let list = &*list;
     let unresolvable = |component: &[usize], reason: &'static str| CcdError::Unresolvable {
         body: component
             .first()
@@ -1753,10 +1819,13 @@ fn settle_instant(
     };
     // Each component is its own problem (no impulse of one moves a body of
     // another); the limit of ten contacts holds per component.
-    let mut lambda = vec![0.0f64; list.len()];
-    for component in &components {
-        let part: Vec<SettleContact> = component.iter().map(|&c| list[c]).collect();
-        let solved = settle(&bodies, &part).map_err(|f| match f {
+    lambda.clear();
+    lambda.resize(list.len(), 0.0);
+    for &(from, to) in &components.ranges {
+        let component = &components.items[from..to];
+        part.clear();
+        part.extend(component.iter().map(|&c| list[c]));
+        let solved = settle(bodies, part).map_err(|f| match f {
             SettleFailure::TooMany => unresolvable(
                 component,
                 "more simultaneous contacts than the settling solves",
@@ -1770,8 +1839,9 @@ fn settle_instant(
             lambda[c] = l;
         }
     }
-    let mut v: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
-    for (c, l) in list.iter().zip(&lambda) {
+    v.clear();
+    v.extend(bodies.iter().map(|b| b.velocity));
+    for (c, l) in list.iter().zip(lambda.iter()) {
         v[c.a] += c.normal * (l * bodies[c.a].inverse_mass);
         if let Some(b) = c.b {
             v[b] -= c.normal * (l * bodies[b].inverse_mass);
@@ -1781,17 +1851,20 @@ fn settle_instant(
     // non-dynamic bodies rest: the static world's, or a kinematic sphere's
     // (static triangles and kinematic spheres of different velocities share
     // no rest frame; such a component is solved but not checked).
-    let before: Vec<Vec3d> = bodies.iter().map(|b| b.velocity).collect();
-    for component in &components {
-        let mut frames: Vec<Vec3d> = Vec::new();
-        let mut moved = vec![false; states.len()];
+    before.clear();
+    before.extend(bodies.iter().map(|b| b.velocity));
+    for &(from, to) in &components.ranges {
+        let component = &components.items[from..to];
+        frames.clear();
+        moved_by.clear();
+        moved_by.resize(states.len(), false);
         for c in component.iter().map(|&c| &list[c]) {
             for k in std::iter::once(Some(c.a)).chain(std::iter::once(c.b)) {
                 let u = match k {
                     None => Vec3d::zeros(),
                     Some(k) if states[k].kinematic => promote(states[k].v),
                     Some(k) => {
-                        moved[k] = true;
+                        moved_by[k] = true;
                         continue;
                     }
                 };
@@ -1813,10 +1886,9 @@ fn settle_instant(
                 .sum()
         };
         // The velocities with this component's impulses only.
-        let after: Vec<Vec3d> = (0..states.len())
-            .map(|k| if moved[k] { v[k] } else { before[k] })
-            .collect();
-        let (e0, e1) = (energy(&before), energy(&after));
+        after.clear();
+        after.extend((0..states.len()).map(|k| if moved_by[k] { v[k] } else { before[k] }));
+        let (e0, e1) = (energy(before), energy(after));
         // The exact plastic solution removes ½ λᵀ A λ >= 0; 1e-12 of the
         // energy covers the f64 elimination.
         if e1 > e0 * (1.0 + 1.0e-12) + f64::MIN_POSITIVE {
@@ -1827,7 +1899,7 @@ fn settle_instant(
         }
     }
     let mut report = Vec::new();
-    for ((c, point, tri), l) in contacts.iter().zip(&lambda) {
+    for ((c, point, tri), l) in contacts.iter().zip(lambda.iter()) {
         if !(*l > 0.0) {
             continue;
         }
@@ -1862,7 +1934,7 @@ fn settle_instant(
             impulse,
         });
     }
-    for (st, nv) in states.iter_mut().zip(&v) {
+    for (st, nv) in states.iter_mut().zip(v.iter()) {
         if st.kinematic || *nv == promote(st.v) {
             continue;
         }
@@ -2174,6 +2246,75 @@ mod tests {
                     "culled sphere {:?} r {} v {:?} over {} s vs {:?}: {:?}", c, r, v, tau, tri, outcome
                 );
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The flat components are those of a label propagation written
+        /// independently: contacts sharing a dynamic member repeatedly take
+        /// the lower label until nothing changes; components in the order
+        /// of their first contact, contacts in list order.
+        #[test]
+        fn contact_components_are_the_classes_of_shared_dynamic_members(
+            kinematic in prop::collection::vec(prop::bool::weighted(0.25), 1..12),
+            raw in prop::collection::vec((0usize..12, prop::option::of(0usize..12)), 0..16),
+        ) {
+            let n = kinematic.len();
+            let mut states: Vec<State> = (0..n).map(|_| blank_state()).collect();
+            for (st, &k) in states.iter_mut().zip(&kinematic) {
+                st.kinematic = k;
+            }
+            // Valid contacts only: `a` dynamic unless `b` is a dynamic member.
+            let list: Vec<SettleContact> = raw
+                .into_iter()
+                .filter_map(|(a, b)| {
+                    let (a, b) = (a % n, b.map(|b| b % n));
+                    match b {
+                        Some(b) if b == a || (kinematic[a] && kinematic[b]) => None,
+                        None if kinematic[a] => None,
+                        _ => Some(SettleContact { a, b, normal: Vec3d::z() }),
+                    }
+                })
+                .collect();
+            let dynamic_of = |c: &SettleContact| -> Vec<usize> {
+                std::iter::once(c.a).chain(c.b).filter(|&k| !kinematic[k]).collect()
+            };
+            let mut label: Vec<usize> = (0..list.len()).collect();
+            loop {
+                let mut changed = false;
+                for i in 0..list.len() {
+                    for j in 0..list.len() {
+                        let shared = dynamic_of(&list[i])
+                            .iter()
+                            .any(|k| dynamic_of(&list[j]).contains(k));
+                        if shared && label[j] < label[i] {
+                            label[i] = label[j];
+                            changed = true;
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let mut expected: Vec<Vec<usize>> = Vec::new();
+            let mut seen: Vec<usize> = Vec::new();
+            for i in 0..list.len() {
+                match seen.iter().position(|&l| l == label[i]) {
+                    Some(k) => expected[k].push(i),
+                    None => {
+                        seen.push(label[i]);
+                        expected.push(vec![i]);
+                    }
+                }
+            }
+            let mut out = Components::default();
+            contact_components(&states, &list, &mut out);
+            let got: Vec<Vec<usize>> =
+                out.ranges.iter().map(|&(a, b)| out.items[a..b].to_vec()).collect();
+            prop_assert_eq!(got, expected);
         }
     }
 
