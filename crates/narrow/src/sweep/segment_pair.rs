@@ -397,7 +397,7 @@ fn sweep_members(
             (None, Some(j)) => PairFeature::EndOfB(j),
             (None, None) => PairFeature::Interiors,
         };
-        let (point, normal) = contact(pa, pb, rb, &fallback);
+        let (point, normal) = contact(pa, pb, rb, fallback);
         return SweepOutcome::InitiallyTouching(to_world(Impact {
             time: 0.0,
             point,
@@ -417,7 +417,7 @@ fn sweep_members(
             };
             let nrm = m + t * d;
             if t <= 1.0 && approaches(nrm, d) {
-                let (point, normal) = contact(pa + t * d, pb, rb, &fallback);
+                let (point, normal) = contact(pa + t * d, pb, rb, fallback);
                 let feature = PairFeature::Ends {
                     a: i as u8,
                     b: j as u8,
@@ -456,7 +456,7 @@ fn sweep_members(
             }
             let q = b0 + w * eb;
             if approaches(p - q, d) {
-                let (point, normal) = contact(p, q, rb, &fallback);
+                let (point, normal) = contact(p, q, rb, fallback);
                 offer(
                     &mut best,
                     Impact {
@@ -491,7 +491,7 @@ fn sweep_members(
             }
             let p = a_now + w * ea;
             if approaches(p - pb, d) {
-                let (point, normal) = contact(p, pb, rb, &fallback);
+                let (point, normal) = contact(p, pb, rb, fallback);
                 offer(
                     &mut best,
                     Impact {

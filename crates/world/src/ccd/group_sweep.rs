@@ -2301,11 +2301,11 @@ mod tests {
             }
             let mut expected: Vec<Vec<usize>> = Vec::new();
             let mut seen: Vec<usize> = Vec::new();
-            for i in 0..list.len() {
-                match seen.iter().position(|&l| l == label[i]) {
+            for (i, &l) in label.iter().enumerate() {
+                match seen.iter().position(|&s| s == l) {
                     Some(k) => expected[k].push(i),
                     None => {
-                        seen.push(label[i]);
+                        seen.push(l);
                         expected.push(vec![i]);
                     }
                 }
