@@ -27,6 +27,18 @@
 //!   [`swept_bounds`]) and reuses the outcomes of members whose input did
 //!   not change since the previous pass; the events and their order are
 //!   those of sweeping every pair ([`CULL_MIN_MEMBERS`]).
+//! * **Event memo**: each member's best event (its triangles, then its
+//!   pairs with higher members) is kept until its input or one of those
+//!   pairs changes, and a pass offers the members' best events in member
+//!   order, which keeps the flat order's choice. A pass without travel
+//!   looks only at the members the previous impulse moved (and at members
+//!   holding a `-0.0` coordinate, which `p + v 0` can turn to `+0.0`).
+//! * **Triangle cull**: once a sphere member's candidates passed their own
+//!   triangle checks, a candidate whose bounds miss the member's widened
+//!   path bounds is a miss and is not swept (`TriangleCull`, conservative
+//!   as the pair cull is).
+//! * **Buffers**: the states, candidate lists, memo and settling buffers
+//!   live in one per-thread scratch reused by every group the thread sweeps.
 //! * **Cascades**: a second impact at the same instant settles the cascade
 //!   ([`super::cascade`]): every contact that touches at that instant
 //!   (within [`TOUCH_F32_FACTOR`] of `f32` roundoff), pairs and member
