@@ -254,6 +254,17 @@ impl CheckedSegment {
         })
     }
 
+    /// The same member checked for a step of `dt` seconds, when it does not
+    /// move (zero velocity): its travel is zero for any finite step, so
+    /// every check but the step length's gives the same verdict and values,
+    /// and the result equals [`CheckedSegment::new`] on the same segment and
+    /// `dt`. `None` when the member moves or `dt` is refused.
+    pub fn at_rest_for(&self, dt: f32) -> Option<Self> {
+        let v = self.segment.velocity;
+        let at_rest = v.x == 0.0 && v.y == 0.0 && v.z == 0.0;
+        (at_rest && domain::step(dt).is_ok()).then_some(CheckedSegment { dt, ..*self })
+    }
+
     /// The member as given.
     pub fn segment(&self) -> &MovingSegment {
         &self.segment
@@ -721,6 +732,32 @@ mod tests {
         ) {
             let each = checked_member_each(&m, dt, &NAMES_ANY);
             prop_assert_eq!(accepted_member(&m, dt).ok_or(()), each.map_err(|_| ()));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// A member at rest checked for one step and moved to another is
+        /// the member checked for the other step, field for field; a
+        /// moving member is not moved.
+        #[test]
+        fn a_member_at_rest_moved_to_another_step_is_checked_for_it(
+            m in member(),
+            at_rest in prop::bool::ANY,
+            negative_zero in prop::bool::ANY,
+            dt in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2],
+            other in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2, Just(-1.0), Just(f32::NAN)],
+        ) {
+            let zero = if negative_zero { -0.0 } else { 0.0 };
+            let m = if at_rest { MovingSegment { velocity: Vec3::new(zero, 0.0, zero), ..m } } else { m };
+            let Ok(c) = CheckedSegment::new(&m, dt) else { return Ok(()) };
+            let moved = c.at_rest_for(other);
+            if m.velocity == Vec3::zeros() {
+                prop_assert_eq!(moved, CheckedSegment::new(&m, other).ok());
+            } else {
+                prop_assert_eq!(moved, None);
+            }
         }
     }
 
