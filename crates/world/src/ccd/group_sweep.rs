@@ -1130,8 +1130,10 @@ struct PassMemo {
     /// of its bounds along it (infinite without bounds): a quick first test
     /// of `bounds_meet`.
     axis: usize,
-    axis_lo: Vec<f64>,
-    axis_hi: Vec<f64>,
+    extent: Vec<(f64, f64)>,
+    /// Per member: its extent before this pass changed it (changed members
+    /// only): a stored pair of it met on the axis then.
+    old_extent: Vec<(f64, f64)>,
     /// How many members have no checked pair member (`checked` is `None`).
     unchecked: usize,
     /// Per member: its triangle outcomes other than misses, in candidate
@@ -1173,10 +1175,11 @@ impl PassMemo {
         self.bounds.clear();
         self.bounds.resize(n, None);
         self.axis = 0;
-        self.axis_lo.clear();
-        self.axis_lo.resize(n, f64::NEG_INFINITY);
-        self.axis_hi.clear();
-        self.axis_hi.resize(n, f64::INFINITY);
+        self.extent.clear();
+        self.extent.resize(n, (f64::NEG_INFINITY, f64::INFINITY));
+        self.old_extent.clear();
+        self.old_extent
+            .resize(n, (f64::NEG_INFINITY, f64::INFINITY));
         self.unchecked = n;
         for list in [&mut self.triangle, &mut self.pairs] {
             if list.len() < n {
@@ -1284,7 +1287,8 @@ fn earliest(
             _ => {}
         }
         memo.bounds[i] = swept_bounds(&seg, tau, 0.0);
-        (memo.axis_lo[i], memo.axis_hi[i]) = axis_extent(&memo.bounds[i], memo.axis);
+        memo.old_extent[i] = memo.extent[i];
+        memo.extent[i] = axis_extent(&memo.bounds[i], memo.axis);
         memo.triangle[i].clear();
         if !st.kinematic {
             // Once every candidate of a sphere passed its own checks, the
@@ -1348,8 +1352,8 @@ fn earliest_memo(
         let PassMemo {
             bounds,
             axis,
-            axis_lo,
-            axis_hi,
+            extent,
+            old_extent,
             pairs,
             best,
             complete,
@@ -1374,15 +1378,17 @@ fn earliest_memo(
             // against every other's) are swept anew, in the list of the
             // lower member; the lists of unchanged pairs stay.
             for &j in dirty_list.iter() {
-                for i in (0..j).filter(|&i| !dirty[i]) {
-                    let list = &mut pairs[i];
-                    // Bounds apart on the quick axis (the cheap part of
-                    // `meets`) and no stored pair with `j` beyond the
-                    // list's last: nothing to do.
-                    let apart = axis_hi[i] < axis_lo[j] || axis_hi[j] < axis_lo[i];
-                    if apart && list.last().is_none_or(|e| e.0 < j) {
+                // A lower unchanged member needs work only when its extent
+                // on the quick axis meets `j`'s new one (a pair to sweep)
+                // or its old one (a stored pair: it met then, as the full
+                // bounds of a stored pair did when it was swept).
+                let (new, old) = (extent[j], old_extent[j]);
+                for (i, &(lo, hi)) in extent[..j].iter().enumerate() {
+                    let apart = hi < new.0 || new.1 < lo;
+                    if (apart && (hi < old.0 || old.1 < lo)) || dirty[i] {
                         continue;
                     }
+                    let list = &mut pairs[i];
                     let slot = list.binary_search_by_key(&j, |e| e.0);
                     match (slot, !apart && meets(i, j)) {
                         (Ok(k), true) => list[k].1 = sweep(i, j),
@@ -1396,8 +1402,8 @@ fn earliest_memo(
                 }
                 let list = &mut pairs[j];
                 list.clear();
-                for k in j + 1..n {
-                    let apart = axis_hi[k] < axis_lo[j] || axis_hi[j] < axis_lo[k];
+                for (k, &(lo, hi)) in extent.iter().enumerate().skip(j + 1) {
+                    let apart = hi < new.0 || new.1 < lo;
                     if !apart && meets(j, k) {
                         list.push((k, sweep(j, k)));
                     }
@@ -1415,8 +1421,8 @@ fn earliest_memo(
             *axis = (0..3)
                 .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
                 .unwrap_or(0);
-            for (i, b) in bounds.iter().enumerate() {
-                (axis_lo[i], axis_hi[i]) = axis_extent(b, *axis);
+            for (e, b) in extent.iter_mut().zip(bounds.iter()) {
+                *e = axis_extent(b, *axis);
             }
             meeting_pairs_into(bounds, kinematic, sorted, next_pairs);
             let mut at = 0usize;
