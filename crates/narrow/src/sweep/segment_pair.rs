@@ -265,6 +265,31 @@ impl CheckedSegment {
         (at_rest && domain::step(dt).is_ok()).then_some(CheckedSegment { dt, ..*self })
     }
 
+    /// The same member with its radius grown to `radius` (metres, not
+    /// below its own), checked for the same step: equal to
+    /// [`CheckedSegment::new`] on the grown segment. Only the radius limits
+    /// and the reach are checked again: a coordinate within the limit in
+    /// the member's radii is within it in any larger radius (`|x| / r` only
+    /// falls as `r` grows, also rounded). `None` when the grown member
+    /// fails a check or `radius` is below the member's.
+    pub fn grown(&self, radius: f32) -> Option<Self> {
+        if !(radius >= self.segment.radius) {
+            return None;
+        }
+        let r = radius as f64;
+        domain::radius("pair member radius", r).ok()?;
+        let travel = promote(self.segment.velocity) * self.dt as f64;
+        let reach = (travel.norm() + 0.5 * (self.p1 - self.p0).norm() + r) / r;
+        (reach <= domain::MAX_REACH_RADII).then_some(CheckedSegment {
+            segment: MovingSegment {
+                radius,
+                ..self.segment
+            },
+            radius: r,
+            ..*self
+        })
+    }
+
     /// The member as given.
     pub fn segment(&self) -> &MovingSegment {
         &self.segment
@@ -757,6 +782,28 @@ mod tests {
                 prop_assert_eq!(moved, CheckedSegment::new(&m, other).ok());
             } else {
                 prop_assert_eq!(moved, None);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// A checked member grown to a larger radius is the grown member
+        /// checked anew (or refused exactly when that is); a smaller radius
+        /// is refused.
+        #[test]
+        fn a_grown_member_is_the_grown_member_checked(
+            m in prop_oneof![member(), edge_member()],
+            dt in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2],
+            growth in prop_oneof![Just(0.0f32), 0.0f32..1.0e-3, 0.0f32..2.0, Just(2.0e4)],
+        ) {
+            let Ok(c) = CheckedSegment::new(&m, dt) else { return Ok(()) };
+            let radius = m.radius + growth * m.radius;
+            let grown = MovingSegment { radius, ..m };
+            prop_assert_eq!(c.grown(radius), CheckedSegment::new(&grown, dt).ok());
+            if m.radius > 0.0 {
+                prop_assert_eq!(c.grown(m.radius.next_down()), None);
             }
         }
     }

@@ -1635,6 +1635,7 @@ fn touch_tolerance(a: Vec3, b: Vec3, r: f64) -> f64 {
 fn touching_pairs(states: &[State], step: f32, scratch: &mut SettleScratch) -> bool {
     let SettleScratch {
         segments,
+        checked,
         bounds,
         kinematic,
         pairs,
@@ -1644,12 +1645,17 @@ fn touching_pairs(states: &[State], step: f32, scratch: &mut SettleScratch) -> b
     let mut scale = 0.0f64;
     let mut widest = 0.0f64;
     segments.clear();
+    checked.clear();
     for st in states {
         let mut seg = st.segment(0.0);
         seg.velocity = Vec3::zeros();
-        if CheckedSegment::new(&seg, step).is_err() || !(st.radius as f64 <= 0.5 * MAX_RADIUS) {
+        let Ok(c) = CheckedSegment::new(&seg, step) else {
+            return false;
+        };
+        if !(st.radius as f64 <= 0.5 * MAX_RADIUS) {
             return false;
         }
+        checked.push(c);
         scale = scale.max(promote(st.p).amax());
         widest = widest.max(st.radius as f64);
         segments.push(seg);
@@ -1669,9 +1675,10 @@ fn touching_pairs(states: &[State], step: f32, scratch: &mut SettleScratch) -> b
 struct SettleScratch {
     /// The contacts found touching: contact, point, triangle.
     contacts: Vec<(SettleContact, Vec3d, Option<usize>)>,
-    /// [`touching_pairs`]'s members at rest, their bounds, the kinematic
-    /// flags, the pairs and the sort's scratch.
+    /// [`touching_pairs`]'s members at rest, checked, their bounds, the
+    /// kinematic flags, the pairs and the sort's scratch.
     segments: Vec<MovingSegment>,
+    checked: Vec<CheckedSegment>,
     bounds: Vec<Option<SweptBounds>>,
     kinematic: Vec<bool>,
     pairs: Vec<(usize, usize)>,
@@ -1786,6 +1793,7 @@ fn settle_instant(
     let step = tau.max(f32::MIN_POSITIVE);
     let culled = cull && touching_pairs(states, step, scratch);
     let pairs = culled.then_some(&scratch.pairs);
+    let checked = culled.then_some(&scratch.checked[..]);
     // The contacts, in member order: triangles, then higher members.
     let contacts = &mut scratch.contacts;
     contacts.clear();
@@ -1822,13 +1830,13 @@ fn settle_instant(
         match &pairs {
             Some(pairs) => {
                 while next_pair < pairs.len() && pairs[next_pair].0 == i {
-                    touching_pair(states, i, pairs[next_pair].1, step, contacts)?;
+                    touching_pair(states, checked, i, pairs[next_pair].1, step, contacts)?;
                     next_pair += 1;
                 }
             }
             None => {
                 for j in (i + 1..states.len()).filter(|&j| !(a.kinematic && states[j].kinematic)) {
-                    touching_pair(states, i, j, step, contacts)?;
+                    touching_pair(states, None, i, j, step, contacts)?;
                 }
             }
         }
@@ -1999,12 +2007,16 @@ fn settle_instant(
 }
 
 /// The touching test at a settled instant of members `i` and `j`: pushes
-/// their contact, if they touch within the touching tolerance.
+/// their contact, if they touch within the touching tolerance. `checked`:
+/// every member at rest checked for `step` ([`touching_pairs`]), so that
+/// the pair is swept without checking its members again (the first grown
+/// by the tolerance, [`CheckedSegment::grown`]; the same outcome).
 ///
 /// # Errors
 /// [`CcdError::PairSweepRefused`] naming both members.
 fn touching_pair(
     states: &[State],
+    checked: Option<&[CheckedSegment]>,
     i: usize,
     j: usize,
     step: f32,
@@ -2016,7 +2028,12 @@ fn touching_pair(
     let mut sb = b.segment(0.0);
     sa.velocity = Vec3::zeros();
     sb.velocity = Vec3::zeros();
-    match sweep_segment_pair(&sa, &sb, step) {
+    let grown = checked.and_then(|c| Some((c[i].grown(sa.radius)?, &c[j])));
+    let outcome = match grown {
+        Some((ca, cb)) => sweep_checked_pair(&ca, cb),
+        None => sweep_segment_pair(&sa, &sb, step),
+    };
+    match outcome {
         SweepOutcome::InitiallyTouching(c) => contacts.push((
             SettleContact {
                 a: i,
