@@ -1430,6 +1430,10 @@ fn earliest_memo(
                 std::mem::swap(old, &mut pairs[i]);
                 let list = &mut pairs[i];
                 list.clear();
+                // Whether every pair of `i` is a kept one (then, with as
+                // many pairs as before, the list is the old one and the
+                // member's best event stands).
+                let mut all_kept = *complete && !dirty[i];
                 while at < next_pairs.len() && next_pairs[at].0 == i {
                     let j = next_pairs[at].1;
                     at += 1;
@@ -1440,11 +1444,16 @@ fn earliest_memo(
                     };
                     let o = match kept {
                         Some(k) => old[k].1.clone(),
-                        None => sweep(i, j),
+                        None => {
+                            all_kept = false;
+                            sweep(i, j)
+                        }
                     };
                     list.push((j, o));
                 }
-                best[i] = None;
+                if !(all_kept && list.len() == old.len()) {
+                    best[i] = None;
+                }
             }
         }
         *complete = true;
