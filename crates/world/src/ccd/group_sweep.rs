@@ -1373,10 +1373,12 @@ fn earliest_memo(
         let meets = |i: usize, j: usize| {
             !(kinematic[i] && kinematic[j]) && bounds_meet(&bounds[i], &bounds[j])
         };
-        if *complete && changed * 8 <= n {
-            // Few members changed: each changed member's pairs (its bounds
-            // against every other's) are swept anew, in the list of the
-            // lower member; the lists of unchanged pairs stay.
+        if *complete && changed * 2 <= n {
+            // At most half the members changed: each changed member's pairs
+            // (its bounds against every other's) are swept anew, in the
+            // list of the lower member; the lists of unchanged pairs stay.
+            // (More changed members are cheaper to pair afresh below; both
+            // ways give the same lists.)
             for &j in dirty_list.iter() {
                 // A lower unchanged member needs work only when its extent
                 // on the quick axis meets `j`'s new one (a pair to sweep)
