@@ -146,6 +146,41 @@ const NAMES_ANY: Names = Names {
 /// The member's precision domain over a step of `dt` seconds (module docs),
 /// refusals named by `names`; its `f64` ends and radius.
 fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, Vec3d, f64)> {
+    match accepted_member(m, dt) {
+        Some(x) => Ok(x),
+        None => checked_member_each(m, dt, names),
+    }
+}
+
+/// [`checked_member`]'s verdict without naming a failure: the member's
+/// ends and radius when every check passes, `None` otherwise (the caller
+/// then runs the checks one by one, [`checked_member_each`], which name
+/// the first failure). The same checks on the same values, joined: every
+/// input finite, the radius within its limits, every coordinate of the
+/// ends at the start and at the end of the travel within the coordinate
+/// limits ([`coordinates_accepted`]) and the reach, computed as the
+/// one-by-one check computes it, within its limit.
+#[inline]
+fn accepted_member(m: &MovingSegment, dt: f64) -> Option<(Vec3d, Vec3d, f64)> {
+    // Components written out: nalgebra's iterators cost more than the test.
+    let finite3 = |v: &Vec3| v.x.is_finite() & v.y.is_finite() & v.z.is_finite();
+    let finite = finite3(&m.p0) & finite3(&m.p1) & finite3(&m.velocity) & m.radius.is_finite();
+    let r = m.radius as f64;
+    if !(finite && (domain::MIN_RADIUS..=domain::MAX_RADIUS).contains(&r)) {
+        return None;
+    }
+    let (p0, p1) = (promote(m.p0), promote(m.p1));
+    let travel = promote(m.velocity) * dt;
+    if !coordinates_accepted([p0, p1, p0 + travel, p1 + travel], r) {
+        return None;
+    }
+    let reach = (travel.norm() + 0.5 * (p1 - p0).norm() + r) / r;
+    (reach <= domain::MAX_REACH_RADII).then_some((p0, p1, r))
+}
+
+/// The member's checks one by one, in their order (module docs): the first
+/// failure, named by `names`.
+fn checked_member_each(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, Vec3d, f64)> {
     domain::finite_vec(names.end0, m.p0)?;
     domain::finite_vec(names.end1, m.p1)?;
     domain::finite_scalar(names.radius, m.radius)?;
@@ -160,6 +195,28 @@ fn checked_member(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Vec3d, 
     }
     domain::reach(travel.norm() + 0.5 * (p1 - p0).norm() + r, r)?;
     Ok((p0, p1, r))
+}
+
+/// Whether every coordinate of `points` passes `domain::moving_coordinate`
+/// with radius `r`: the same verdict as checking them one by one, from the
+/// largest magnitude only. For finite coordinates the maximum is exact and
+/// `x / r` is monotone in `x` for `r > 0` (correctly rounded division), so
+/// the largest coordinate passes both limits exactly when every one does; a
+/// coordinate that is not finite (which the one-by-one checks refuse) gives
+/// `false`. A `false` sends the caller to the one-by-one checks, which name
+/// the failure.
+#[inline]
+fn coordinates_accepted(points: [Vec3d; 4], r: f64) -> bool {
+    let mut largest = 0.0f64;
+    let mut finite = true;
+    for p in points {
+        // Components written out: nalgebra's iterators cost more than the test.
+        for x in [p.x, p.y, p.z] {
+            finite &= x.is_finite();
+            largest = largest.max(x.abs());
+        }
+    }
+    finite && largest <= domain::MAX_COORDINATE && largest / r <= domain::MAX_COORDINATE_RADII
 }
 
 /// A pair member whose precision domain has been checked once for one step
@@ -197,6 +254,42 @@ impl CheckedSegment {
         })
     }
 
+    /// The same member checked for a step of `dt` seconds, when it does not
+    /// move (zero velocity): its travel is zero for any finite step, so
+    /// every check but the step length's gives the same verdict and values,
+    /// and the result equals [`CheckedSegment::new`] on the same segment and
+    /// `dt`. `None` when the member moves or `dt` is refused.
+    pub fn at_rest_for(&self, dt: f32) -> Option<Self> {
+        let v = self.segment.velocity;
+        let at_rest = v.x == 0.0 && v.y == 0.0 && v.z == 0.0;
+        (at_rest && domain::step(dt).is_ok()).then_some(CheckedSegment { dt, ..*self })
+    }
+
+    /// The same member with its radius grown to `radius` (metres, not
+    /// below its own), checked for the same step: equal to
+    /// [`CheckedSegment::new`] on the grown segment. Only the radius limits
+    /// and the reach are checked again: a coordinate within the limit in
+    /// the member's radii is within it in any larger radius (`|x| / r` only
+    /// falls as `r` grows, also rounded). `None` when the grown member
+    /// fails a check or `radius` is below the member's.
+    pub fn grown(&self, radius: f32) -> Option<Self> {
+        if !(radius >= self.segment.radius) {
+            return None;
+        }
+        let r = radius as f64;
+        domain::radius("pair member radius", r).ok()?;
+        let travel = promote(self.segment.velocity) * self.dt as f64;
+        let reach = (travel.norm() + 0.5 * (self.p1 - self.p0).norm() + r) / r;
+        (reach <= domain::MAX_REACH_RADII).then_some(CheckedSegment {
+            segment: MovingSegment {
+                radius,
+                ..self.segment
+            },
+            radius: r,
+            ..*self
+        })
+    }
+
     /// The member as given.
     pub fn segment(&self) -> &MovingSegment {
         &self.segment
@@ -210,8 +303,15 @@ impl CheckedSegment {
 
 /// A point and normal of a contact between axis points `pa` (on A) and `pb`
 /// (on B): the normal from B to A, the point on B's surface.
-fn contact(pa: Vec3d, pb: Vec3d, rb: f64, fallback: Vec3d) -> (Vec3d, Vec3d) {
-    let n = unit_or(pa - pb, fallback);
+fn contact(pa: Vec3d, pb: Vec3d, rb: f64, fallback: impl Fn() -> Vec3d) -> (Vec3d, Vec3d) {
+    // `unit_or(pa - pb, fallback())`, the fallback found only when used.
+    let v = pa - pb;
+    let len = v.norm();
+    let n = if len > 0.0 && len.is_finite() {
+        v / len
+    } else {
+        fallback()
+    };
     (pb + rb * n, n)
 }
 
@@ -305,7 +405,8 @@ fn sweep_members(
     let a_ends: &[Vec3d] = if aa > 0.0 { &[a0, a1] } else { &[a0] };
     let b_ends: &[Vec3d] = if bb > 0.0 { &[b0, b1] } else { &[b0] };
     // Fallback normal for coincident axes: the members' relative offset, or +z.
-    let fallback = unit_or((a0 + 0.5 * ea) - (b0 + 0.5 * eb), Vec3d::z());
+    // (Found only when a contact needs it: a pure function of the members.)
+    let fallback = || unit_or((a0 + 0.5 * ea) - (b0 + 0.5 * eb), Vec3d::z());
     // Points are found in B's frame; B itself moves by db over the step.
     let db = promote(b.velocity) * dtd;
     let to_world = |i: Impact<PairFeature>| Impact {
@@ -541,6 +642,168 @@ mod tests {
                     prop_assert!(matches!(pure, SweepOutcome::Refused(_)));
                     prop_assert!(matches!(pure_swapped, SweepOutcome::Refused(_)));
                 }
+            }
+        }
+    }
+
+    /// A coordinate magnitude around the two limits that `moving_coordinate`
+    /// applies (the absolute `MAX_COORDINATE` and `MAX_COORDINATE_RADII`
+    /// radii), a step either side, or not finite.
+    fn coordinate(r: f64) -> impl Strategy<Value = f64> {
+        let radii = domain::MAX_COORDINATE_RADII * r;
+        prop_oneof![
+            -10.0f64..10.0,
+            Just(radii),
+            Just(-radii),
+            Just(radii.next_up()),
+            Just(radii.next_down()),
+            Just(domain::MAX_COORDINATE),
+            Just(domain::MAX_COORDINATE.next_up()),
+            0.9 * radii..1.1 * radii,
+            Just(f64::NAN),
+            Just(f64::INFINITY),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The one-shot coordinate check accepts exactly the points that
+        /// pass `moving_coordinate` one by one.
+        #[test]
+        fn the_one_shot_coordinate_check_is_the_check_of_every_coordinate(
+            (r, xs) in prop_oneof![Just(1.0e-4f64), 0.01f64..2.0, Just(1.0e4f64)]
+                .prop_flat_map(|r| (Just(r), prop::collection::vec(coordinate(r), 12))),
+            plain in prop::collection::vec(0usize..12, 0..12),
+        ) {
+            // Most coordinates plain, so that one far one decides.
+            let mut xs = xs;
+            for k in plain {
+                xs[k] = 0.5;
+            }
+            let points: [Vec3d; 4] =
+                std::array::from_fn(|i| Vec3d::new(xs[3 * i], xs[3 * i + 1], xs[3 * i + 2]));
+            let each = points
+                .iter()
+                .all(|p| domain::moving_coordinate("p", *p, r).is_ok());
+            prop_assert_eq!(coordinates_accepted(points, r), each);
+        }
+    }
+
+    /// A member anywhere in or just outside the precision domain: radii
+    /// around both radius limits, coordinates around both coordinate limits,
+    /// velocities up to a reach beyond its limit, and non-finite inputs.
+    fn edge_member() -> impl Strategy<Value = MovingSegment> {
+        let radius = prop_oneof![
+            Just(domain::MIN_RADIUS as f32),
+            Just((domain::MIN_RADIUS as f32).next_down()),
+            Just(domain::MAX_RADIUS as f32),
+            Just((domain::MAX_RADIUS as f32).next_up()),
+            1.0e-4f32..10.0,
+            Just(f32::NAN),
+            Just(f32::INFINITY),
+        ];
+        radius
+            .prop_flat_map(|r| {
+                // The coordinate and speed scales of a finite radius.
+                let r_scale = if r.is_finite() {
+                    r.clamp(1.0e-4, 1.0e4)
+                } else {
+                    1.0
+                };
+                let far = (domain::MAX_COORDINATE_RADII * r_scale as f64) as f32;
+                let coord = prop_oneof![
+                    -10.0f32..10.0,
+                    Just(far),
+                    Just(-far.next_up()),
+                    0.99 * far..1.01 * far,
+                    Just(f32::NAN),
+                ];
+                let speed = prop_oneof![
+                    -100.0f32..100.0,
+                    Just(f32::INFINITY),
+                    (-1.0f32..1.0).prop_map(move |x| x * 2.0e6 * r_scale),
+                ];
+                (
+                    Just(r),
+                    prop::array::uniform3(coord.clone()),
+                    prop::array::uniform3(coord),
+                    prop::array::uniform3(speed),
+                    prop::bool::ANY,
+                    prop::array::uniform3(0usize..3),
+                )
+            })
+            .prop_map(|(r, p0, p1, v, sphere, plain)| {
+                // Mostly plain coordinates, so that one edge value decides.
+                let (mut p0, mut p1) = (Vec3::from(p0), Vec3::from(p1));
+                for k in plain {
+                    p0[k] = 0.5;
+                    p1[k] = -0.5;
+                }
+                let p1 = if sphere { p0 } else { p1 };
+                MovingSegment::capsule(p0, p1, r, Vec3::from(v))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The joined member check accepts exactly the members that pass the
+        /// checks one by one, with the same ends and radius.
+        #[test]
+        fn the_joined_member_check_is_the_checks_one_by_one(
+            m in edge_member(),
+            dt in prop_oneof![Just(0.0f64), 1.0e-3f64..0.2, Just(1.0)],
+        ) {
+            let each = checked_member_each(&m, dt, &NAMES_ANY);
+            prop_assert_eq!(accepted_member(&m, dt).ok_or(()), each.map_err(|_| ()));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// A member at rest checked for one step and moved to another is
+        /// the member checked for the other step, field for field; a
+        /// moving member is not moved.
+        #[test]
+        fn a_member_at_rest_moved_to_another_step_is_checked_for_it(
+            m in member(),
+            at_rest in prop::bool::ANY,
+            negative_zero in prop::bool::ANY,
+            dt in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2],
+            other in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2, Just(-1.0), Just(f32::NAN)],
+        ) {
+            let zero = if negative_zero { -0.0 } else { 0.0 };
+            let m = if at_rest { MovingSegment { velocity: Vec3::new(zero, 0.0, zero), ..m } } else { m };
+            let Ok(c) = CheckedSegment::new(&m, dt) else { return Ok(()) };
+            let moved = c.at_rest_for(other);
+            if m.velocity == Vec3::zeros() {
+                prop_assert_eq!(moved, CheckedSegment::new(&m, other).ok());
+            } else {
+                prop_assert_eq!(moved, None);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// A checked member grown to a larger radius is the grown member
+        /// checked anew (or refused exactly when that is); a smaller radius
+        /// is refused.
+        #[test]
+        fn a_grown_member_is_the_grown_member_checked(
+            m in prop_oneof![member(), edge_member()],
+            dt in prop_oneof![Just(0.0f32), 1.0e-3f32..0.2],
+            growth in prop_oneof![Just(0.0f32), 0.0f32..1.0e-3, 0.0f32..2.0, Just(2.0e4)],
+        ) {
+            let Ok(c) = CheckedSegment::new(&m, dt) else { return Ok(()) };
+            let radius = m.radius + growth * m.radius;
+            let grown = MovingSegment { radius, ..m };
+            prop_assert_eq!(c.grown(radius), CheckedSegment::new(&grown, dt).ok());
+            if m.radius > 0.0 {
+                prop_assert_eq!(c.grown(m.radius.next_down()), None);
             }
         }
     }
