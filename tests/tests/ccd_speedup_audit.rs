@@ -386,7 +386,14 @@ fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec
                     a.min(b) - bound
                 }
             });
-            let eps = m.r * [-1.0e-3, -1.0e-6, 0.0, 1.0e-6, 1.0e-3][rng.below(5)];
+            let eps = m.r
+                * if family == Family::TinyCorner {
+                    // Clearly outside the box (f32 rounding of the corner
+                    // is up to 5e-3 of these radii), within the reach ball.
+                    [1.0e-3, 0.1, 1.0, 10.0][rng.below(4)]
+                } else {
+                    [-1.0e-3, -1.0e-6, 0.0, 1.0e-6, 1.0e-3][rng.below(5)]
+                };
             let a0 = corner + signs * eps;
             let size = m.r
                 * if family == Family::TinyCorner {
@@ -692,6 +699,7 @@ fn a_body_alone_matches_the_reach_ball_path_and_the_brute_force_oracle(
         } else if verdicts.iter().all(|v| *v == Verdict::Miss) {
             tally.misses += 1;
             if a[0].2 != "[]" {
+                // Diagnostics for the failure below.
                 for t in &tris {
                     let [p, q, r] = t.map(promote);
                     let n = (q - p).cross(&(r - p)).normalize();
@@ -744,5 +752,237 @@ fn a_body_alone_matches_the_reach_ball_path_and_the_brute_force_oracle(
     ) {
         assert!(tally.hits * 20 > cases(), "{family:?}: {tally:?}");
         assert!(tally.misses * 20 > cases(), "{family:?}: {tally:?}");
+    }
+}
+
+/// The widest-triangle condition, pinned without the switch: a tiny body at
+/// rest (limit radius 1e-3 m, so its reach ball holds the 0.02 m contact
+/// margin, 20 radii) and a triangle whose bounds start 5 radii from it on
+/// every axis (outside the path box, which is one radius and a
+/// thousandth wide around the centre, inside the reach ball) and reach
+/// 3000 m away (beyond the sweeps' 2^20 radii, 1049 m). The reach ball's
+/// path sweeps that triangle and refuses it (`TriangleTooFar`); the first
+/// pass's own region would not take it in, which the snapshot's widest
+/// triangle (3000 m, above 1024 radii) must prevent. The same triangle 40
+/// radii away (beyond the reach ball) is no candidate of either path.
+#[rstest]
+#[case::sphere(0)]
+#[case::cuboid(1)]
+#[case::hull(2)]
+#[case::capsule(3)]
+fn a_too_far_triangle_in_the_reach_ball_is_refused_as_on_the_reach_ball_path(#[case] kind: usize) {
+    // Limit radius 1e-3 m in every case (a capsule's is its radius).
+    let shape = match kind {
+        0 => Shape::sphere(1.0e-3).unwrap(),
+        1 => Shape::cuboid(Vec3::new(1.0e-3, 1.0e-3, 1.0e-3) / 3f32.sqrt()).unwrap(),
+        2 => Shape::convex_hull(&[
+            Vec3::new(1.0e-3, 0.0, 0.0),
+            Vec3::new(-1.0e-3, 0.0, 0.0),
+            Vec3::new(0.0, 1.0e-3, 0.0),
+            Vec3::new(0.0, -1.0e-3, 0.0),
+            Vec3::new(0.0, 0.0, 1.0e-3),
+            Vec3::new(0.0, 0.0, -1.0e-3),
+        ])
+        .unwrap(),
+        _ => Shape::capsule(1.0e-3, 2.0e-3).unwrap(),
+    };
+    let r = 1.0e-3f32;
+    let centre = Vec3::new(1.0, 2.0, 3.0);
+    let outcome = |gap_radii: f32, switch: bool| {
+        let a0 = centre + Vec3::new(1.0, 1.0, 1.0) * (gap_radii * r);
+        let tri = [
+            a0,
+            a0 + Vec3::new(3000.0, 20.0, 10.0),
+            a0 + Vec3::new(10.0, 3000.0, 30.0),
+        ];
+        let mut body = RigidBody::new_dynamic(shape.clone(), 1.0)
+            .unwrap()
+            .with_position(centre);
+        if kind != 0 {
+            body.set_inverse_inertia(Mat3::zeros()).unwrap();
+        }
+        let mut w = PhysicsWorld::new();
+        w.gravity = Vec3::zeros();
+        w.collision_detection = SPHERE_MESH_CCD;
+        // Facing the body (it lies on the side of -(1, 1, 1)).
+        let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+        let tri = if n.dot(&(centre - a0)) > 0.0 {
+            tri
+        } else {
+            [tri[0], tri[2], tri[1]]
+        };
+        w.add_body(mesh_body(&[tri], mat(0.5, 0.0, 0.5))).unwrap();
+        let id = w.add_body(body).unwrap();
+        if switch {
+            w.add_body(switch_body()).unwrap();
+        }
+        run(&mut w, &[id], 1).remove(0).0
+    };
+    for switch in [false, true] {
+        let near = outcome(5.0, switch);
+        assert!(
+            matches!(&near, Err(e) if e.contains("TriangleTooFar")),
+            "switch {switch}: {near:?}"
+        );
+        assert_eq!(outcome(40.0, switch), Ok(()), "switch {switch}");
+    }
+    assert_eq!(outcome(5.0, false), outcome(5.0, true));
+}
+
+/// Runs `f` on a rayon pool of `threads` threads.
+fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// A world of many bodies: `alone` random single-body cases of the
+/// adversarial families (tiny bodies aside: 80 m from the origin is beyond
+/// their coordinate limit; each moved to its own cell of a 14 m grid, their
+/// triangles in one mesh) and `clusters` clusters of eight spheres of 0.1 m
+/// 0.25 m apart falling at 30 m/s onto a floor (each cluster sweeps as one
+/// shared group), with gravity.
+fn crowd(seed: u64, alone: usize, clusters: usize, switch: bool) -> (PhysicsWorld, Vec<BodyId>) {
+    let mut rng = SplitMix64::new(seed);
+    let families = [
+        Family::Grazing,
+        Family::Huge,
+        Family::Diagonal,
+        Family::Offset,
+        Family::Corner,
+    ];
+    let mut tris: Vec<[Vec3; 3]> = Vec::new();
+    let mut bodies = Vec::new();
+    let mut k = 0;
+    while bodies.len() < alone {
+        let family = families[k % families.len()];
+        let m = random_mover(&mut rng, family);
+        k += 1;
+        // Reaches below 5 m: cells 14 m apart keep every box and hull
+        // alone (the mode refuses them in shared groups).
+        if m.d.norm() > 3.0 {
+            continue;
+        }
+        let mut local: Vec<[Vec3; 3]> = random_triangles(&mut rng, &m, family)
+            .into_iter()
+            .filter_map(|t| oriented(&m, t))
+            // Triangles the body starts clear of and in front of, within
+            // its own cell (at most 10 m wide): no body starts touching
+            // another cell's triangles.
+            .filter(|t| start_in_front(&m, std::slice::from_ref(t)))
+            .filter(|t| {
+                (0..3).all(|k| {
+                    let lo = t.iter().map(|v| v[k]).fold(f32::INFINITY, f32::min);
+                    let hi = t.iter().map(|v| v[k]).fold(f32::NEG_INFINITY, f32::max);
+                    hi - lo < 10.0
+                })
+            })
+            .collect();
+        // The cell: 14 m apart on x and y, the body moved with its triangles.
+        let (i, j) = (bodies.len() % 12, bodies.len() / 12);
+        let shift =
+            Vec3::new(14.0 * i as f32 - 80.0, 14.0 * j as f32 - 80.0, 20.0) - m.body.position();
+        for t in &mut local {
+            for v in t.iter_mut() {
+                *v += shift;
+            }
+        }
+        tris.extend(local);
+        let mut body = m.body.clone();
+        body.set_position(m.body.position() + shift);
+        bodies.push(body);
+    }
+    // The floor of the clusters, 400 m wide at z = 0.
+    tris.push([
+        Vec3::new(-200.0, -200.0, 0.0),
+        Vec3::new(200.0, -200.0, 0.0),
+        Vec3::new(200.0, 200.0, 0.0),
+    ]);
+    tris.push([
+        Vec3::new(-200.0, -200.0, 0.0),
+        Vec3::new(200.0, 200.0, 0.0),
+        Vec3::new(-200.0, 200.0, 0.0),
+    ]);
+    for c in 0..clusters {
+        let base = Vec3::new(
+            -90.0 + 4.0 * (c % 40) as f32,
+            100.0 + 4.0 * (c / 40) as f32,
+            1.0,
+        );
+        for n in 0..8 {
+            let offset = Vec3::new((n & 1) as f32, ((n >> 1) & 1) as f32, (n >> 2) as f32) * 0.25;
+            bodies.push(
+                RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), rng.range(0.5, 2.0))
+                    .unwrap()
+                    .with_material(mat(0.3, rng.range(0.0, 0.8), 0.5))
+                    .with_position(base + offset)
+                    .with_linear_velocity(Vec3::new(
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                        -30.0,
+                    )),
+            );
+        }
+    }
+    let mut w = PhysicsWorld::new();
+    w.collision_detection = SPHERE_MESH_CCD;
+    // Packed clusters striking a floor take many impacts in one step.
+    w.ccd_max_impacts = 256;
+    w.add_body(mesh_body(&tris, mat(0.4, 0.3, 0.5))).unwrap();
+    let ids = bodies.into_iter().map(|b| w.add_body(b).unwrap()).collect();
+    if switch {
+        w.add_body(switch_body()).unwrap();
+    }
+    (w, ids)
+}
+
+/// Thread counts and the first-pass region: 144 bodies alone (parallel
+/// sweeps from 128) and 20 clusters of eight spheres (work 1,280 >= 1,024:
+/// the shared groups go to rayon with more than one thread) or 15 clusters
+/// (work 960: serial), six steps: 1, 2 and 3 threads, with and without the
+/// switch, give the same bits, events and errors. Every cluster sphere
+/// stays above the floor (centre z > 0: nothing passes through it).
+#[rstest]
+#[case::groups_in_parallel(20, 0x7EAD_0001)]
+#[case::groups_serial(15, 0x7EAD_0002)]
+fn the_crowd_does_not_depend_on_threads_or_the_region(#[case] clusters: usize, #[case] seed: u64) {
+    let alone = 144;
+    let trace = |threads: usize, switch: bool| {
+        with_threads(threads, || {
+            let (mut w, ids) = crowd(seed, alone, clusters, switch);
+            let t = run(&mut w, &ids, 6);
+            for (step, (_, bits, _)) in t.iter().enumerate() {
+                for (b, id) in bits[alone..].iter().zip(&ids[alone..]) {
+                    // body_bits: kind, collides, custom inertia, then the
+                    // position's f32 bits.
+                    let z = f32::from_bits(b[5] as u32);
+                    assert!(
+                        z > 0.0,
+                        "step {step}: {id:?} passed through the floor (z {z})"
+                    );
+                }
+            }
+            t
+        })
+    };
+    let reference = trace(1, true);
+    let ok_steps = reference.iter().filter(|s| s.0.is_ok()).count();
+    assert!(
+        ok_steps >= 3,
+        "only {ok_steps} steps succeeded: {:?}",
+        reference.last().unwrap().0
+    );
+    for threads in [1, 2, 3] {
+        for switch in [false, true] {
+            if (threads, switch) == (1, true) {
+                continue;
+            }
+            assert!(
+                trace(threads, switch) == reference,
+                "{threads} threads, switch {switch}: the crowd differs"
+            );
+        }
     }
 }
