@@ -986,3 +986,225 @@ fn the_crowd_does_not_depend_on_threads_or_the_region(#[case] clusters: usize, #
         }
     }
 }
+
+/// A body planted to fail its sweep alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Planted {
+    /// A 0.01 m sphere at 65,500 radii from the origin moving outward at
+    /// 60 m/s: its end position lies beyond 65,536 radii (`Precision`).
+    Beyond,
+    /// A 0.1 m sphere between two walls 0.6 m apart at 600 m/s, perfectly
+    /// elastic: more impacts than the world's limit of 4 (`ImpactLimit`).
+    Rattling,
+}
+
+/// `n` bodies alone: benign spheres falling onto a floor (one impact at
+/// most), the planted ones at their insertion indices.
+fn failing_world(
+    n: usize,
+    planted: &[(usize, Planted)],
+    switch: bool,
+) -> (PhysicsWorld, Vec<BodyId>) {
+    let elastic = mat(0.0, 1.0, 0.0);
+    let mut tris = vec![
+        [
+            Vec3::new(-500.0, -500.0, 0.0),
+            Vec3::new(500.0, -500.0, 0.0),
+            Vec3::new(500.0, 500.0, 0.0),
+        ],
+        [
+            Vec3::new(-500.0, -500.0, 0.0),
+            Vec3::new(500.0, 500.0, 0.0),
+            Vec3::new(-500.0, 500.0, 0.0),
+        ],
+    ];
+    // The corridor: walls x = 299.7 (facing +x) and x = 300.3 (facing -x).
+    for (x, facing) in [(299.7f32, 1.0f32), (300.3, -1.0)] {
+        let a = Vec3::new(x, -50.0, -10.0);
+        let b = Vec3::new(x, 50.0, -10.0);
+        let c = Vec3::new(x, 0.0, 60.0);
+        let n = (b - a).cross(&(c - a));
+        tris.push(if n.x * facing > 0.0 {
+            [a, b, c]
+        } else {
+            [a, c, b]
+        });
+    }
+    let mut w = PhysicsWorld::new();
+    w.collision_detection = SPHERE_MESH_CCD;
+    w.ccd_max_impacts = 4;
+    w.add_body(mesh_body(&tris, elastic)).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let body = match planted.iter().find(|(k, _)| *k == i).map(|p| p.1) {
+            Some(Planted::Beyond) => RigidBody::new_dynamic(Shape::sphere(0.01).unwrap(), 1.0)
+                .unwrap()
+                .with_position(Vec3::new(655.0, 40.0 + i as f32, 5.0))
+                .with_linear_velocity(Vec3::new(60.0, 0.0, 0.0)),
+            Some(Planted::Rattling) => RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), 1.0)
+                .unwrap()
+                .with_material(elastic)
+                .with_position(Vec3::new(300.0, i as f32 - 25.0, 20.0))
+                .with_linear_velocity(Vec3::new(600.0, 0.0, 0.0)),
+            None => RigidBody::new_dynamic(Shape::sphere(0.2).unwrap(), 1.0)
+                .unwrap()
+                .with_position(Vec3::new(
+                    -200.0 + 3.0 * (i % 100) as f32,
+                    -200.0 + 3.0 * (i / 100) as f32,
+                    1.0,
+                ))
+                .with_linear_velocity(Vec3::new(0.0, 0.0, -10.0)),
+        };
+        ids.push(w.add_body(body).unwrap());
+    }
+    if switch {
+        w.add_body(switch_body()).unwrap();
+    }
+    (w, ids)
+}
+
+/// The serial sweep of bodies alone stops at its first error: the error
+/// reported must be the one of the first failing body in insertion order,
+/// as when every body is swept (in parallel from 128 bodies). Two planted
+/// failures of different kinds, in both orders, among 40, 127, 128 and 200
+/// bodies (serial and parallel sweeps), on 1, 2 and 3 threads, with and
+/// without the switch: always the same error, naming the first planted
+/// body with its own kind, and the step rolled back (every body's bits
+/// unchanged).
+#[rstest]
+#[case::beyond_first(Planted::Beyond, Planted::Rattling)]
+#[case::rattling_first(Planted::Rattling, Planted::Beyond)]
+fn the_first_failing_body_in_insertion_order_is_reported(
+    #[case] first: Planted,
+    #[case] second: Planted,
+) {
+    let planted = [(7, first), (23, second)];
+    let mut reference: Option<String> = None;
+    let mut runs = 0;
+    for n in [40, 127, 128, 200] {
+        for threads in [1, 2, 3] {
+            for switch in [false, true] {
+                let error = with_threads(threads, || {
+                    let (mut w, ids) = failing_world(n, &planted, switch);
+                    let before: Vec<_> = ids
+                        .iter()
+                        .map(|id| body_bits(w.body(*id).unwrap()))
+                        .collect();
+                    let trace = run(&mut w, &ids, 1);
+                    let after: Vec<_> = ids
+                        .iter()
+                        .map(|id| body_bits(w.body(*id).unwrap()))
+                        .collect();
+                    assert_eq!(before, after, "n {n}, {threads} threads: not rolled back");
+                    let expected_id = format!("{:?}", ids[7]);
+                    let error = trace[0].0.clone().expect_err("a planted body fails");
+                    assert!(
+                        error.contains(&expected_id),
+                        "n {n}, {threads} threads, switch {switch}: {error} does not name {expected_id}"
+                    );
+                    let kind = match first {
+                        Planted::Beyond => "Precision",
+                        Planted::Rattling => "ImpactLimit",
+                    };
+                    assert!(error.starts_with(kind), "n {n}: {error}");
+                    error
+                });
+                match &reference {
+                    None => reference = Some(error),
+                    Some(r) => assert_eq!(&error, r, "n {n}, {threads} threads, switch {switch}"),
+                }
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 24);
+    eprintln!("reported in all 24 runs: {}", reference.unwrap());
+    // Each planted body fails on its own too (the second is a real error
+    // the first one masks).
+    for (index, kind) in planted {
+        let (mut w, _) = failing_world(40, &[(index, kind)], false);
+        assert!(w.step(DT).is_err(), "{kind:?} alone did not fail");
+    }
+    // And without them the world steps.
+    let (mut w, _) = failing_world(200, &[], false);
+    w.step(DT).unwrap();
+}
+
+/// The diagonal shortcut of the factorable test (`support.rs`): a dynamic
+/// sphere's inverse inertia tensor must be symmetric positive definite
+/// for the continuous mode; a diagonal tensor (off-diagonal entries `+0`
+/// or `-0`) is exactly that when every diagonal entry is positive (the
+/// independent fact: its eigenvalues are its diagonal). Tensors from edge
+/// values (zeros of both signs, negatives, subnormals, the largest f32),
+/// each stepped in a fresh world and again in one world whose sphere's
+/// tensor changes between steps (a non-diagonal SPD tensor first, so the
+/// slot's remembered verdict is stale): accepted exactly when positive
+/// definite, refused as unsupported otherwise.
+#[test]
+fn a_diagonal_sphere_tensor_is_accepted_exactly_when_positive_definite() {
+    let values = [0.0f32, -0.0, 1.0, -1.0, 1.0e-40, 3.0e38, 0.25];
+    let world = || {
+        let mut w = PhysicsWorld::new();
+        w.collision_detection = SPHERE_MESH_CCD;
+        w.add_body(mesh_body(
+            &[[
+                Vec3::new(-10.0, -10.0, 0.0),
+                Vec3::new(10.0, -10.0, 0.0),
+                Vec3::new(0.0, 10.0, 0.0),
+            ]],
+            mat(0.5, 0.0, 0.5),
+        ))
+        .unwrap();
+        let b = RigidBody::new_dynamic(Shape::sphere(0.3).unwrap(), 1.0)
+            .unwrap()
+            .with_position(Vec3::new(0.0, 0.0, 1.0))
+            .with_linear_velocity(Vec3::new(0.0, 0.0, -40.0));
+        let id = w.add_body(b).unwrap();
+        (w, id)
+    };
+    let (mut changing, changing_id) = world();
+    let mut checked = 0;
+    for (n, &a) in values.iter().enumerate() {
+        for &b in &values {
+            for &c in &values {
+                let mut t = Mat3::zeros();
+                t[(0, 0)] = a;
+                t[(1, 1)] = b;
+                t[(2, 2)] = c;
+                // Negative zeros off the diagonal in half the cases.
+                if n % 2 == 1 {
+                    t[(0, 1)] = -0.0;
+                    t[(2, 0)] = -0.0;
+                }
+                let definite = a > 0.0 && b > 0.0 && c > 0.0;
+                let (mut w, id) = world();
+                w.body_mut(id).unwrap().set_inverse_inertia(t).unwrap();
+                let fresh = w.step(DT);
+                assert_eq!(fresh.is_ok(), definite, "{t:?}: {fresh:?}");
+                if let Err(e) = &fresh {
+                    assert!(format!("{e:?}").starts_with("Unsupported"), "{t:?}: {e:?}");
+                }
+                // The same tensor after a non-diagonal SPD one in the slot.
+                let spd = Mat3::new(2.0, 0.5, 0.0, 0.5, 2.0, 0.25, 0.0, 0.25, 1.0);
+                let body = changing.body_mut(changing_id).unwrap();
+                body.set_inverse_inertia(spd).unwrap();
+                body.set_position(Vec3::new(0.0, 0.0, 1.0));
+                body.set_linear_velocity(Vec3::new(0.0, 0.0, -40.0));
+                changing.step(DT).unwrap();
+                changing
+                    .body_mut(changing_id)
+                    .unwrap()
+                    .set_inverse_inertia(t)
+                    .unwrap();
+                let after = changing.step(DT);
+                assert_eq!(
+                    after.is_ok(),
+                    definite,
+                    "{t:?} after an SPD tensor: {after:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, values.len().pow(3));
+}
