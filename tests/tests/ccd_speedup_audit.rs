@@ -1208,3 +1208,164 @@ fn a_diagonal_sphere_tensor_is_accepted_exactly_when_positive_definite() {
     }
     assert_eq!(checked, values.len().pow(3));
 }
+
+/// Shared groups (`group.rs` `form_groups`: buffers reused, pairs already
+/// grouped skipped, one travel radius for members alike): 72 lines of two
+/// to six spheres on the x axis of their own (equal masses and radii in
+/// half the lines, so that members share their radius; unequal in the
+/// others), closing at up to 400 m/s with gaps from 2 cm to 1 m, no
+/// gravity, four steps. Independent fact: spheres on a line cannot pass
+/// through one another, so each line keeps its order and no two spheres
+/// overlap by more than half their smaller radius. The work (sum of
+/// squared line lengths, about 1,100) sends the groups to rayon with more
+/// than one thread: 1, 2 and 3 threads give the same bits and events.
+#[test]
+fn spheres_on_a_line_never_pass_through_each_other_whatever_the_threads() {
+    let build = || {
+        let mut rng = SplitMix64::new(0x11AE_5EED);
+        let mut w = PhysicsWorld::new();
+        w.gravity = Vec3::zeros();
+        w.collision_detection = SPHERE_MESH_CCD;
+        w.ccd_max_impacts = 256;
+        // A far floor: the mode needs a mesh snapshot only for the solo
+        // sweeps; the lines never reach it.
+        w.add_body(mesh_body(
+            &[[
+                Vec3::new(-10.0, -10.0, -500.0),
+                Vec3::new(10.0, -10.0, -500.0),
+                Vec3::new(0.0, 10.0, -500.0),
+            ]],
+            mat(0.5, 0.0, 0.5),
+        ))
+        .unwrap();
+        let mut lines = Vec::new();
+        for l in 0..72 {
+            let k = 2 + rng.below(5);
+            let alike = l % 2 == 0;
+            let (y, z) = (30.0 * (l % 9) as f32, 30.0 * (l / 9) as f32);
+            let mut x = -5.0f32;
+            let mut ids = Vec::new();
+            for _ in 0..k {
+                let (r, mass) = if alike {
+                    (0.1, 1.0)
+                } else {
+                    (rng.range(0.05, 0.3), rng.range(0.2, 5.0))
+                };
+                x += r;
+                let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), mass)
+                    .unwrap()
+                    .with_material(mat(0.0, rng.range(0.0, 1.0), 0.5))
+                    .with_position(Vec3::new(x, y, z))
+                    .with_linear_velocity(Vec3::new(rng.range(-200.0, 200.0), 0.0, 0.0));
+                ids.push((w.add_body(b).unwrap(), r));
+                x += r + rng.range(0.02, 1.0);
+            }
+            lines.push(ids);
+        }
+        (w, lines)
+    };
+    let trace = |threads: usize| {
+        with_threads(threads, || {
+            let (mut w, lines) = build();
+            let all: Vec<BodyId> = lines.iter().flatten().map(|(id, _)| *id).collect();
+            let mut out = Vec::new();
+            for step in 0..4 {
+                let t = run(&mut w, &all, 1);
+                assert!(t[0].0.is_ok(), "step {step}: {:?}", t[0].0);
+                for line in &lines {
+                    for pair in line.windows(2) {
+                        let (a, ra) = pair[0];
+                        let (b, rb) = pair[1];
+                        let (pa, pb) =
+                            (w.body(a).unwrap().position(), w.body(b).unwrap().position());
+                        // Half the smaller radius: far beyond the solver's
+                        // resting overlaps (millimetres), far below a pass.
+                        assert!(
+                            pb.x - pa.x >= ra + rb - 0.5 * ra.min(rb),
+                            "step {step}: {a:?} at {pa:?} and {b:?} at {pb:?} crossed or overlap"
+                        );
+                    }
+                }
+                out.extend(t);
+            }
+            out
+        })
+    };
+    let reference = trace(1);
+    assert!(
+        reference.iter().any(|s| s.2.contains("Swept")),
+        "no swept impact at all"
+    );
+    assert!(trace(2) == reference, "2 threads differ from 1");
+    assert!(trace(3) == reference, "3 threads differ from 1");
+}
+
+/// The coordinate checks a vouched shape skips (`solo.rs`: `shape_clear`
+/// holds the start and end within half the limits): a sphere moving along
+/// x between fractions of the coordinate limit (65,536 radii or 1e6 m,
+/// whichever is smaller), from well inside to just beyond, fails the step
+/// exactly when its start or its straight end (computed in f64 from the
+/// f32 inputs, as the contract states) lies beyond the limit; with the
+/// switch too. Radii from 1e-3 m to 20 m (the metre limit governs there).
+#[test]
+fn a_start_or_end_beyond_the_coordinate_limit_fails_exactly_there() {
+    let fractions = [0.3, 0.49, 0.5, 0.51, 0.9, 0.999_99, 1.000_01, 1.01];
+    let mut failures = 0;
+    let mut cases = 0;
+    for r in [1.0e-3f32, 0.1, 5.0, 20.0] {
+        let limit = (65536.0 * r as f64).min(1.0e6);
+        for &s in &fractions {
+            for &e in &fractions {
+                for sign in [1.0, -1.0] {
+                    let p = Vec3::new((sign * s * limit) as f32, 0.0, 0.0);
+                    let v = Vec3::new(
+                        ((sign * e * limit - p.x as f64) / DT as f64) as f32,
+                        0.0,
+                        0.0,
+                    );
+                    let end = p.x as f64 + v.x as f64 * DT as f64;
+                    let beyond = |x: f64| x.abs() > 1.0e6 || x.abs() / r as f64 > 65536.0;
+                    let expected = beyond(p.x as f64) || beyond(end);
+                    for switch in [false, true] {
+                        let mut w = PhysicsWorld::new();
+                        w.gravity = Vec3::zeros();
+                        w.collision_detection = SPHERE_MESH_CCD;
+                        w.add_body(mesh_body(
+                            &[[
+                                Vec3::new(-1.0, -1.0, -9.0e5),
+                                Vec3::new(1.0, -1.0, -9.0e5),
+                                Vec3::new(0.0, 1.0, -9.0e5),
+                            ]],
+                            mat(0.5, 0.0, 0.5),
+                        ))
+                        .unwrap();
+                        let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), 1.0)
+                            .unwrap()
+                            .with_position(p)
+                            .with_linear_velocity(v);
+                        w.add_body(b).unwrap();
+                        if switch {
+                            w.add_body(switch_body()).unwrap();
+                        }
+                        let result = w.step(DT);
+                        assert_eq!(
+                            result.is_err(),
+                            expected,
+                            "r {r}, start {s} end {e} of the limit ({p:?} -> {end}): {result:?}"
+                        );
+                        if let Err(err) = result {
+                            assert!(format!("{err:?}").starts_with("Precision"), "{err:?}");
+                            failures += 1;
+                        }
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 4 * 64 * 4);
+    assert!(
+        failures > 100 && failures < cases - 100,
+        "{failures} of {cases}"
+    );
+}
