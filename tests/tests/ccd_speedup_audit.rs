@@ -6,25 +6,32 @@
 //! shared groups; `ccd/group.rs` `form_groups` rewrite).
 //!
 //! Oracles, none sharing code with the implementation:
-//! - *Brute force*: for each body and each triangle, parry3d's signed
-//!   distance (`query::contact`, f32 in a frame centred on the moving shape)
-//!   along the straight path, by branch and bound over the path parameter
-//!   with the 1-Lipschitz bound of the signed distance of two convex sets
-//!   under translation (|f(t) - f(s)| <= |d| |t - s|). A body whose path
-//!   certainly penetrates a triangle it starts in front of must have a
-//!   contact in that step; a body whose path certainly stays clear (and
-//!   starts beyond the contact margin) must move straight and untouched.
+//! - *Brute force*: for each body and each triangle, the signed distance
+//!   along the straight path (spheres and capsules: exact `f64`
+//!   point/segment-triangle distance, Ericson 5.1.5 and 5.1.9; boxes and
+//!   hulls: parry3d's `query::distance` and `query::contact`, f32, scaled
+//!   to the shape, huge triangles clipped to the path's box first), by
+//!   branch and bound over the path parameter with the 1-Lipschitz bound
+//!   of the signed distance of two convex sets under translation
+//!   (|f(t) - f(s)| <= |d| |t - s|). A body whose path certainly
+//!   penetrates a triangle it starts in front of must have a contact in
+//!   that step; a body whose path certainly stays clear (and starts beyond
+//!   the contact margin) must move straight and untouched.
 //! - *Configurations that must agree*: the same world with and without a
 //!   far "switch" mesh holding one triangle 200 km wide, which makes the
 //!   snapshot's widest triangle exceed `REJECT_DISTANCE_RADII` for every
 //!   body here, so no body may use its first-pass region and each takes
-//!   the reach ball's candidates (the path before the speed-up); rayon
+//!   the reach ball's candidates (the path before the speed-up; the switch
+//!   rests on the widest-triangle condition itself, which is therefore
+//!   pinned on its own by a refusal the reach ball's path must give); rayon
 //!   thread counts 1, 2 and 3 (`ThreadPool::install`); 127 against 128
 //!   bodies (serial against parallel sweeps of bodies alone).
 //!
 //! Counts: `PARAPET_AUDIT_CASES=<n>` sets the number of random single-body
-//! worlds per family (default 1500, nine families; the whole file runs in
+//! worlds per family (default 4000, nine families; the whole file runs in
 //! well under a minute in the test profile).
+
+mod ccd_support;
 
 use parapet_geometry::{Material, Shape};
 use parapet_math::{Mat3, Quat, Vec3, Vec3d};
@@ -49,7 +56,7 @@ const ORACLE_TOL_RADII: f64 = 1.0e-3;
 const DT: f32 = 1.0 / 60.0;
 
 /// Default number of random worlds per family (`PARAPET_AUDIT_CASES`).
-const DEFAULT_CASES: usize = 1500;
+const DEFAULT_CASES: usize = 4000;
 
 fn cases() -> usize {
     std::env::var("PARAPET_AUDIT_CASES")
@@ -441,29 +448,116 @@ enum Verdict {
     Unsure,
 }
 
-/// parry's signed distance (m, negative: penetration depth) between the
-/// shape displaced by `t d` and the triangle, in the frame of the shape's
-/// start centre: the separation (`query::distance`) when positive, else
-/// the depth of `query::contact` with no prediction (a huge prediction
-/// loses parry's f32 precision on small shapes). `None` when parry finds
-/// the shapes touching but gives no depth.
+/// The signed distance (m, negative: penetration) between the shape
+/// displaced by `t d` and the triangle (in the frame of the shape's start
+/// centre). Spheres and capsules: exact `f64` geometry of their core point
+/// or segment (`core_triangle_distance`) less the radius. Boxes and hulls:
+/// parry3d's separation (`query::distance`, the smaller of both argument
+/// orders: a GJK that stops early overestimates), else the depth of
+/// `query::contact` with no prediction, in units of the limit radius (its
+/// tolerances are absolute); `None` when parry finds the shapes touching
+/// but gives no depth.
 fn signed_distance(m: &Mover, tri: &[Vec3d; 3], t: f64) -> Option<f64> {
-    // The frame of the shape's centre at time t: every length parry sees is
-    // within a few hundred radii of its origin.
-    // In units of the limit radius (see `random_mover`).
-    let local = tri.map(|v| to_parry(((v - m.d * t) / m.r).map(|x| x as f32)));
-    let tri = &Triangle::new(local[0], local[1], local[2]);
-    let pose = pose_to_parry(Vec3::zeros(), m.rotation);
-    let identity = pose_to_parry(Vec3::zeros(), Quat::identity());
-    let separation = parry3d::query::distance(&pose, m.parry.as_ref(), &identity, tri)
-        .expect("parry supports every pair here")
-        .distance;
-    if separation > 0.0 {
-        return Some(separation as f64 * m.r);
+    let moved = tri.map(|v| v - m.d * t);
+    match m.body.shape() {
+        Shape::Sphere(s) => {
+            Some(core_triangle_distance(Vec3d::zeros(), Vec3d::zeros(), &moved) - s.radius() as f64)
+        }
+        Shape::Capsule(c) => {
+            let q = nalgebra::UnitQuaternion::new_normalize(m.rotation.into_inner().cast::<f64>());
+            let axis = q * Vec3d::new(0.0, 0.0, c.half_height() as f64);
+            Some(core_triangle_distance(-axis, axis, &moved) - c.radius() as f64)
+        }
+        _ => {
+            // In units of the limit radius (see `random_mover`).
+            let local = moved.map(|v| to_parry((v / m.r).map(|x| x as f32)));
+            let tri = &Triangle::new(local[0], local[1], local[2]);
+            let pose = pose_to_parry(Vec3::zeros(), m.rotation);
+            let identity = pose_to_parry(Vec3::zeros(), Quat::identity());
+            let one = parry3d::query::distance(&pose, m.parry.as_ref(), &identity, tri)
+                .expect("parry supports every pair here")
+                .distance;
+            let two = parry3d::query::distance(&identity, tri, &pose, m.parry.as_ref())
+                .expect("parry supports every pair here")
+                .distance;
+            let separation = one.min(two);
+            if separation > 0.0 {
+                return Some(separation as f64 * m.r);
+            }
+            parry3d::query::contact(&pose, m.parry.as_ref(), &identity, tri, 0.0)
+                .expect("parry supports every pair here")
+                .map(|c| c.dist.min(0.0) as f64 * m.r)
+        }
     }
-    parry3d::query::contact(&pose, m.parry.as_ref(), &identity, tri, 0.0)
-        .expect("parry supports every pair here")
-        .map(|c| c.dist as f64 * m.r)
+}
+
+fn arr(v: Vec3d) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// Distance between segments `p1 q1` and `p2 q2` (Ericson, Real-Time
+/// Collision Detection 5.1.9, in `f64`).
+fn segment_segment_distance(p1: Vec3d, q1: Vec3d, p2: Vec3d, q2: Vec3d) -> f64 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r));
+    let (s, t);
+    if a <= 1e-300 && e <= 1e-300 {
+        return r.norm();
+    }
+    if a <= 1e-300 {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(&r);
+        if e <= 1e-300 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t0 = 0.0;
+                s0 = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t0 = 1.0;
+                s0 = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
+}
+
+/// Distance between the segment `p q` (a point when equal) and a
+/// triangle, in `f64`: zero when the segment crosses the triangle, else
+/// the least of its ends' distances to the triangle (closest point of
+/// `ccd_support`, Ericson 5.1.5) and its distances to the three edges.
+fn core_triangle_distance(p: Vec3d, q: Vec3d, tri: &[Vec3d; 3]) -> f64 {
+    let [a, b, c] = *tri;
+    let to_tri = |x: Vec3d| {
+        let k = ccd_support::closest_on_triangle(arr(x), arr(a), arr(b), arr(c));
+        (Vec3d::new(k[0], k[1], k[2]) - x).norm()
+    };
+    let n = (b - a).cross(&(c - a));
+    let (dp, dq) = (n.dot(&(p - a)), n.dot(&(q - a)));
+    if dp * dq <= 0.0 && dp != dq {
+        let x = p + (q - p) * (dp / (dp - dq));
+        if to_tri(x) <= 1e-12 * (1.0 + (b - a).norm() + (c - a).norm()) {
+            return 0.0;
+        }
+    }
+    let mut best = to_tri(p).min(to_tri(q));
+    for (u, v) in [(a, b), (b, c), (c, a)] {
+        best = best.min(segment_segment_distance(p, q, u, v));
+    }
+    best
 }
 
 /// The part of triangle `tri` (f64, in the shape's start frame) within the
