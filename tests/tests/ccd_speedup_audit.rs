@@ -28,7 +28,7 @@
 //!   bodies (serial against parallel sweeps of bodies alone).
 //!
 //! Counts: `PARAPET_AUDIT_CASES=<n>` sets the number of random single-body
-//! worlds per family (default 4000, nine families; the whole file runs in
+//! worlds per family (default 10000, nine families; the whole file runs in
 //! well under a minute in the test profile).
 
 mod ccd_support;
@@ -56,7 +56,7 @@ const ORACLE_TOL_RADII: f64 = 1.0e-3;
 const DT: f32 = 1.0 / 60.0;
 
 /// Default number of random worlds per family (`PARAPET_AUDIT_CASES`).
-const DEFAULT_CASES: usize = 4000;
+const DEFAULT_CASES: usize = 10000;
 
 fn cases() -> usize {
     std::env::var("PARAPET_AUDIT_CASES")
