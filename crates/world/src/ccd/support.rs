@@ -108,6 +108,10 @@ fn has_offset(body: &RigidBody) -> bool {
 /// `f32` values in `f64` never underflow), NaN when a component is NaN,
 /// and `f64::max` passes over a NaN norm to the other one.
 fn offset_is_nonzero(offset: Vec3, center: Vec3) -> bool {
+    // The usual body: every component `±0`, both norms zero.
+    if offset == Vec3::zeros() && center == Vec3::zeros() {
+        return false;
+    }
     // `None` for a NaN norm, else whether the norm is nonzero.
     let nonzero = |v: Vec3| -> Option<bool> {
         if v.iter().any(|x| x.is_nan()) {
@@ -242,10 +246,11 @@ fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
     {
         return None;
     }
-    Some([t[0], t[4], t[8]].iter().all(|&d| {
-        let d = d as f64;
-        d > 0.0 && d.is_finite()
-    }))
+    // `d > 0` and finite, as `f64` or as `f32` alike (the widening is
+    // exact); NaN fails both comparisons. Not short-circuited: three
+    // entries cost less than the branches.
+    let positive_finite = |d: f32| (d > 0.0) & (d < f32::INFINITY);
+    Some(positive_finite(t[0]) & positive_finite(t[4]) & positive_finite(t[8]))
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -314,10 +319,14 @@ pub fn classify_cached(
             })),
         },
         BodyKind::Dynamic => {
-            let locked = is_zero(&body.inverse_inertia())
-                && body.angular_velocity() == Vec3::zeros()
-                && body.torque() == Vec3::zeros()
-                && body.split_angular_velocity() == Vec3::zeros();
+            // Read only by the shapes that must not turn (a sphere never
+            // needs it).
+            let locked = || {
+                is_zero(&body.inverse_inertia())
+                    && body.angular_velocity() == Vec3::zeros()
+                    && body.torque() == Vec3::zeros()
+                    && body.split_angular_velocity() == Vec3::zeros()
+            };
             match shape {
                 Shape::Sphere(s) => {
                     if !cache.factorable(index, &body.inverse_inertia()) {
@@ -353,7 +362,7 @@ pub fn classify_cached(
                         check_offset(index, body)?;
                         return Ok(Role::Turning(turning));
                     }
-                    if !locked {
+                    if !locked() {
                         let value = max_abs(&body.angular_velocity())
                             .max(max_abs(&body.torque()))
                             .max(max_abs(&body.split_angular_velocity()));
@@ -374,7 +383,7 @@ pub fn classify_cached(
                     } else {
                         "hull"
                     };
-                    if !locked {
+                    if !locked() {
                         return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
                     }
                     let off = promote(body.shape_offset().0).norm();

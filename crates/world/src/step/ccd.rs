@@ -296,8 +296,10 @@ fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
 fn classify_all(
     world: &PhysicsWorld,
     cache: &mut ClassifyCache,
-) -> Result<Vec<Option<Role>>, CcdError> {
-    let mut roles = vec![None; world.slots.len()];
+    roles: &mut Vec<Option<Role>>,
+) -> Result<(), CcdError> {
+    roles.clear();
+    roles.resize(world.slots.len(), None);
     cache.reserve_slots(world.slots.len());
     for e in world.entries() {
         let slot = e.id.index() as usize;
@@ -323,7 +325,7 @@ fn classify_all(
         }
         roles[slot] = Some(role);
     }
-    Ok(roles)
+    Ok(())
 }
 
 /// Part 1: the plan of a CCD step, `None` in DISCRETE (nothing is read or
@@ -338,9 +340,12 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::SphereMeshCcd => {}
     }
     let mut cache = std::mem::take(&mut world.ccd_classify);
-    let roles = classify_all(world, &mut cache);
+    // The plan's lists reuse the last plan's storage ([`CcdPlan::recycle`]).
+    let mut roles = std::mem::take(&mut world.ccd_scratch.roles);
+    let mut energy = std::mem::take(&mut world.ccd_scratch.energy);
+    let classified = classify_all(world, &mut cache, &mut roles);
     world.ccd_classify = cache;
-    let roles = roles.map_err(|e| step_error(world, e))?;
+    classified.map_err(|e| step_error(world, e))?;
     if !world.ccd_mesh.is_validated() {
         // Once per snapshot: every mesh body's triangles, in insertion order.
         let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
@@ -352,13 +357,21 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
             .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
         checked.map_err(|e| step_error(world, e))?;
     }
-    Ok(Some(CcdPlan {
-        energy: vec![0.0; roles.len()],
-        roles,
-    }))
+    energy.clear();
+    energy.resize(roles.len(), 0.0);
+    Ok(Some(CcdPlan { energy, roles }))
 }
 
 impl CcdPlan {
+    /// Hands the plan's storage back to the world for the next step's plan
+    /// (only its capacity is reused: [`prepare`] refills both lists).
+    pub(crate) fn recycle(mut self, world: &mut PhysicsWorld) {
+        // No role (nor a solid it shares) outlives its step.
+        self.roles.clear();
+        world.ccd_scratch.roles = self.roles;
+        world.ccd_scratch.energy = self.energy;
+    }
+
     /// Part 2: records the swept bodies' energies after the force update.
     pub(crate) fn after_forces(mut self, world: &PhysicsWorld) -> CcdPlan {
         for e in world.entries() {
@@ -712,6 +725,9 @@ pub(crate) fn run(
 /// as fast as its original), and the debug text shows none of it.
 #[derive(Clone, Default)]
 pub(crate) struct CcdScratch {
+    /// The last plan's roles and energies ([`CcdPlan::recycle`]).
+    roles: Vec<Option<Role>>,
+    energy: Vec<f64>,
     /// The moving bodies (slot, region alone), insertion order.
     moving: Vec<(usize, Reach)>,
     /// The grouping's view of them, same order.
@@ -741,6 +757,8 @@ fn run_with(
         substeps: Vec::new(),
     };
     let CcdScratch {
+        roles: _,
+        energy: _,
         moving,
         movers,
         alone,
