@@ -304,16 +304,31 @@ const CANDIDATE_COORDINATE_WIDENING: f64 = 1.0 / 1_125_899_906_842_624.0;
 /// the exact interval `centre ± radius (1 + 2^-41)`; `None` when not finite.
 fn candidate_bounds(r: &Reach) -> Option<([f64; 3], [f64; 3])> {
     let c = r.center;
-    let w = r.radius * (1.0 + CANDIDATE_WIDENING) + c.amax() * CANDIDATE_COORDINATE_WIDENING;
+    // The largest coordinate magnitude (for finite centres; a centre with
+    // an infinite or NaN coordinate has no finite bounds whatever it is).
+    let far = c.x.abs().max(c.y.abs()).max(c.z.abs());
+    let w = r.radius * (1.0 + CANDIDATE_WIDENING) + far * CANDIDATE_COORDINATE_WIDENING;
     let lo = [c.x - w, c.y - w, c.z - w];
     let hi = [c.x + w, c.y + w, c.z + w];
-    let finite = w.is_finite() && lo.iter().chain(&hi).all(|x| x.is_finite());
+    // Every bound finite: `x - x` is `+0` for a finite `x` and NaN for an
+    // infinite or NaN one, so the sum is `0` exactly when all six are
+    // finite (then `w` is finite too).
+    let spread = |x: f64| x - x;
+    let finite = spread(lo[0])
+        + spread(lo[1])
+        + spread(lo[2])
+        + spread(hi[0])
+        + spread(hi[1])
+        + spread(hi[2])
+        == 0.0;
     finite.then_some((lo, hi))
 }
 
 /// A region's candidate bounds in the sweep order.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct SortedBounds {
+    /// The order key of `lo` along the sweep axis.
+    key: i64,
     lo: [f64; 3],
     hi: [f64; 3],
     index: usize,
@@ -326,10 +341,9 @@ struct SortedBounds {
 #[derive(Clone, Default)]
 struct SweepScratch {
     wild: Vec<usize>,
-    order: Vec<(i64, u32)>,
     sorted: Vec<SortedBounds>,
-    /// The axis and region count of the search that left `order` (a
-    /// permutation of every region when none was without finite bounds).
+    /// The axis and region count of the search that left `sorted` (every
+    /// region once when none was without finite bounds).
     last: Option<(usize, usize)>,
 }
 
@@ -341,25 +355,26 @@ struct SweepScratch {
 /// finds the same pairs in any such order).
 const INSERTION_MOVES_PER_REGION: usize = 4;
 
-/// Sorts `order` by key: an insertion sort while it spends at most
+/// Sorts `items` by `key`: an insertion sort while it spends at most
 /// [`INSERTION_MOVES_PER_REGION`] moves per element (the order of the last
 /// step, nearly sorted), else `sort_unstable`.
-fn sort_keys(order: &mut [(i64, u32)]) {
-    let mut budget = INSERTION_MOVES_PER_REGION * order.len();
-    for i in 1..order.len() {
-        let item = order[i];
+fn sort_keys<T: Copy>(items: &mut [T], key: impl Fn(&T) -> i64) {
+    let mut budget = INSERTION_MOVES_PER_REGION * items.len();
+    for i in 1..items.len() {
+        let item = items[i];
+        let k = key(&item);
         let mut j = i;
-        while j > 0 && order[j - 1].0 > item.0 {
+        while j > 0 && key(&items[j - 1]) > k {
             if budget == 0 {
-                order[j] = item;
-                order.sort_unstable_by_key(|&(key, _)| key);
+                items[j] = item;
+                items.sort_unstable_by_key(|x| key(x));
                 return;
             }
             budget -= 1;
-            order[j] = order[j - 1];
+            items[j] = items[j - 1];
             j -= 1;
         }
-        order[j] = item;
+        items[j] = item;
     }
 }
 
@@ -384,12 +399,7 @@ fn candidate_pairs(
 ) {
     out.clear();
     let n = reach.len();
-    let SweepScratch {
-        wild,
-        order,
-        sorted,
-        last,
-    } = scratch;
+    let SweepScratch { wild, sorted, last } = scratch;
     wild.clear();
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
@@ -415,52 +425,52 @@ fn candidate_pairs(
     let axis = (0..3)
         .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
         .unwrap_or(0);
-    // (order key of the lower bound along the axis, position): the key
-    // orders finite values as `f64::total_cmp` does.
+    // The order key of a lower bound along the axis: it orders finite
+    // values as `f64::total_cmp` does.
     let key = |lo: &[f64; 3]| {
         let x = lo[axis].to_bits() as i64;
         x ^ (((x >> 63) as u64) >> 1) as i64
     };
+    // The bounds sorted by key, contiguous: the sweep reads them in turn.
     // By key alone: regions with equal keys may come in any order, the
     // sweep finds the same pairs (a pair's test is symmetric), and the
     // merges do not depend on the order of the pairs. When the last search
     // ran on as many regions along this axis and every region has finite
-    // bounds (then and now), `order` holds a permutation of every region,
-    // nearly sorted when the regions moved little: it is re-keyed and
-    // insertion-sorted ([`sort_keys`]).
-    if wild.is_empty() && *last == Some((axis, n)) && order.len() == n {
-        for entry in order.iter_mut() {
-            if let Some((lo, _)) = &bounds[entry.1 as usize] {
-                entry.0 = key(lo);
+    // bounds (then and now), `sorted` holds every region once, nearly
+    // sorted when the regions moved little: each entry is refreshed in
+    // place and the list insertion-sorted ([`sort_keys`]).
+    if wild.is_empty() && *last == Some((axis, n)) && sorted.len() == n {
+        for entry in sorted.iter_mut() {
+            if let Some((lo, hi)) = bounds[entry.index] {
+                *entry = SortedBounds {
+                    key: key(&lo),
+                    lo,
+                    hi,
+                    index: entry.index,
+                    label: label[entry.index],
+                    fresh: fresh[entry.index],
+                };
             }
         }
-        sort_keys(order);
+        sort_keys(sorted, |b| b.key);
     } else {
-        order.clear();
-        order.reserve(n);
+        sorted.clear();
+        sorted.reserve(n);
         for (i, b) in bounds.iter().enumerate() {
-            if let Some((lo, _)) = b {
-                order.push((key(lo), i as u32));
+            if let Some((lo, hi)) = *b {
+                sorted.push(SortedBounds {
+                    key: key(&lo),
+                    lo,
+                    hi,
+                    index: i,
+                    label: label[i],
+                    fresh: fresh[i],
+                });
             }
         }
-        order.sort_unstable_by_key(|&(key, _)| key);
+        sorted.sort_unstable_by_key(|b| b.key);
     }
     *last = wild.is_empty().then_some((axis, n));
-    // The bounds in that order, contiguous: the sweep reads them in turn.
-    sorted.clear();
-    sorted.reserve(order.len());
-    for &(_, i) in order.iter() {
-        let i = i as usize;
-        if let Some((lo, hi)) = bounds[i] {
-            sorted.push(SortedBounds {
-                lo,
-                hi,
-                index: i,
-                label: label[i],
-                fresh: fresh[i],
-            });
-        }
-    }
     for (x, a) in sorted.iter().enumerate() {
         for b in &sorted[x + 1..] {
             if !(b.lo[axis] <= a.hi[axis]) {
@@ -968,7 +978,7 @@ mod tests {
                 }
             }
             let mut expected = order.clone();
-            sort_keys(&mut order);
+            sort_keys(&mut order, |e| e.0);
             prop_assert!(order.windows(2).all(|w| w[0].0 <= w[1].0));
             // The same entries (a permutation).
             expected.sort_unstable();
