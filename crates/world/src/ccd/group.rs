@@ -361,8 +361,12 @@ const INSERTION_MOVES_PER_REGION: usize = 4;
 fn sort_keys<T: Copy>(items: &mut [T], key: impl Fn(&T) -> i64) {
     let mut budget = INSERTION_MOVES_PER_REGION * items.len();
     for i in 1..items.len() {
+        // In place already (the usual case): nothing moves.
+        let k = key(&items[i]);
+        if key(&items[i - 1]) <= k {
+            continue;
+        }
         let item = items[i];
-        let k = key(&item);
         let mut j = i;
         while j > 0 && key(&items[j - 1]) > k {
             if budget == 0 {

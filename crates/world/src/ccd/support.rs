@@ -238,19 +238,18 @@ impl ClassifyCache {
 /// costs a few comparisons instead of the factorization's divisions and
 /// square roots.
 fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
-    // Column-major: the diagonal is at 0, 4 and 8.
+    // Column-major: the diagonal is at 0, 4 and 8. Read as bits: an entry
+    // is `±0` exactly when its bits without the sign are zero, and positive
+    // and finite (as `f64` or as `f32` alike, the widening is exact; NaN
+    // neither) exactly when its bits lie in `1..=0x7f7f_ffff` (sign clear,
+    // not zero, exponent not all ones).
     let t: &[f32; 9] = tensor.as_slice().try_into().ok()?;
-    if [t[1], t[2], t[3], t[5], t[6], t[7]]
-        .iter()
-        .any(|&x| x != 0.0)
-    {
+    let b = t.map(f32::to_bits);
+    if (b[1] | b[2] | b[3] | b[5] | b[6] | b[7]) & 0x7fff_ffff != 0 {
         return None;
     }
-    // `d > 0` and finite, as `f64` or as `f32` alike (the widening is
-    // exact); NaN fails both comparisons. Not short-circuited: three
-    // entries cost less than the branches.
-    let positive_finite = |d: f32| (d > 0.0) & (d < f32::INFINITY);
-    Some(positive_finite(t[0]) & positive_finite(t[4]) & positive_finite(t[8]))
+    let positive_finite = |bits: u32| bits.wrapping_sub(1) < 0x7f7f_ffff;
+    Some(positive_finite(b[0]) & positive_finite(b[4]) & positive_finite(b[8]))
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -464,6 +463,11 @@ mod tests {
             f32::MAX,
             f32::INFINITY,
             f32::NAN,
+            -f32::NAN,
+            f32::NEG_INFINITY,
+            -f32::MIN_POSITIVE / 4.0,
+            f32::from_bits(1),
+            f32::from_bits(0x7f7f_ffff),
             0.4,
         ];
         for &a in &values {
@@ -490,6 +494,12 @@ mod tests {
         let mut nan = Mat3::identity();
         nan[(2, 0)] = f32::NAN;
         assert_eq!(diagonal_factorable(&nan), None);
+        // The smallest subnormal off the diagonal is not zero.
+        let mut tiny = Mat3::identity();
+        tiny[(0, 2)] = f32::from_bits(1);
+        assert_eq!(diagonal_factorable(&tiny), None);
+        tiny[(0, 2)] = -f32::from_bits(1);
+        assert_eq!(diagonal_factorable(&tiny), None);
     }
 
     /// The offset test without square roots agrees with the length test on
