@@ -298,6 +298,13 @@ const CANDIDATE_WIDENING: f64 = 1.0 / 1_099_511_627_776.0;
 /// rounding of `centre ± half width`).
 const CANDIDATE_COORDINATE_WIDENING: f64 = 1.0 / 1_125_899_906_842_624.0;
 
+/// `+0` for a finite `x`, NaN for an infinite or NaN one.
+#[allow(clippy::eq_op)]
+#[inline]
+fn spread(x: f64) -> f64 {
+    x - x
+}
+
 /// The bounds of a region along each axis for the candidate search: the
 /// centre plus or minus its radius widened by [`CANDIDATE_WIDENING`] and
 /// [`CANDIDATE_COORDINATE_WIDENING`], so that the computed bounds contain
@@ -313,7 +320,6 @@ fn candidate_bounds(r: &Reach) -> Option<([f64; 3], [f64; 3])> {
     // Every bound finite: `x - x` is `+0` for a finite `x` and NaN for an
     // infinite or NaN one, so the sum is `0` exactly when all six are
     // finite (then `w` is finite too).
-    let spread = |x: f64| x - x;
     let finite = spread(lo[0])
         + spread(lo[1])
         + spread(lo[2])
@@ -919,8 +925,8 @@ mod tests {
                 .prop_map(|(movers, moves, jitter, impacts)| {
                     let mut next = movers.clone();
                     for (m, d) in next.iter_mut().zip(moves) {
-                        for k in 0..3 {
-                            m.alone.center[k] += d[k] * jitter;
+                        for (k, dk) in d.iter().enumerate() {
+                            m.alone.center[k] += dk * jitter;
                         }
                     }
                     (movers, next, impacts)
