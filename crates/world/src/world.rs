@@ -90,6 +90,9 @@ pub struct PhysicsWorld {
     /// The continuous mode's classification cache (solids of boxes and
     /// hulls, factorable tensors), per slot; never part of the state.
     pub(crate) ccd_classify: ClassifyCache,
+    /// The continuous stage's working storage between steps; never part of
+    /// the state (it never changes a result).
+    pub(crate) ccd_scratch: crate::step::ccd::CcdScratch,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).
@@ -166,6 +169,7 @@ impl PhysicsWorld {
             turning_substeps: Vec::new(),
             ccd_mesh: MeshSnapshotCache::new(),
             ccd_classify: ClassifyCache::new(),
+            ccd_scratch: Default::default(),
             contact_cache: ContactCache::default(),
         }
     }

@@ -108,6 +108,10 @@ fn has_offset(body: &RigidBody) -> bool {
 /// `f32` values in `f64` never underflow), NaN when a component is NaN,
 /// and `f64::max` passes over a NaN norm to the other one.
 fn offset_is_nonzero(offset: Vec3, center: Vec3) -> bool {
+    // The usual body: every component `±0`, both norms zero.
+    if offset == Vec3::zeros() && center == Vec3::zeros() {
+        return false;
+    }
     // `None` for a NaN norm, else whether the norm is nonzero.
     let nonzero = |v: Vec3| -> Option<bool> {
         if v.iter().any(|x| x.is_nan()) {
@@ -234,18 +238,18 @@ impl ClassifyCache {
 /// costs a few comparisons instead of the factorization's divisions and
 /// square roots.
 fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
-    // Column-major: the diagonal is at 0, 4 and 8.
+    // Column-major: the diagonal is at 0, 4 and 8. Read as bits: an entry
+    // is `±0` exactly when its bits without the sign are zero, and positive
+    // and finite (as `f64` or as `f32` alike, the widening is exact; NaN
+    // neither) exactly when its bits lie in `1..=0x7f7f_ffff` (sign clear,
+    // not zero, exponent not all ones).
     let t: &[f32; 9] = tensor.as_slice().try_into().ok()?;
-    if [t[1], t[2], t[3], t[5], t[6], t[7]]
-        .iter()
-        .any(|&x| x != 0.0)
-    {
+    let b = t.map(f32::to_bits);
+    if (b[1] | b[2] | b[3] | b[5] | b[6] | b[7]) & 0x7fff_ffff != 0 {
         return None;
     }
-    Some([t[0], t[4], t[8]].iter().all(|&d| {
-        let d = d as f64;
-        d > 0.0 && d.is_finite()
-    }))
+    let positive_finite = |bits: u32| bits.wrapping_sub(1) < 0x7f7f_ffff;
+    Some(positive_finite(b[0]) & positive_finite(b[4]) & positive_finite(b[8]))
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -314,10 +318,14 @@ pub fn classify_cached(
             })),
         },
         BodyKind::Dynamic => {
-            let locked = is_zero(&body.inverse_inertia())
-                && body.angular_velocity() == Vec3::zeros()
-                && body.torque() == Vec3::zeros()
-                && body.split_angular_velocity() == Vec3::zeros();
+            // Read only by the shapes that must not turn (a sphere never
+            // needs it).
+            let locked = || {
+                is_zero(&body.inverse_inertia())
+                    && body.angular_velocity() == Vec3::zeros()
+                    && body.torque() == Vec3::zeros()
+                    && body.split_angular_velocity() == Vec3::zeros()
+            };
             match shape {
                 Shape::Sphere(s) => {
                     if !cache.factorable(index, &body.inverse_inertia()) {
@@ -353,7 +361,7 @@ pub fn classify_cached(
                         check_offset(index, body)?;
                         return Ok(Role::Turning(turning));
                     }
-                    if !locked {
+                    if !locked() {
                         let value = max_abs(&body.angular_velocity())
                             .max(max_abs(&body.torque()))
                             .max(max_abs(&body.split_angular_velocity()));
@@ -374,7 +382,7 @@ pub fn classify_cached(
                     } else {
                         "hull"
                     };
-                    if !locked {
+                    if !locked() {
                         return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
                     }
                     let off = promote(body.shape_offset().0).norm();
@@ -455,6 +463,11 @@ mod tests {
             f32::MAX,
             f32::INFINITY,
             f32::NAN,
+            -f32::NAN,
+            f32::NEG_INFINITY,
+            -f32::MIN_POSITIVE / 4.0,
+            f32::from_bits(1),
+            f32::from_bits(0x7f7f_ffff),
             0.4,
         ];
         for &a in &values {
@@ -481,6 +494,12 @@ mod tests {
         let mut nan = Mat3::identity();
         nan[(2, 0)] = f32::NAN;
         assert_eq!(diagonal_factorable(&nan), None);
+        // The smallest subnormal off the diagonal is not zero.
+        let mut tiny = Mat3::identity();
+        tiny[(0, 2)] = f32::from_bits(1);
+        assert_eq!(diagonal_factorable(&tiny), None);
+        tiny[(0, 2)] = -f32::from_bits(1);
+        assert_eq!(diagonal_factorable(&tiny), None);
     }
 
     /// The offset test without square roots agrees with the length test on

@@ -66,6 +66,9 @@ impl PhysicsWorld {
             None => ccd::CcdOutcome::default(),
             Some(p) => ccd::run(self, dt, p)?,
         };
+        if let Some(p) = plan {
+            p.recycle(self);
+        }
         integrate::advance(self, dt, &swept.moved)?;
         Ok(report::StepReport::new(initial, swept.events).with_substeps(swept.substeps))
     }
