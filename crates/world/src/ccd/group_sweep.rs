@@ -33,10 +33,14 @@
 //!   order, which keeps the flat order's choice. A pass without travel
 //!   looks only at the members the previous impulse moved (and at members
 //!   holding a `-0.0` coordinate, which `p + v 0` can turn to `+0.0`).
-//! * **Triangle cull**: once a sphere member's candidates passed their own
-//!   triangle checks, a candidate whose bounds miss the member's widened
-//!   path bounds is a miss and is not swept (`TriangleCull`, conservative
-//!   as the pair cull is).
+//! * **Triangle cull**: a candidate triangle that passed its own checks in
+//!   a sphere member's sweep (any member's: they do not depend on the
+//!   sphere) and whose bounds miss a sphere member's widened path bounds
+//!   is a miss for that member and is not swept (`TriangleCull`,
+//!   conservative as the pair cull is).
+//! * **Touching memo**: a settled instant keeps the touching outcomes of
+//!   the spheres unchanged at rest since the previous one (they do not
+//!   depend on the remaining time, see `at_rest_key`).
 //! * **Buffers**: the states, candidate lists, memo and settling buffers
 //!   live in one per-thread scratch reused by every group the thread sweeps.
 //! * **Cascades**: a second impact at the same instant settles the cascade
@@ -1158,6 +1162,12 @@ struct PassMemo {
     /// triangle's own checks in a sweep without refusal (so that
     /// [`TriangleCull`] may skip them).
     validated: Vec<bool>,
+    /// The triangles (ascending) that passed their own checks in a sphere
+    /// member's sweep without refusal: the checks that do not depend on
+    /// the sphere (finite coordinates within the limit, not degenerate, not
+    /// thin) hold for every member, so any sphere member may cull them
+    /// ([`TriangleCull::misses`] checks the one that does).
+    checked_triangles: Vec<usize>,
     /// Per member: whether its input changed in this pass.
     dirty: Vec<bool>,
     /// The members whose input changed in this pass, ascending.
@@ -1205,6 +1215,7 @@ impl PassMemo {
         self.kinematic.extend(states.iter().map(|s| s.kinematic));
         self.validated.clear();
         self.validated.resize(n, false);
+        self.checked_triangles.clear();
         self.dirty.clear();
         self.dirty.resize(n, false);
         self.dirty_list.clear();
@@ -1301,17 +1312,13 @@ fn earliest(
         memo.extent[i] = axis_extent(&memo.bounds[i], memo.axis);
         memo.triangle[i].clear();
         if !st.kinematic {
-            // Once every candidate of a sphere passed its own checks, the
-            // candidates its path's bounds miss are misses (`TriangleCull`).
+            // A candidate that passed its own checks in a sphere's sweep
+            // (this member's or another's: `checked_triangles`) and that
+            // this sphere's path bounds miss is a miss (`TriangleCull`).
             // (A sphere's pair member is the sphere the triangle sweep
             // takes: its check and bounds are the cull's.)
-            let cull = match (
-                st.capsule,
-                memo.validated[i],
-                &memo.checked[i],
-                memo.bounds[i],
-            ) {
-                (false, true, Some(_), Some(bounds)) => Some(TriangleCull {
+            let cull = match (st.capsule, &memo.checked[i], memo.bounds[i]) {
+                (false, Some(_), Some(bounds)) => Some(TriangleCull {
                     center: promote(st.p),
                     radius: st.radius as f64,
                     bounds,
@@ -1320,11 +1327,19 @@ fn earliest(
             };
             let mut refused = false;
             for &(t, _) in &st.candidates {
-                if cull.is_some_and(|c| c.misses(&statics.triangles[t])) {
+                let checked_triangle = memo.checked_triangles.binary_search(&t);
+                if cull.is_some_and(|c| checked_triangle.is_ok() && c.misses(&statics.triangles[t]))
+                {
                     continue;
                 }
                 let o = statics.sweep(st, st.sweep_v, tau, t, st.radius);
                 refused = matches!(o, SweepOutcome::Refused(_));
+                if let (false, false, Err(at)) = (refused, st.capsule, checked_triangle) {
+                    // The sphere sweep ran the triangle's checks and they
+                    // passed (a refusal is passed through by the seam
+                    // admission).
+                    memo.checked_triangles.insert(at, t);
+                }
                 if !matches!(o, SweepOutcome::Miss) {
                     memo.triangle[i].push((t, o));
                 }
@@ -2918,8 +2933,11 @@ mod tests {
     /// The culled sweep of `bodies` on a floor and the uncut one, and how
     /// many members kept their touching outcomes between settled instants
     /// in the culled one.
-    fn culled_and_uncut_on_floor(bodies: &[(RigidBody, MemberShape)]) -> (String, String, usize) {
-        let floor: Vec<[Vec3; 3]> = vec![
+    fn culled_and_uncut_on_floor(
+        bodies: &[(RigidBody, MemberShape)],
+        sliver: Option<f32>,
+    ) -> (String, String, usize) {
+        let mut floor: Vec<[Vec3; 3]> = vec![
             [
                 Vec3::new(-2.0, -2.0, 0.0),
                 Vec3::new(2.0, -2.0, 0.0),
@@ -2931,6 +2949,15 @@ mod tests {
                 Vec3::new(-2.0, 2.0, 0.0),
             ],
         ];
+        // A degenerate triangle (collinear vertices) at height `z`: every
+        // sweep against it refuses.
+        if let Some(z) = sliver {
+            floor.push([
+                Vec3::new(-1.0, 0.5, z),
+                Vec3::new(0.0, 0.5, z),
+                Vec3::new(1.0, 0.5, z),
+            ]);
+        }
         let tree = parapet_geometry::bvh::TriangleBoundsTree::build(&floor).unwrap();
         let material = |_: usize| Some(Material::new(0.3, 0.0, 0.5).unwrap());
         let edges = |_: usize| ActiveEdges::ALL;
@@ -2975,7 +3002,7 @@ mod tests {
     #[test]
     fn a_struck_stack_keeps_its_resting_members_touching_outcomes() {
         let bodies = struck_stack_bodies(4, 0.1, 30.0, 0.0, [0.0, 0.0], 0);
-        let (culled, uncut, kept) = culled_and_uncut_on_floor(&bodies);
+        let (culled, uncut, kept) = culled_and_uncut_on_floor(&bodies, None);
         assert_eq!(culled, uncut);
         assert!(kept > 0, "no member kept its outcomes: {culled}");
     }
@@ -2984,9 +3011,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// Struck stacks of any height, struck off centre at any speed,
-        /// elastic or plastic, with resting spheres beside them: the culled
-        /// sweep (which keeps the touching outcomes of members unchanged at
-        /// rest between settled instants) is the uncut one bit for bit.
+        /// elastic or plastic, with resting spheres beside them, and maybe a
+        /// degenerate triangle among the candidates: the culled sweep
+        /// (which keeps the touching outcomes of members unchanged at rest
+        /// between settled instants, and culls triangles checked in another
+        /// member's sweep) is the uncut one bit for bit, refusals
+        /// included.
         #[test]
         fn a_struck_stack_sweep_is_the_uncut_sweep_bit_for_bit(
             n in 1usize..6,
@@ -2995,9 +3025,10 @@ mod tests {
             restitution in prop_oneof![Just(0.0f32), Just(0.5)],
             offset in prop::array::uniform2(-0.1f32..0.1),
             others in 0usize..3,
+            sliver in prop_oneof![Just(None), (-1.0f32..3.0).prop_map(Some)],
         ) {
             let bodies = struck_stack_bodies(n, r, speed, restitution, offset, others);
-            let (culled, uncut, _) = culled_and_uncut_on_floor(&bodies);
+            let (culled, uncut, _) = culled_and_uncut_on_floor(&bodies, sliver);
             prop_assert_eq!(culled, uncut);
         }
     }
