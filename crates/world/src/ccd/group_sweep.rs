@@ -1411,7 +1411,14 @@ fn earliest_memo(
                 // or its old one (a stored pair: it met then, as the full
                 // bounds of a stored pair did when it was swept).
                 let (new, old) = (extent[j], old_extent[j]);
+                // First against the hull of both extents (never NaN: bounds
+                // are finite, a member without them spans every value):
+                // apart from it is apart from both.
+                let (u0, u1) = (new.0.min(old.0), new.1.max(old.1));
                 for (i, &(lo, hi)) in extent[..j].iter().enumerate() {
+                    if hi < u0 || u1 < lo {
+                        continue;
+                    }
                     let apart = hi < new.0 || new.1 < lo;
                     if (apart && (hi < old.0 || old.1 < lo)) || dirty[i] {
                         continue;
