@@ -1859,8 +1859,8 @@ struct SettleScratch {
     keys: Vec<Option<AtRestKey>>,
     fresh: Vec<bool>,
     triangle_contacts: Vec<Vec<(SettleContact, Vec3d, Option<usize>)>>,
-    pair_contacts: Vec<Vec<(usize, Option<(SettleContact, Vec3d)>)>>,
-    old: Vec<(usize, Option<(SettleContact, Vec3d)>)>,
+    pair_contacts: Vec<Vec<PairTouch>>,
+    old: Vec<PairTouch>,
     /// How many members kept their touching outcomes (tests only).
     #[cfg(test)]
     kept_members: usize,
@@ -1896,6 +1896,10 @@ impl SettleScratch {
         }
     }
 }
+
+/// A pair's touching outcome at a settled instant: the higher member and
+/// the contact with its point, if the pair touched.
+type PairTouch = (usize, Option<(SettleContact, Vec3d)>);
 
 /// A member's segment at rest as bits (ends and radius; its velocity is
 /// zero). At a settled instant every touching test of a sphere or kinematic
