@@ -171,6 +171,18 @@ fn accepted_member(m: &MovingSegment, dt: f64) -> Option<(Vec3d, Vec3d, f64)> {
     }
     let (p0, p1) = (promote(m.p0), promote(m.p1));
     let travel = promote(m.velocity) * dt;
+    if p0 == p1 {
+        // A sphere (ends equal in value): the coordinates of the second end
+        // are those of the first (their magnitudes, all the test reads),
+        // and its half length `0.5 |p1 - p0|` is `+0.0` (the difference of
+        // equal finite values is a zero, whose norm is `+0.0`), which adds
+        // nothing to `|travel| >= 0`: the same verdict and values, exactly.
+        if !coordinates_accepted([p0, p0 + travel], r) {
+            return None;
+        }
+        let reach = (travel.norm() + r) / r;
+        return (reach <= domain::MAX_REACH_RADII).then_some((p0, p1, r));
+    }
     if !coordinates_accepted([p0, p1, p0 + travel, p1 + travel], r) {
         return None;
     }
@@ -206,7 +218,7 @@ fn checked_member_each(m: &MovingSegment, dt: f64, names: &Names) -> Checked<(Ve
 /// `false`. A `false` sends the caller to the one-by-one checks, which name
 /// the failure.
 #[inline]
-fn coordinates_accepted(points: [Vec3d; 4], r: f64) -> bool {
+fn coordinates_accepted<const N: usize>(points: [Vec3d; N], r: f64) -> bool {
     let mut largest = 0.0f64;
     let mut finite = true;
     for p in points {
@@ -757,6 +769,40 @@ mod tests {
         ) {
             let each = checked_member_each(&m, dt, &NAMES_ANY);
             prop_assert_eq!(accepted_member(&m, dt).ok_or(()), each.map_err(|_| ()));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// A sphere's check (ends equal in value, which takes the short
+        /// path of `accepted_member`) is the checks one by one, with the
+        /// same ends and radius, also when its ends differ only in the
+        /// signs of zero coordinates.
+        #[test]
+        fn a_sphere_member_check_is_the_checks_one_by_one(
+            m in edge_member(),
+            zeros in prop::array::uniform3(0u8..4),
+            dt in prop_oneof![Just(0.0f64), 1.0e-3f64..0.2, Just(1.0)],
+        ) {
+            // Zero coordinates of either sign at either end (0: as drawn).
+            let mut p0 = m.p0;
+            let mut p1 = m.p0;
+            for (k, z) in zeros.iter().enumerate() {
+                match z {
+                    1 => (p0[k], p1[k]) = (0.0, -0.0),
+                    2 => (p0[k], p1[k]) = (-0.0, 0.0),
+                    3 => (p0[k], p1[k]) = (-0.0, -0.0),
+                    _ => {}
+                }
+            }
+            let m = MovingSegment { p0, p1, ..m };
+            let each = checked_member_each(&m, dt, &NAMES_ANY);
+            let joined = accepted_member(&m, dt);
+            prop_assert_eq!(
+                format!("{:?}", joined.ok_or(())),
+                format!("{:?}", each.map_err(|_| ()))
+            );
         }
     }
 
