@@ -63,37 +63,7 @@ fn norm_up_directed(v: &Vec3d) -> f64 {
 /// `|v|²` rounded up: each square and each partial sum rounded outward.
 #[inline]
 fn squared_norm_up(v: &Vec3d) -> f64 {
-    add_up_nonnegative(
-        add_up_nonnegative(square_up(v.x), square_up(v.y)),
-        square_up(v.z),
-    )
-}
-
-/// `add_up(a, b)` with the same bits, cheaper for two nonnegative terms
-/// (squares, radii, travels) whose sum is finite.
-///
-/// Why it is the directed result: for `a >= b >= 0` with a finite rounded
-/// sum `s`, Dekker's fast two-sum `e = b - (s - a)` is the exact rounding
-/// error `a + b - s` (the same value `two_sum` finds), so `add_up`, which
-/// returns `s` unless `e > 0` and then `s`'s next representable value up,
-/// is reproduced. `e > 0` implies `s > 0` here (a zero sum of nonnegative
-/// terms is exact), and the next value up of a positive finite `s` is the
-/// one whose bits are one more (`f64::MAX` steps to `+inf`, as
-/// `next_up` does). Anything else (a negative or NaN term, an infinite
-/// sum) takes `add_up` itself.
-#[inline]
-fn add_up_nonnegative(a: f64, b: f64) -> f64 {
-    let (big, small) = if a >= b { (a, b) } else { (b, a) };
-    let s = big + small;
-    if !(small >= 0.0 && s < f64::INFINITY) {
-        return add_up(a, b);
-    }
-    let e = small - (s - big);
-    if e > 0.0 {
-        f64::from_bits(s.to_bits() + 1)
-    } else {
-        s
-    }
+    add_up(add_up(square_up(v.x), square_up(v.y)), square_up(v.z))
 }
 
 /// The low significand bits that must be zero for [`square_up`]'s shortcut:
@@ -190,10 +160,7 @@ pub fn dynamic_reach(
 ) -> Reach {
     let dt = dt as f64;
     let travel = mul_up(speed_bound(energy, mass), dt);
-    let radius = add_up_nonnegative(
-        add_up_nonnegative(shape_bound, CONTACT_MARGIN as f64),
-        travel,
-    );
+    let radius = add_up(add_up(shape_bound, CONTACT_MARGIN as f64), travel);
     // Without split velocity (every step of a body that was not pushed out
     // of an overlap) the split travel is exactly 0, and adding 0 rounds to
     // the same bits (an exact sum moves no ulp).
@@ -203,7 +170,7 @@ pub fn dynamic_reach(
     let split = mul_up(norm_up(&promote(split_velocity)), dt);
     Reach {
         center,
-        radius: add_up_nonnegative(radius, split),
+        radius: add_up(radius, split),
     }
 }
 
@@ -230,7 +197,7 @@ pub fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
     let far = sqrt_up(
         squared_norm_up(&(promote(ends[0]) - c)).max(squared_norm_up(&(promote(ends[1]) - c))),
     );
-    add_up_nonnegative(far, radius as f64)
+    add_up(far, radius as f64)
 }
 
 /// Checks the reach limit: `reach / radius <= MAX_REACH_RADII`.
@@ -439,60 +406,6 @@ mod tests {
             same(scaled);
             let short = f64::from_bits(r & !SHORT_SIGNIFICAND_LOW_BITS);
             same(short);
-        }
-    }
-
-    /// The nonnegative directed sum against `add_up` itself, bit for bit:
-    /// terms of every magnitude and ratio (exact and inexact sums, ties,
-    /// equal terms), zeros of both signs, subnormals, sums that overflow,
-    /// and the fallbacks (negative, infinite and NaN terms).
-    #[test]
-    fn the_nonnegative_sum_is_the_directed_sum_bit_for_bit() {
-        let mut x: u64 = 0xADD0_0001;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            x
-        };
-        let same = |a: f64, b: f64| {
-            let fast = add_up_nonnegative(a, b);
-            let plain = add_up(a, b);
-            assert!(
-                fast.to_bits() == plain.to_bits() || (fast.is_nan() && plain.is_nan()),
-                "{a:e} + {b:e}: {fast:e} vs {plain:e}"
-            );
-        };
-        let edges = [
-            0.0,
-            -0.0,
-            5e-324,
-            f64::MIN_POSITIVE,
-            1.0,
-            1.0 + f64::EPSILON,
-            f64::EPSILON / 2.0,
-            f64::MAX,
-            f64::MAX / 2.0,
-            f64::INFINITY,
-            -1.0,
-            f64::NAN,
-        ];
-        for a in edges {
-            for b in edges {
-                same(a, b);
-            }
-        }
-        for _ in 0..300_000 {
-            let r = next();
-            let a = f64::from_bits(r >> 1);
-            let b = f64::from_bits(next() >> 1);
-            same(a, b);
-            // Comparable magnitudes (inexact and exact sums both occur).
-            let c = (r >> 11) as f64 * 2f64.powi((r % 40) as i32 - 60);
-            let d = (next() >> 30) as f64 * 2f64.powi((r % 7) as i32 - 60);
-            same(c, d);
-            same(d, c);
-            same(c, c);
         }
     }
 
