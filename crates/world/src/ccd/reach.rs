@@ -57,8 +57,54 @@ pub(crate) fn norm_up(v: &Vec3d) -> f64 {
 }
 
 fn norm_up_directed(v: &Vec3d) -> f64 {
-    let s = add_up(add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)), mul_up(v.z, v.z));
-    sqrt_up(s)
+    sqrt_up(squared_norm_up(v))
+}
+
+/// `|v|²` rounded up: each square and each partial sum rounded outward.
+#[inline]
+fn squared_norm_up(v: &Vec3d) -> f64 {
+    add_up(add_up(square_up(v.x), square_up(v.y)), square_up(v.z))
+}
+
+/// The low significand bits that must be zero for [`square_up`]'s shortcut:
+/// 27 of the 52 stored bits, so that the significand (with its implicit bit)
+/// has at most 26 bits and its square at most 52, which an `f64` holds.
+const SHORT_SIGNIFICAND_LOW_BITS: u64 = (1 << 27) - 1;
+
+/// Squares from which `x * x` is exact whenever `x` has a short significand:
+/// `1e-270`, far above the range where `mul_up` widens tiny products by an
+/// ulp without trusting their error term (below `2^-968`, about `4e-292`)
+/// and where a square of a short significand could be subnormal (and so
+/// rounded).
+const EXACT_SQUARE_MIN: f64 = 1.0e-270;
+
+/// `mul_up(x, x)` with the same bits, `x * x` directly when it is exact.
+///
+/// Why the shortcut is the directed result: when the 27 low stored bits of
+/// `x` are zero ([`SHORT_SIGNIFICAND_LOW_BITS`]), `x`'s significand has at
+/// most 26 bits, so the exact square has at most 52 and is representable
+/// unless it leaves the normal range. A finite square at or above
+/// [`EXACT_SQUARE_MIN`] is therefore the exact product: `two_product`'s
+/// error term is `0`, `mul_up` returns the product unchanged, and so does
+/// this. Every `f32` promoted to `f64` (24-bit significand) qualifies, as do
+/// differences of nearby `f32` coordinates; a zero (of either sign) squares
+/// to `+0`, as `mul_up` gives it. Anything else (long
+/// significands, tiny or overflowing squares, NaN) takes `mul_up` itself.
+#[inline]
+fn square_up(x: f64) -> f64 {
+    // A zero coordinate (an upright capsule's horizontal offsets): `mul_up`
+    // returns `+0` for a zero operand.
+    if x == 0.0 {
+        return 0.0;
+    }
+    let p = x * x;
+    if x.to_bits() & SHORT_SIGNIFICAND_LOW_BITS == 0
+        && (EXACT_SQUARE_MIN..f64::INFINITY).contains(&p)
+    {
+        p
+    } else {
+        mul_up(x, x)
+    }
 }
 
 /// The total kinetic energy (J) used by the bound: `½ m |v|²` plus, for a
@@ -140,9 +186,17 @@ pub fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> R
 /// The bounding radius (m) of a capsule's actual world segment around its
 /// centre, plus its radius: the larger distance of the two `f32` ends from
 /// the centre, rounded up.
+///
+/// Computed as `sqrt_up` of the larger outward-rounded squared length,
+/// which has the bits of the larger of the two [`norm_up`]s: `sqrt_up`
+/// (the correctly rounded root moved one ulp up, `+0` kept) never
+/// decreases as its argument grows, so it maps the larger argument to the
+/// larger result (and `max` drops a NaN the same way on both sides).
 pub fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
     let c = promote(center);
-    let far = norm_up(&(promote(ends[0]) - c)).max(norm_up(&(promote(ends[1]) - c)));
+    let far = sqrt_up(
+        squared_norm_up(&(promote(ends[0]) - c)).max(squared_norm_up(&(promote(ends[1]) - c))),
+    );
     add_up(far, radius as f64)
 }
 
@@ -295,6 +349,132 @@ mod tests {
                 r.radius.to_bits(),
                 expected.to_bits(),
                 "E {energy} m {mass} bound {bound} dt {dt} split {split:?}"
+            );
+        }
+    }
+
+    /// The exact-square shortcut of `norm_up` against `mul_up` itself, bit
+    /// for bit: promoted `f32`s, differences of `f32` coordinates (a
+    /// capsule's end minus its centre), arbitrary `f64` bit patterns, and the
+    /// edges (zeros, tiny and subnormal values, huge values whose square
+    /// overflows, infinities).
+    #[test]
+    fn the_exact_square_shortcut_is_the_directed_product_bit_for_bit() {
+        let mut x: u64 = 0x5EED_5A0A;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            x
+        };
+        let same = |v: f64| {
+            let fast = square_up(v);
+            let plain = mul_up(v, v);
+            assert!(
+                fast.to_bits() == plain.to_bits() || (fast.is_nan() && plain.is_nan()),
+                "{v:e}: {fast:e} vs {plain:e}"
+            );
+        };
+        for v in [
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-135,
+            1e-136,
+            f64::MAX,
+            1e154,
+            1e155,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f32::MAX as f64,
+            f32::MIN_POSITIVE as f64,
+        ] {
+            same(v);
+        }
+        for _ in 0..200_000 {
+            let r = next();
+            let a = f32::from_bits(r as u32);
+            let b = f32::from_bits((r >> 32) as u32);
+            same(a as f64);
+            // A nearby coordinate: `b` with `a`'s exponent range.
+            let near = a + (b as f64 * 1e-3 * a.abs() as f64) as f32;
+            same(near as f64 - a as f64);
+            same(b as f64 - a as f64);
+            same(f64::from_bits(r));
+            let scaled = ((r >> 12) as f64) * 2f64.powi((r % 61) as i32 - 30);
+            same(scaled);
+            let short = f64::from_bits(r & !SHORT_SIGNIFICAND_LOW_BITS);
+            same(short);
+        }
+    }
+
+    /// `norm_up` with the shortcut against the plain directed formula.
+    #[test]
+    fn the_norm_equals_the_plain_directed_formula_bit_for_bit() {
+        let plain = |v: &Vec3d| {
+            sqrt_up(add_up(
+                add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)),
+                mul_up(v.z, v.z),
+            ))
+        };
+        let mut x: u64 = 0x0A0B_0C0D;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for i in 0..100_000 {
+            let scale = 10f64.powf(next() * 40.0);
+            let c = Vec3::new(
+                (next() * scale) as f32,
+                (next() * scale) as f32,
+                (next() * scale) as f32,
+            );
+            let v = match i % 3 {
+                0 => promote(c),
+                1 => {
+                    let end =
+                        (promote(c) + Vec3d::new(next(), next(), next()) * scale).map(|x| x as f32);
+                    promote(end) - promote(c)
+                }
+                _ => Vec3d::new(next(), next(), next()) * scale,
+            };
+            assert_eq!(norm_up(&v).to_bits(), plain(&v).to_bits(), "{v:?}");
+        }
+    }
+
+    /// `capsule_bound` (the root of the larger squared length) against the
+    /// larger of the two `norm_up`s, bit for bit, over capsules of every
+    /// size, place and tilt.
+    #[test]
+    fn the_capsule_bound_is_the_larger_directed_norm_bit_for_bit() {
+        let mut x: u64 = 0xCA95_0001;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for _ in 0..100_000 {
+            let scale = 10f64.powf(next() * 12.0);
+            let size = scale * 10f64.powf(next() * 8.0 - 6.0);
+            let c = Vec3::new(
+                (next() * scale) as f32,
+                (next() * scale) as f32,
+                (next() * scale) as f32,
+            );
+            let a = Vec3d::new(next(), next(), next()) * size;
+            let cd = promote(c);
+            let ends = [(cd - a).map(|x| x as f32), (cd + a).map(|x| x as f32)];
+            let radius = (size * (next() + 0.5)) as f32;
+            let far = norm_up(&(promote(ends[0]) - cd)).max(norm_up(&(promote(ends[1]) - cd)));
+            let plain = add_up(far, radius as f64);
+            assert_eq!(
+                capsule_bound(c, ends, radius).to_bits(),
+                plain.to_bits(),
+                "{c:?} {ends:?} {radius}"
             );
         }
     }
