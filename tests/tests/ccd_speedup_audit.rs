@@ -31,6 +31,7 @@
 //! worlds per family (default 10000, nine families; the whole file runs in
 //! well under a minute in the test profile).
 
+mod ccd_group_support;
 mod ccd_support;
 
 use parapet_geometry::{Material, Shape};
@@ -496,43 +497,10 @@ fn arr(v: Vec3d) -> [f64; 3] {
 }
 
 /// Distance between segments `p1 q1` and `p2 q2` (Ericson, Real-Time
-/// Collision Detection 5.1.9, in `f64`).
+/// Collision Detection 5.1.9, in `f64`): the group tests' independent copy.
 fn segment_segment_distance(p1: Vec3d, q1: Vec3d, p2: Vec3d, q2: Vec3d) -> f64 {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r));
-    let (s, t);
-    if a <= 1e-300 && e <= 1e-300 {
-        return r.norm();
-    }
-    if a <= 1e-300 {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(&r);
-        if e <= 1e-300 {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > 0.0 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t0 = 0.0;
-                s0 = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t0 = 1.0;
-                s0 = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
+    let a = |v: Vec3d| [v.x, v.y, v.z];
+    ccd_group_support::segment_distance(a(p1), a(q1), a(p2), a(q2))
 }
 
 /// Distance between the segment `p q` (a point when equal) and a
