@@ -2746,6 +2746,24 @@ mod tests {
         }
     }
 
+    /// The members of `bodies`, each reaching a ball of `reach_radius`
+    /// metres around its position.
+    fn members_of(bodies: &[(RigidBody, MemberShape)], reach_radius: f64) -> Vec<GroupMember<'_>> {
+        bodies
+            .iter()
+            .enumerate()
+            .map(|(i, (body, shape))| GroupMember {
+                index: i,
+                body,
+                shape: *shape,
+                reach: Reach {
+                    center: promote(body.position()),
+                    radius: reach_radius,
+                },
+            })
+            .collect()
+    }
+
     /// A random group of spheres, locked capsules and kinematic spheres in
     /// a box of `side` metres (close enough to collide often, including
     /// several contacts at one instant), with restitution 0 or 0.5.
@@ -2818,16 +2836,7 @@ mod tests {
                 .prop_flat_map(|(n, side)| group_bodies(n, side)),
             impacts in prop_oneof![Just(4u32), Just(16)],
         ) {
-            let members: Vec<GroupMember<'_>> = bodies
-                .iter()
-                .enumerate()
-                .map(|(i, (body, shape))| GroupMember {
-                    index: i,
-                    body,
-                    shape: *shape,
-                    reach: Reach { center: promote(body.position()), radius: 1.0 },
-                })
-                .collect();
+            let members = members_of(&bodies, 1.0);
             let input = GroupInput { members, dt: 1.0 / 60.0, max_impacts: impacts };
             let culled = sweep_group_with(&input, None, true);
             let uncut = sweep_group_with(&input, None, false);
@@ -2881,16 +2890,7 @@ mod tests {
             let material = |_: usize| Some(Material::new(0.3, 0.0, 0.5).unwrap());
             let edges = |_: usize| ActiveEdges::ALL;
             let mesh = MeshView { triangles: &floor, tree: &tree, material: &material, edges: &edges };
-            let members: Vec<GroupMember<'_>> = bodies
-                .iter()
-                .enumerate()
-                .map(|(i, (body, shape))| GroupMember {
-                    index: i,
-                    body,
-                    shape: *shape,
-                    reach: Reach { center: promote(body.position()), radius: 2.0 },
-                })
-                .collect();
+            let members = members_of(&bodies, 2.0);
             let input = GroupInput { members, dt: 1.0 / 60.0, max_impacts: impacts };
             let culled = sweep_group_with(&input, Some(&mesh), true);
             let uncut = sweep_group_with(&input, Some(&mesh), false);
@@ -2978,19 +2978,7 @@ mod tests {
             material: &material,
             edges: &edges,
         };
-        let members: Vec<GroupMember<'_>> = bodies
-            .iter()
-            .enumerate()
-            .map(|(i, (body, shape))| GroupMember {
-                index: i,
-                body,
-                shape: *shape,
-                reach: Reach {
-                    center: promote(body.position()),
-                    radius: 1.0,
-                },
-            })
-            .collect();
+        let members = members_of(bodies, 1.0);
         let input = GroupInput {
             members,
             dt: 1.0 / 60.0,
