@@ -161,17 +161,25 @@ pub fn dynamic_reach(
     let dt = dt as f64;
     let travel = mul_up(speed_bound(energy, mass), dt);
     let radius = add_up(add_up(shape_bound, CONTACT_MARGIN as f64), travel);
-    // Without split velocity (every step of a body that was not pushed out
-    // of an overlap) the split travel is exactly 0, and adding 0 rounds to
-    // the same bits (an exact sum moves no ulp).
+    let split = split_travel(split_velocity, dt);
+    // Adding an exact 0 rounds to the same bits (an exact sum moves no ulp).
+    let radius = if split == 0.0 {
+        radius
+    } else {
+        add_up(radius, split)
+    };
+    Reach { center, radius }
+}
+
+/// `|v_split| dt` rounded up. Without split velocity (every step of a body
+/// that was not pushed out of an overlap) it is exactly `+0`, the directed
+/// result on zeros (`norm_up` of zeros is `+0`, `mul_up(+0, dt)` an exact
+/// zero product), given without the directed product.
+pub(crate) fn split_travel(split_velocity: Vec3, dt: f64) -> f64 {
     if split_velocity == Vec3::zeros() {
-        return Reach { center, radius };
+        return 0.0;
     }
-    let split = mul_up(norm_up(&promote(split_velocity)), dt);
-    Reach {
-        center,
-        radius: add_up(radius, split),
-    }
+    mul_up(norm_up(&promote(split_velocity)), dt)
 }
 
 /// The reach of a kinematic sphere: its radius, the margin and `|v| dt`.

@@ -616,15 +616,7 @@ fn mover_of(
             );
             m.shape_bound = bound;
             m.energy = energy;
-            // Without split velocity (the usual step) the travel is `+0`
-            // exactly: `norm_up` of zeros is `+0` and `mul_up(+0, dt)` is
-            // `+0` (an exact zero product).
-            let split = body.split_linear_velocity();
-            m.split_travel = if split == parapet_math::Vec3::zeros() {
-                0.0
-            } else {
-                parapet_math::rounding::mul_up(reach::norm_up(&promote(split)), dt as f64)
-            };
+            m.split_travel = reach::split_travel(body.split_linear_velocity(), dt as f64);
         }
         _ => {}
     }
