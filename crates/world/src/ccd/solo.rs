@@ -1168,6 +1168,35 @@ mod tests {
         }
     }
 
+    /// Cases of the randomized reject tests: 100,000, or
+    /// `PARAPET_REJECT_CASES`.
+    fn reject_cases() -> u64 {
+        std::env::var("PARAPET_REJECT_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100_000)
+    }
+
+    /// A random start for `shape` turned by `rotation`: its centre within 10 scales of the origin, the scale 1, 100 or 3000
+    /// radii (within the sweeps' coordinate limit of 65536 radii: the
+    /// moving shape's own checks are the first candidate's, not the tests'),
+    /// and a capsule's half axis (zero for the other shapes).
+    fn random_start(rng: &mut Mix, shape: &SweptShape, rotation: Quat) -> (Vec3, Vec3d) {
+        let scale = shape.limit_radius() * [1.0, 100.0, 3000.0][rng.pick(3) as usize];
+        let center = Vec3d::new(
+            rng.uniform(-10.0, 10.0),
+            rng.uniform(-10.0, 10.0),
+            rng.uniform(-10.0, 10.0),
+        ) * scale;
+        let half_axis = match shape {
+            SweptShape::Capsule { half_height, .. } => {
+                promote(rotation * Vec3::new(0.0, 0.0, *half_height))
+            }
+            _ => Vec3d::zeros(),
+        };
+        (center.map(|x| x as f32), half_axis)
+    }
+
     fn random_shape(rng: &mut Mix) -> (SweptShape, Quat) {
         let r = rng.uniform(0.01, 2.0) as f32;
         let rotation = Quat::from_euler_angles(
@@ -1208,32 +1237,14 @@ mod tests {
     /// more (or fewer).
     #[test]
     fn a_clear_miss_is_always_a_miss_of_the_exact_sweep() {
-        let cases: u64 = std::env::var("PARAPET_REJECT_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(100_000);
+        let cases = reject_cases();
         let mut rng = Mix(0x5EED_50C0);
         let (mut decided, mut hits) = (0u64, 0u64);
         let mut pass = PassShape::default();
         for case in 0..cases {
             let (shape, rotation) = random_shape(&mut rng);
             let r = shape.limit_radius();
-            // Within the sweeps' coordinate limit (65536 radii): the moving
-            // shape's own checks are the first candidate's, not this test's.
-            let scale = r * [1.0, 100.0, 3000.0][rng.pick(3) as usize];
-            let center = Vec3d::new(
-                rng.uniform(-10.0, 10.0),
-                rng.uniform(-10.0, 10.0),
-                rng.uniform(-10.0, 10.0),
-            ) * scale;
-            let p = center.map(|x| x as f32);
-            let half_axis = match &shape {
-                SweptShape::Capsule { half_height, .. } => {
-                    let a = rotation * Vec3::new(0.0, 0.0, *half_height);
-                    promote(a)
-                }
-                _ => Vec3d::zeros(),
-            };
+            let (p, half_axis) = random_start(&mut rng, &shape, rotation);
             let mover = Mover::new(&shape, half_axis, rotation, Vec3::zeros(), Quat::identity());
             mover.pass_shape(p, &mut pass);
             // The plane: normal n, placed `gap` radii beyond the shape's
@@ -1313,28 +1324,13 @@ mod tests {
     /// `PARAPET_REJECT_CASES=<n>` runs more (or fewer).
     #[test]
     fn a_triangle_outside_the_pass_region_is_always_a_miss_of_the_exact_sweep() {
-        let cases: u64 = std::env::var("PARAPET_REJECT_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(100_000);
+        let cases = reject_cases();
         let mut rng = Mix(0x9A55_4E61);
         let (mut outside, mut beyond_ball, mut hits) = (0u64, 0u64, 0u64);
         for case in 0..cases {
             let (shape, rotation) = random_shape(&mut rng);
             let r = shape.limit_radius();
-            let scale = r * [1.0, 100.0, 3000.0][rng.pick(3) as usize];
-            let center = Vec3d::new(
-                rng.uniform(-10.0, 10.0),
-                rng.uniform(-10.0, 10.0),
-                rng.uniform(-10.0, 10.0),
-            ) * scale;
-            let p = center.map(|x| x as f32);
-            let half_axis = match &shape {
-                SweptShape::Capsule { half_height, .. } => {
-                    promote(rotation * Vec3::new(0.0, 0.0, *half_height))
-                }
-                _ => Vec3d::zeros(),
-            };
+            let (p, half_axis) = random_start(&mut rng, &shape, rotation);
             let mover = Mover::new(&shape, half_axis, rotation, Vec3::zeros(), Quat::identity());
             let tau = 1.0f32 / 60.0;
             let travel = r * [0.0, 0.5, 3.0, 20.0][rng.pick(4) as usize];
