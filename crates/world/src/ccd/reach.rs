@@ -261,6 +261,25 @@ mod tests {
     use super::*;
     use parapet_geometry::Shape;
 
+    /// Knuth's MMIX linear congruential generator: the randomized tests'
+    /// fixed-seed source.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn bits(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0
+        }
+
+        /// Uniform in [0, 1).
+        fn unit(&mut self) -> f64 {
+            (self.bits() >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     #[test]
     fn a_spinning_sphere_reaches_as_far_as_all_its_energy_allows() {
         // m = 1 kg, r = 1 m, I = 0.4 kg m^2; v = 3 m/s, w = 5 rad/s:
@@ -328,13 +347,8 @@ mod tests {
             let split = mul_up(norm_up(&promote(split)), dt);
             add_up(add_up(add_up(bound, CONTACT_MARGIN as f64), travel), split)
         };
-        let mut x: u64 = 0x5EED_4EAC;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = Lcg(0x5EED_4EAC);
+        let mut next = || rng.unit();
         for _ in 0..20_000 {
             let energy = match (next() * 6.0) as u32 {
                 0 => 0.0,
@@ -368,13 +382,8 @@ mod tests {
     /// overflows, infinities).
     #[test]
     fn the_exact_square_shortcut_is_the_directed_product_bit_for_bit() {
-        let mut x: u64 = 0x5EED_5A0A;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            x
-        };
+        let mut rng = Lcg(0x5EED_5A0A);
+        let mut next = || rng.bits();
         let same = |v: f64| {
             let fast = square_up(v);
             let plain = mul_up(v, v);
@@ -426,13 +435,8 @@ mod tests {
                 mul_up(v.z, v.z),
             ))
         };
-        let mut x: u64 = 0x0A0B_0C0D;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut rng = Lcg(0x0A0B_0C0D);
+        let mut next = || rng.unit() - 0.5;
         for i in 0..100_000 {
             let scale = 10f64.powf(next() * 40.0);
             let c = Vec3::new(
@@ -458,13 +462,8 @@ mod tests {
     /// size, place and tilt.
     #[test]
     fn the_capsule_bound_is_the_larger_directed_norm_bit_for_bit() {
-        let mut x: u64 = 0xCA95_0001;
-        let mut next = || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut rng = Lcg(0xCA95_0001);
+        let mut next = || rng.unit() - 0.5;
         for _ in 0..100_000 {
             let scale = 10f64.powf(next() * 12.0);
             let size = scale * 10f64.powf(next() * 8.0 - 6.0);
