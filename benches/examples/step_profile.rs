@@ -56,13 +56,59 @@ fn main() {
     // Outside the timing: the state one step leaves, digested.
     let mut w = scene.world.clone();
     let outcome = w.step(scene.dt).map_err(|e| e.to_string());
+    // Also outside the timing: the same world stepped CHAIN_STEPS times in
+    // sequence (stopping at the first failure), digested after every step
+    // with its events, so that a change that alters only a later step, or
+    // only a report, shows too.
+    let mut chain = scene.world.clone();
+    let mut chained: u64 = 0;
+    for _ in 0..CHAIN_STEPS {
+        let outcome = chain.step(scene.dt).map_err(|e| e.to_string());
+        chained = chained.rotate_left(5) ^ digest(&chain, &outcome) ^ events_digest(&chain);
+        if outcome.is_err() {
+            break;
+        }
+    }
     println!(
-        "{} {}: {steps} steps, {:.1} us per step, {failed} failed, state digest {:016x}",
+        "{} {}: {steps} steps, {:.1} us per step, {failed} failed, state digest {:016x}, chain digest {chained:016x}",
         args[1],
         args[2],
         per_step * 1e6,
         digest(&w, &outcome)
     );
+}
+
+/// Steps of the chained digest.
+const CHAIN_STEPS: u32 = 40;
+
+/// FNV-1a over the bits of every event of the last step and the contact count.
+fn events_digest(world: &PhysicsWorld) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    eat(&(world.contact_count() as u64).to_le_bytes());
+    for e in world.events() {
+        let values = [
+            e.point.x,
+            e.point.y,
+            e.point.z,
+            e.normal.x,
+            e.normal.y,
+            e.normal.z,
+            e.normal_impulse.x,
+            e.normal_impulse.y,
+            e.normal_impulse.z,
+            e.time,
+        ];
+        eat(format!("{:?}{:?}{:?}", e.body_a, e.body_b, e.kind).as_bytes());
+        for v in values {
+            eat(&v.to_bits().to_le_bytes());
+        }
+    }
+    h
 }
 
 /// FNV-1a over the bits of every body's pose and velocities (in insertion
