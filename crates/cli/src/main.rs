@@ -1,7 +1,5 @@
-//! The `parapet` command-line front end.
-//!
-//! It will run scene files and write trajectories once an issue asks for it;
-//! today it reports its version and the library it was built against.
+//! The `parapet` command-line front end: runs scene files (see the
+//! `parapet_cli` library and `docs/scenes.md`).
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -9,7 +7,6 @@ fn main() {
         None | Some("--help") | Some("-h") => {
             println!("parapet {}", env!("CARGO_PKG_VERSION"));
             println!("usage: parapet --version");
-            println!("The library's demo is `cargo xtask demo` in the parapet workspace.");
         }
         Some("--version") | Some("-V") => println!("parapet {}", env!("CARGO_PKG_VERSION")),
         Some(other) => {
