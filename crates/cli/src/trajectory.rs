@@ -1,0 +1,239 @@
+//! Trajectory CSV: one row per body per observed step, step 0 the initial
+//! state, under exactly the header [`HEADER`]. Every `f32` is printed with
+//! the shortest digits that read back to it (Rust's `Display`), so a
+//! trajectory is an exact record and two runs that agree bit for bit write
+//! identical files.
+
+use std::io::Write;
+use std::path::Path;
+
+use parapet::math::nalgebra::{Quaternion, Unit};
+use parapet::prelude::*;
+
+use crate::run::{step_time, BodyState};
+
+/// The header row.
+pub const HEADER: [&str; 17] = [
+    "step", "time", "body", "name", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx",
+    "wy", "wz",
+];
+
+/// Writes trajectory rows.
+#[derive(Debug)]
+pub struct TrajectoryWriter<W: Write> {
+    csv: csv::Writer<W>,
+    dt: f32,
+}
+
+impl<W: Write> TrajectoryWriter<W> {
+    /// A writer of a run stepped by `dt`; writes the header.
+    ///
+    /// # Errors
+    /// Writing the header failed.
+    pub fn new(out: W, dt: f32) -> csv::Result<Self> {
+        let mut csv = csv::Writer::from_writer(out);
+        csv.write_record(HEADER)?;
+        Ok(TrajectoryWriter { csv, dt })
+    }
+
+    /// The rows of step `step`: one per body, `names[i]` for `states[i]`.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn frame(&mut self, step: u64, names: &[String], states: &[BodyState]) -> csv::Result<()> {
+        let time = step_time(step, self.dt).to_string();
+        let step = step.to_string();
+        for (i, (name, s)) in names.iter().zip(states).enumerate() {
+            let q = s.rotation.quaternion();
+            let mut row = vec![step.clone(), time.clone(), i.to_string(), name.clone()];
+            let values = [
+                s.position.x,
+                s.position.y,
+                s.position.z,
+                q.w,
+                q.i,
+                q.j,
+                q.k,
+                s.linear_velocity.x,
+                s.linear_velocity.y,
+                s.linear_velocity.z,
+                s.angular_velocity.x,
+                s.angular_velocity.y,
+                s.angular_velocity.z,
+            ];
+            row.extend(values.iter().map(f32::to_string));
+            self.csv.write_record(&row)?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and returns the output.
+    ///
+    /// # Errors
+    /// Flushing failed.
+    pub fn finish(self) -> Result<W, String> {
+        self.csv.into_inner().map_err(|e| e.to_string())
+    }
+}
+
+/// A trajectory read back: the frames in file order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trajectory {
+    /// Body names, by body index.
+    pub names: Vec<String>,
+    /// Step numbers, one per frame.
+    pub steps: Vec<u64>,
+    /// Times (s), one per frame.
+    pub times: Vec<f32>,
+    /// Per frame, the state of every body, by body index.
+    pub states: Vec<Vec<BodyState>>,
+}
+
+/// Why a trajectory file was refused: one line naming the file, the line,
+/// the column (bytes, 1-based) and the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {field}: {message}")]
+pub struct TrajectoryError {
+    /// The file.
+    pub file: String,
+    /// 1-based line (0 when the file could not be read).
+    pub line: u64,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+    /// The column's header name, or `(file)`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads the trajectory at `path`.
+///
+/// # Errors
+/// An unreadable file, a header other than [`HEADER`], a field that does not
+/// parse, frames whose body lists differ.
+pub fn read_trajectory(path: &Path) -> Result<Trajectory, TrajectoryError> {
+    let file = path.display().to_string();
+    let refuse = |line: u64, column: usize, field: &str, message: String| TrajectoryError {
+        file: file.clone(),
+        line,
+        column,
+        field: field.to_owned(),
+        message,
+    };
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| refuse(0, 0, "(file)", format!("cannot read the trajectory: {e}")))?;
+    let header = reader
+        .headers()
+        .map_err(|e| refuse(1, 1, "(header)", e.to_string()))?
+        .clone();
+    if header.iter().ne(HEADER) {
+        return Err(refuse(
+            1,
+            1,
+            "(header)",
+            format!("expected the header `{}`", HEADER.join(",")),
+        ));
+    }
+    let mut trajectory = Trajectory::default();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, csv::Position::line);
+            refuse(line, 1, "(row)", e.to_string())
+        })?;
+        let line = record.position().map_or(0, csv::Position::line);
+        let mut numbers = [0f32; 13];
+        for (k, value) in numbers.iter_mut().enumerate() {
+            *value = parse_field(&record, 4 + k, line, &refuse)?;
+        }
+        let step: u64 = parse_field(&record, 0, line, &refuse)?;
+        let time: f32 = parse_field(&record, 1, line, &refuse)?;
+        let body: usize = parse_field(&record, 2, line, &refuse)?;
+        let name = record.get(3).unwrap_or_default();
+        add_row(&mut trajectory, step, time, body, name, &numbers)
+            .map_err(|message| refuse(line, column_of(&record, 2), "body", message))?;
+    }
+    complete(&trajectory).map_err(|message| refuse(0, 0, "body", message))?;
+    Ok(trajectory)
+}
+
+/// The 1-based byte column of field `index` of an unquoted row.
+fn column_of(record: &csv::StringRecord, index: usize) -> usize {
+    1 + record
+        .iter()
+        .take(index)
+        .map(|f| f.len() + 1)
+        .sum::<usize>()
+}
+
+fn parse_field<T: std::str::FromStr>(
+    record: &csv::StringRecord,
+    index: usize,
+    line: u64,
+    refuse: &dyn Fn(u64, usize, &str, String) -> TrajectoryError,
+) -> Result<T, TrajectoryError>
+where
+    T::Err: std::fmt::Display,
+{
+    let text = record.get(index).unwrap_or_default();
+    text.parse().map_err(|e| {
+        refuse(
+            line,
+            column_of(record, index),
+            HEADER[index],
+            format!("`{text}`: {e}"),
+        )
+    })
+}
+
+fn add_row(
+    trajectory: &mut Trajectory,
+    step: u64,
+    time: f32,
+    body: usize,
+    name: &str,
+    v: &[f32; 13],
+) -> Result<(), String> {
+    if body == 0 {
+        complete(trajectory)?;
+        trajectory.steps.push(step);
+        trajectory.times.push(time);
+        trajectory.states.push(Vec::new());
+    }
+    let first_frame = trajectory.states.len() == 1;
+    let Some(frame) = trajectory.states.last_mut() else {
+        return Err("the first row of a frame must be body 0".to_owned());
+    };
+    if body != frame.len() || trajectory.steps.last() != Some(&step) {
+        return Err(format!(
+            "body {body} of step {step} out of order (rows go body 0, 1, ... within a step)"
+        ));
+    }
+    if first_frame {
+        trajectory.names.push(name.to_owned());
+    } else if trajectory.names.get(body).map(String::as_str) != Some(name) {
+        return Err(format!(
+            "body {body} is `{name}` here but was `{}` at step 0",
+            trajectory.names.get(body).map_or("(none)", String::as_str)
+        ));
+    }
+    frame.push(BodyState {
+        position: Vec3::new(v[0], v[1], v[2]),
+        rotation: Unit::new_unchecked(Quaternion::new(v[3], v[4], v[5], v[6])),
+        linear_velocity: Vec3::new(v[7], v[8], v[9]),
+        angular_velocity: Vec3::new(v[10], v[11], v[12]),
+    });
+    Ok(())
+}
+
+/// Checks that the last frame has every body of the first.
+fn complete(trajectory: &Trajectory) -> Result<(), String> {
+    match trajectory.states.last() {
+        Some(frame) if frame.len() != trajectory.names.len() => Err(format!(
+            "step {} has {} bodies, step 0 has {}",
+            trajectory.steps.last().copied().unwrap_or_default(),
+            frame.len(),
+            trajectory.names.len()
+        )),
+        _ => Ok(()),
+    }
+}
