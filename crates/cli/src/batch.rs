@@ -203,3 +203,32 @@ fn write_summary(path: &Path, results: &[SceneResult]) -> csv::Result<()> {
     csv.flush()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shards_of_a_list_partition_it() {
+        let items: Vec<usize> = (0..11).collect();
+        for count in 1..=5 {
+            let mut seen: Vec<usize> = (0..count)
+                .flat_map(|index| Shard { index, count }.select(&items))
+                .map(|(i, &item)| {
+                    assert_eq!(i, item);
+                    item
+                })
+                .collect();
+            seen.sort_unstable();
+            assert_eq!(seen, items, "shards of {count}");
+        }
+    }
+
+    #[test]
+    fn shards_parse_only_when_k_is_below_n() {
+        assert_eq!("2/4".parse(), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["4/4", "0/0", "-1/3", "1", "a/b", "1/2/3"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}

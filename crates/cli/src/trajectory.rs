@@ -237,3 +237,47 @@ fn complete(trajectory: &Trajectory) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_trajectory_reads_back_bit_for_bit() {
+        let state = |k: f32| BodyState {
+            position: Vec3::new(1.0 / 3.0 + k, -0.0, 1e-30),
+            rotation: Unit::new_normalize(Quaternion::new(0.9, 0.1 * k, 0.2, 0.3)),
+            linear_velocity: Vec3::new(f32::MAX, f32::MIN_POSITIVE, k),
+            angular_velocity: Vec3::new(f32::from_bits(1), 2.5, -7.0),
+        };
+        let names = vec!["a".to_owned(), "b, \"quoted\"".to_owned()];
+        let frames: Vec<Vec<BodyState>> = (0..3)
+            .map(|s| vec![state(s as f32), state(10.0 + s as f32)])
+            .collect();
+        let dir = std::env::temp_dir().join(format!("parapet-trajectory-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("t.csv");
+        let mut writer = TrajectoryWriter::new(std::fs::File::create(&path).expect("create"), 0.01)
+            .expect("header");
+        for (step, states) in frames.iter().enumerate() {
+            writer.frame(step as u64, &names, states).expect("rows");
+        }
+        writer.finish().expect("flush");
+        let read = read_trajectory(&path).expect("reads back");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(read.names, names);
+        assert_eq!(read.steps, [0, 1, 2]);
+        let bits = |s: &BodyState| {
+            let q = s.rotation.quaternion();
+            [s.position, s.linear_velocity, s.angular_velocity]
+                .iter()
+                .flat_map(|v| v.iter().copied())
+                .chain([q.w, q.i, q.j, q.k])
+                .map(f32::to_bits)
+                .collect::<Vec<u32>>()
+        };
+        for (a, b) in read.states.iter().flatten().zip(frames.iter().flatten()) {
+            assert_eq!(bits(a), bits(b));
+        }
+    }
+}

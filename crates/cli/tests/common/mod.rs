@@ -84,3 +84,32 @@ pub const BALL: &str = r#"{
   ]
 }
 "#;
+
+/// Runs the built `parapet` binary with `args`.
+pub fn parapet(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_parapet"))
+        .args(args)
+        .output()
+        .expect("the parapet binary runs")
+}
+
+/// `parapet` with string arguments.
+pub fn parapet_str(args: &[&str]) -> std::process::Output {
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    parapet(&args)
+}
+
+/// A scene whose first continuous step is refused: a box that can turn
+/// (the continuous mode does not sweep turning boxes).
+pub const TURNING_BOX: &str = r#"{
+  "format": "parapet-scene/1",
+  "dt": 0.01,
+  "steps": 3,
+  "world": { "collision_detection": "SPHERE_MESH_CCD" },
+  "bodies": [
+    { "name": "box", "kind": "dynamic", "mass": 10,
+      "shape": { "cuboid": { "half_extents": [0.5, 0.5, 0.5] } },
+      "angular_velocity": [0, 0, 1] }
+  ]
+}
+"#;
