@@ -118,7 +118,7 @@ pub fn read_trajectory(path: &Path) -> Result<Trajectory, TrajectoryError> {
         line,
         column,
         field: field.to_owned(),
-        message,
+        message: crate::scene::one_line(&message),
     };
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| refuse(0, 0, "(file)", format!("cannot read the trajectory: {e}")))?;

@@ -286,3 +286,29 @@ fn a_missing_file_names_the_file() {
         "{shown}"
     );
 }
+
+/// Every prefix of a valid scene, and the scene with each byte replaced by
+/// characters that break JSON or its types, is refused (or read) without a
+/// panic, each refusal one line with a line number inside the text.
+#[test]
+fn damaged_files_are_refused_without_panicking() {
+    let text = scene_with(BALL);
+    let lines = text.lines().count();
+    let check = |damaged: &str| {
+        if let Err(e) = parse_scene(damaged, "scenes/case.json") {
+            let shown = e.to_string();
+            assert!(!shown.contains('\n'), "{shown}");
+            assert!(e.line >= 1 && e.line <= lines + 1, "{shown}");
+        }
+    };
+    for end in 0..text.len() {
+        check(&text[..end]);
+    }
+    for (i, _) in text.char_indices() {
+        for replacement in ["\"", "]", "-", "9e99", "{", "\\"] {
+            let mut damaged = text.clone();
+            damaged.replace_range(i..i + 1, replacement);
+            check(&damaged);
+        }
+    }
+}

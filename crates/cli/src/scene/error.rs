@@ -85,6 +85,21 @@ impl FieldError {
     }
 }
 
+/// `text` with its control characters (a newline in a JSON key, say)
+/// written as escapes, so that an error stays one line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
 /// Why a scene file was refused: the file, line, column and field, and what
 /// is wrong. Its `Display` is one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -23,7 +23,7 @@ use std::path::Path;
 use parapet::prelude::PhysicsWorld;
 
 pub use build::{build_scene, LoadedScene};
-pub use error::{FieldError, FieldPath, SceneError, Segment};
+pub use error::{one_line, FieldError, FieldPath, SceneError, Segment};
 pub use schema::{
     BodySpec, CcdName, KindName, MaterialSpec, ModeName, OffsetSpec, SceneFile, ShapeSpec,
     WorldSpec, FORMAT,
@@ -49,8 +49,8 @@ pub fn parse_scene(text: &str, file: &str) -> Result<LoadedScene, SceneError> {
             file: file.to_owned(),
             line,
             column,
-            field: error.path.to_string(),
-            message: error.message,
+            field: one_line(&error.path.to_string()),
+            message: one_line(&error.message),
         }
     };
     if let Ok(FormatProbe {
@@ -114,8 +114,8 @@ fn serde_error(file: &str, inner: &serde_json::Error, path: &str) -> SceneError 
         file: file.to_owned(),
         line: inner.line(),
         column: inner.column(),
-        field,
-        message,
+        field: one_line(&field),
+        message: one_line(&message),
     }
 }
 
