@@ -1,6 +1,6 @@
 //! Trajectory CSV: one row per body per observed step, step 0 the initial
 //! state, under exactly the header [`HEADER`]. Every `f32` is printed with
-//! the shortest digits that read back to it (Rust's `Display`), so a
+//! the shortest digits that read back to it ([`number`]), so a
 //! trajectory is an exact record and two runs that agree bit for bit write
 //! identical files.
 
@@ -17,6 +17,17 @@ pub const HEADER: [&str; 17] = [
     "step", "time", "body", "name", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx",
     "wy", "wz",
 ];
+
+/// The shortest digits that read back to `value` (Rust's shortest
+/// round-trip printing), positional between 1e-4 and 1e9 and in exponent
+/// form outside (`9.0277966e-36`, not 36 zeros).
+pub fn number(value: f32) -> String {
+    if value == 0.0 || (1e-4..1e9).contains(&value.abs()) || !value.is_finite() {
+        format!("{value}")
+    } else {
+        format!("{value:e}")
+    }
+}
 
 /// Writes trajectory rows.
 #[derive(Debug)]
@@ -41,7 +52,7 @@ impl<W: Write> TrajectoryWriter<W> {
     /// # Errors
     /// Writing failed.
     pub fn frame(&mut self, step: u64, names: &[String], states: &[BodyState]) -> csv::Result<()> {
-        let time = step_time(step, self.dt).to_string();
+        let time = number(step_time(step, self.dt));
         let step = step.to_string();
         for (i, (name, s)) in names.iter().zip(states).enumerate() {
             let q = s.rotation.quaternion();
@@ -61,7 +72,7 @@ impl<W: Write> TrajectoryWriter<W> {
                 s.angular_velocity.y,
                 s.angular_velocity.z,
             ];
-            row.extend(values.iter().map(f32::to_string));
+            row.extend(values.iter().map(|&v| number(v)));
             self.csv.write_record(&row)?;
         }
         Ok(())
