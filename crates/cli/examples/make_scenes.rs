@@ -1,0 +1,142 @@
+//! Writes the example scene files of the repository's `scenes/` directory
+//! from the worlds of `parapet-scenes` (the scenes the tests, benchmarks and
+//! demo share), so a scene file and a Rust scene describe the same world:
+//!
+//! ```text
+//! cargo run -p parapet-cli --example make_scenes            # writes scenes/*.json
+//! ```
+//!
+//! The `example_scenes` test checks that the committed files are what this
+//! writes.
+
+use std::path::Path;
+
+use parapet::prelude::*;
+use parapet_cli::scene::{scene_from_world, write_scene};
+use parapet_scenes::terrain::HeightField;
+
+/// One example scene: its file stem and its JSON text.
+pub struct Example {
+    /// The file stem (`scenes/<stem>.json`).
+    pub stem: &'static str,
+    /// The scene file's text.
+    pub text: String,
+}
+
+type Failure = Box<dyn std::error::Error>;
+
+/// The JSON of `world` with its bodies named `names` (in insertion order).
+fn json(world: &PhysicsWorld, dt: f32, steps: usize, names: &[String]) -> Result<String, Failure> {
+    let mut scene = scene_from_world(world, dt, steps as u64)?;
+    for (body, name) in scene.bodies.iter_mut().zip(names) {
+        body.name = Some(name.clone());
+    }
+    Ok(write_scene(&scene)?)
+}
+
+fn named(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| (*n).to_owned()).collect()
+}
+
+/// Spheres and rotation-locked capsules, 6 by 6 (36 bodies), falling at up
+/// to 25 m/s onto a 512-triangle generated terrain: the crowd scene.
+fn crowd() -> Result<(PhysicsWorld, Vec<String>), Failure> {
+    let field = HeightField::generate(7, 16, 16, 0.75, 0.4);
+    let mut world = PhysicsWorld::new();
+    world.collision_detection = SPHERE_MESH_CCD;
+    world.add_body(RigidBody::new_static(field.mesh()?))?;
+    let mut names = vec!["terrain".to_owned()];
+    for i in 0..6 {
+        for j in 0..6 {
+            let (x, y) = (-3.75 + 1.5 * i as f32, -3.75 + 1.5 * j as f32);
+            let fall = -10.0 - 3.0 * ((i + 2 * j) % 6) as f32;
+            let body = if (i + j) % 2 == 0 {
+                names.push(format!("sphere_{i}_{j}"));
+                RigidBody::new_dynamic(Shape::sphere(0.25)?, 1.0)?
+            } else {
+                names.push(format!("capsule_{i}_{j}"));
+                let mut capsule = RigidBody::new_dynamic(Shape::capsule(0.2, 0.3)?, 2.0)?;
+                capsule.set_inverse_inertia(Mat3::zeros())?;
+                capsule
+            };
+            let body = body
+                .with_position(Vec3::new(x, y, 2.5 + 0.25 * (j as f32)))
+                .with_linear_velocity(Vec3::new(0.5, -0.25, fall));
+            world.add_body(body)?;
+        }
+    }
+    Ok((world, names))
+}
+
+/// Every example scene, in a fixed order.
+///
+/// # Errors
+/// A scene of `parapet-scenes` that cannot be built or described.
+pub fn examples() -> Result<Vec<Example>, Failure> {
+    let ccd = SPHERE_MESH_CCD;
+    let tunneling = parapet_scenes::tunneling(ccd, 50)?;
+    // 75 steps of 1/30 s: 2.5 s, the walker still on the 20 m terrain.
+    let mut walker = parapet_scenes::capsule_walker(ccd, 75)?;
+    // A file has no controller to hold the walking velocity each step: the
+    // walker glides without friction instead, so that it still crosses
+    // the terrain after its landing (speeding up downhill).
+    if let Some(body) = walker.world.body_mut(walker.subject) {
+        body.set_material(Material {
+            friction: 0.0,
+            ..body.material()
+        });
+    }
+    let stack = parapet_scenes::sphere_stack(ccd, 60)?;
+    let wall = parapet_scenes::fast_box_wall(ccd, 30)?;
+    let (crowd, crowd_names) = crowd()?;
+    let stack_names = named(&["floor", "stack0", "stack1", "stack2", "stack3", "striker"]);
+    Ok(vec![
+        Example {
+            stem: "tunneling",
+            text: json(
+                &tunneling.world,
+                tunneling.dt,
+                tunneling.steps,
+                &named(&["floor", "ball"]),
+            )?,
+        },
+        Example {
+            stem: "walker_on_terrain",
+            text: json(
+                &walker.world,
+                walker.dt,
+                walker.steps,
+                &named(&["terrain", "walker"]),
+            )?,
+        },
+        Example {
+            stem: "struck_stack",
+            text: json(&stack.world, stack.dt, stack.steps, &stack_names)?,
+        },
+        Example {
+            stem: "fast_box_wall",
+            text: json(
+                &wall.world,
+                wall.dt,
+                wall.steps,
+                &named(&["floor_and_wall", "cube"]),
+            )?,
+        },
+        Example {
+            stem: "crowd",
+            text: json(&crowd, 1.0 / 60.0, 90, &crowd_names)?,
+        },
+    ])
+}
+
+#[allow(dead_code)] // the example_scenes test includes this file for `examples`
+fn main() -> Result<(), Failure> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
+    std::fs::create_dir_all(&dir)?;
+    for example in examples()? {
+        let path = dir.join(format!("{}.json", example.stem));
+        std::fs::write(&path, &example.text)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,283 @@
+//! The `parapet` command: its arguments (clap) and what each subcommand
+//! does, with the exit status of [`ExitStatus`]: 0 success, 1 a step
+//! failed, 2 bad input (a scene or trajectory that cannot be read, with one
+//! line naming the file, line, column and field; a bad argument; an output
+//! that cannot be written).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+use parapet::prelude::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+
+use crate::batch::{run_batch, Shard};
+use crate::plot::{plot_positions, PositionSeries};
+use crate::run::{apply_settings, run_scene, step_time, Outcome, RunSettings};
+use crate::scene::{load_scene, KindName};
+use crate::trajectory::{read_trajectory, TrajectoryWriter};
+use crate::view::replay_html;
+
+/// The command's exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0: everything ran.
+    Success = 0,
+    /// 1: a step failed (the outputs hold the steps before it).
+    StepFailed = 1,
+    /// 2: bad input or an output that cannot be written.
+    BadInput = 2,
+}
+
+/// The collision-detection mode on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// `DISCRETE`.
+    Discrete,
+    /// `SPHERE_MESH_CCD`.
+    Ccd,
+}
+
+impl ModeArg {
+    /// The world's mode.
+    pub fn mode(self) -> CollisionDetection {
+        match self {
+            ModeArg::Discrete => DISCRETE,
+            ModeArg::Ccd => SPHERE_MESH_CCD,
+        }
+    }
+}
+
+/// Step overrides shared by `run` and `batch`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct StepArgs {
+    /// Steps to take instead of the scene's `steps`.
+    #[arg(long, value_name = "N")]
+    pub steps: Option<u64>,
+    /// Step (s) instead of the scene's `dt`.
+    #[arg(long, value_name = "S")]
+    pub dt: Option<f32>,
+    /// Collision detection instead of the scene's `world.collision_detection`.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+}
+
+impl StepArgs {
+    fn settings(&self) -> RunSettings {
+        RunSettings {
+            steps: self.steps,
+            dt: self.dt,
+            mode: self.mode.map(ModeArg::mode),
+        }
+    }
+}
+
+/// parapet: run rigid-body scene files (docs/scenes.md).
+#[derive(Debug, Parser)]
+#[command(name = "parapet", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scene: a trajectory CSV (one row per body per step, step 0 the
+    /// initial state) and a plot of positions over time.
+    Run {
+        /// The scene file.
+        scene: PathBuf,
+        /// Step overrides.
+        #[command(flatten)]
+        step: StepArgs,
+        /// The trajectory CSV (default: standard output).
+        #[arg(long, value_name = "TRAJ.csv")]
+        out: Option<PathBuf>,
+        /// An SVG plot of the moving bodies' positions over time.
+        #[arg(long, value_name = "PLOT.svg")]
+        plot: Option<PathBuf>,
+    },
+    /// Run one shard of a list of scenes: the scenes whose index i (in the
+    /// order given) has i mod N = K; one trajectory per scene and a summary
+    /// CSV in DIR.
+    Batch {
+        /// The scene files.
+        #[arg(required = true)]
+        scenes: Vec<PathBuf>,
+        /// The shard, K/N with 0 <= K < N.
+        #[arg(long, value_name = "K/N", default_value = "0/1")]
+        shard: Shard,
+        /// The output directory (created if absent).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Scenes run at once (each scene's result does not depend on it).
+        #[arg(long, value_name = "J", default_value_t = 1)]
+        jobs: usize,
+        /// Step overrides, for every scene.
+        #[command(flatten)]
+        step: StepArgs,
+    },
+    /// Write a self-contained HTML page replaying a trajectory in 3D.
+    View {
+        /// The trajectory CSV of `parapet run`.
+        trajectory: PathBuf,
+        /// The scene it was run from (for the shapes).
+        #[arg(long)]
+        scene: PathBuf,
+        /// The page to write.
+        #[arg(long, value_name = "replay.html")]
+        out: PathBuf,
+    },
+}
+
+/// Parses `args` (the first is the program name) and runs the command,
+/// printing errors on stderr. Returns the exit status.
+pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitStatus::BadInput as i32
+            } else {
+                0
+            };
+        }
+    };
+    let status = match cli.command {
+        Command::Run {
+            scene,
+            step,
+            out,
+            plot,
+        } => run(&scene, &step, out.as_deref(), plot.as_deref()),
+        Command::Batch {
+            scenes,
+            shard,
+            out,
+            jobs,
+            step,
+        } => batch(&scenes, shard, &out, jobs, &step),
+        Command::View {
+            trajectory,
+            scene,
+            out,
+        } => view(&trajectory, &scene, &out),
+    };
+    status as i32
+}
+
+fn bad(message: impl std::fmt::Display) -> ExitStatus {
+    eprintln!("parapet: {message}");
+    ExitStatus::BadInput
+}
+
+fn run(scene: &Path, step: &StepArgs, out: Option<&Path>, plot: Option<&Path>) -> ExitStatus {
+    let mut loaded = match load_scene(scene) {
+        Ok(loaded) => loaded,
+        Err(e) => return bad(e),
+    };
+    let (dt, steps) = match apply_settings(&mut loaded, &step.settings()) {
+        Ok(v) => v,
+        Err(e) => return bad(e),
+    };
+    let sink: Box<dyn Write> = match out {
+        Some(path) => match File::create(path) {
+            Ok(file) => Box::new(BufWriter::new(file)),
+            Err(e) => return bad(format!("{}: cannot create: {e}", path.display())),
+        },
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut writer = match TrajectoryWriter::new(sink, dt) {
+        Ok(w) => w,
+        Err(e) => return bad(e),
+    };
+    let moving: Vec<bool> = loaded
+        .scene
+        .bodies
+        .iter()
+        .map(|b| b.kind != KindName::Static)
+        .collect();
+    let mut series = PositionSeries::new(&loaded.names, &moving);
+    let names = loaded.names.clone();
+    let outcome = run_scene(&mut loaded, dt, steps, |i, states| {
+        if plot.is_some() {
+            series.push(step_time(i, dt), states);
+        }
+        writer.frame(i, &names, states)
+    });
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(e) => return bad(format!("cannot write the trajectory: {e}")),
+    };
+    if let Err(e) = writer.finish() {
+        return bad(format!("cannot write the trajectory: {e}"));
+    }
+    if let Some(path) = plot {
+        let title = scene
+            .file_stem()
+            .map_or_else(|| "scene".into(), |s| s.to_string_lossy());
+        if let Err(e) = plot_positions(path, &title, &series) {
+            return bad(e);
+        }
+    }
+    match outcome {
+        Outcome::Completed { .. } => ExitStatus::Success,
+        Outcome::StepFailed { steps, error } => {
+            eprintln!(
+                "parapet: {}: step {} failed: {error}",
+                scene.display(),
+                steps + 1
+            );
+            ExitStatus::StepFailed
+        }
+    }
+}
+
+fn batch(scenes: &[PathBuf], shard: Shard, out: &Path, jobs: usize, step: &StepArgs) -> ExitStatus {
+    let results = match run_batch(scenes, shard, out, jobs, &step.settings()) {
+        Ok(results) => results,
+        Err(e) => return bad(e),
+    };
+    let mut status = ExitStatus::Success;
+    for r in &results {
+        match r.outcome {
+            "ok" => {}
+            "step_failed" => {
+                eprintln!("parapet: {}: {}", r.scene.display(), r.error);
+                if status == ExitStatus::Success {
+                    status = ExitStatus::StepFailed;
+                }
+            }
+            _ => {
+                eprintln!("parapet: {}", r.error);
+                status = ExitStatus::BadInput;
+            }
+        }
+    }
+    status
+}
+
+fn view(trajectory: &Path, scene: &Path, out: &Path) -> ExitStatus {
+    let loaded = match load_scene(scene) {
+        Ok(loaded) => loaded,
+        Err(e) => return bad(e),
+    };
+    let frames = match read_trajectory(trajectory) {
+        Ok(frames) => frames,
+        Err(e) => return bad(e),
+    };
+    let title = scene
+        .file_stem()
+        .map_or_else(|| "scene".into(), |s| s.to_string_lossy());
+    let html = match replay_html(&title, &loaded, &frames) {
+        Ok(html) => html,
+        Err(e) => return bad(format!("{}:0:0: (file): {e}", trajectory.display())),
+    };
+    match std::fs::write(out, html) {
+        Ok(()) => ExitStatus::Success,
+        Err(e) => bad(format!("{}: cannot write: {e}", out.display())),
+    }
+}

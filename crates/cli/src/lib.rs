@@ -1,0 +1,22 @@
+//! parapet-cli: scene files and the `parapet` command, so that a world can be
+//! described, run, batched and replayed without writing Rust.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`scene`] | the scene format (`"format": "parapet-scene/1"`): read, validate, write |
+//! | [`run`] | stepping a scene and observing every body's state |
+//! | [`trajectory`] | the trajectory CSV (`step,time,body,name,x,...,wz`): write and read |
+//! | [`plot`] | the SVG plot of positions over time |
+//! | [`batch`] | shards of scene lists, run in parallel, with a summary |
+//! | [`view`] | the self-contained 3D replay page |
+//! | [`cli`] | the command's arguments and exit status |
+//!
+//! The schema and the command are described for users in `docs/scenes.md`.
+
+pub mod batch;
+pub mod cli;
+pub mod plot;
+pub mod run;
+pub mod scene;
+pub mod trajectory;
+pub mod view;
