@@ -14,10 +14,14 @@
 //!   seed 004.
 //! - [`contact`]: the sequential-impulse contact solver (speculative
 //!   contacts, restitution, Coulomb friction, split correction).
+//! - [`impact`]: the impulse physics of continuous collision (a body
+//!   against a triangle, a pair of bodies, a turning body at a contact
+//!   point, and the plastic settling of a cascade), from plain data.
 //! - [`tolerances`]: the named tolerances of this crate.
 
 pub mod body;
 pub mod contact;
+pub mod impact;
 mod inertia;
 pub mod integrate;
 pub mod tolerances;
