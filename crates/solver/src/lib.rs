@@ -24,6 +24,7 @@ pub mod contact;
 pub mod impact;
 mod inertia;
 pub mod integrate;
+mod tangent_basis;
 pub mod tolerances;
 
 pub use body::{BodyError, BodyKind, RigidBody};

@@ -6,6 +6,7 @@ use parapet_geometry::Material;
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::SolverBody;
+use crate::tangent_basis::tangent_basis;
 
 /// One contact point between body `body_a` and body `body_b` (indices into
 /// the solver's body slice), as the narrow phase reports it.
@@ -76,19 +77,6 @@ pub struct ContactRow {
     pub split_impulse: f64,
 }
 
-/// A unit tangent basis perpendicular to the unit normal `n` (Erin Catto's
-/// "Computing a basis" choice: the larger of two candidate crosses), a pure
-/// function of `n` so that the solve is deterministic.
-pub fn tangent_basis(n: &Vec3d) -> [Vec3d; 2] {
-    let t1 = if n.x.abs() >= 0.57735 {
-        Vec3d::new(n.y, -n.x, 0.0)
-    } else {
-        Vec3d::new(0.0, n.z, -n.y)
-    };
-    let t1 = t1 / t1.norm();
-    [t1, n.cross(&t1)]
-}
-
 /// The effective mass `1 / (mA⁻¹ + mB⁻¹ + (IA⁻¹ (rA × d)) · (rA × d) + ...)`
 /// along direction `d`, 0 when the denominator is not positive and finite
 /// (two immovable bodies, or a custom tensor with no resistance there).
@@ -136,27 +124,6 @@ impl ContactRow {
             max_normal_impulse: 0.0,
             tangent_impulse: tangents.map(|t| promote(input.warm_tangent_impulse).dot(&t)),
             split_impulse: 0.0,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tangent_basis_is_orthonormal_and_right_handed() {
-        for n in [
-            Vec3d::z(),
-            Vec3d::x(),
-            -Vec3d::y(),
-            Vec3d::new(1.0, 2.0, -3.0).normalize(),
-        ] {
-            let [t1, t2] = tangent_basis(&n);
-            // Unit vectors built from one division: within a few ulps of 1.
-            assert!((t1.norm() - 1.0).abs() < 1e-15 && (t2.norm() - 1.0).abs() < 1e-15);
-            assert!(t1.dot(&n).abs() < 1e-15 && t2.dot(&n).abs() < 1e-15);
-            assert!((t1.cross(&t2) - n).norm() < 1e-15);
         }
     }
 }

@@ -19,7 +19,8 @@
 //!   when it lies outside. Any `−α K_t⁻¹ u_t` with `0 <= α <= 1` changes
 //!   the energy by `−(α − α²/2) u_tᵀ K_t⁻¹ u_t <= 0`. The impulse does not
 //!   depend on the basis (the cone is round and `K_t⁻¹ u_t` is a vector of
-//!   the tangent plane), only its rounding does.
+//!   the tangent plane), only its rounding does; it uses the solver's one
+//!   tangent basis (`tangent_basis.rs`).
 //! - **Velocity reconstruction**: a new velocity is rounded to `f32`, then
 //!   its component of largest `|n_k|` is recomputed so that `n · v` plus the
 //!   caller's offset is at or just above the target, choosing among the `f32`
@@ -40,6 +41,7 @@ use parapet_math::nalgebra::{Matrix2, Vector2};
 use parapet_math::{Mat3d, Vec3, Vec3d};
 
 use super::ImpactError;
+use crate::tangent_basis::tangent_basis;
 
 /// The dynamic properties of one body at an impact.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,20 +79,6 @@ pub(crate) fn normal_target(closing: f64, material: &Material) -> f64 {
     } else {
         0.0
     }
-}
-
-/// A unit tangent basis of the plane orthogonal to the unit vector `n`.
-fn tangent_basis(n: &Vec3d) -> [Vec3d; 2] {
-    let helper = if n.x.abs() < 0.57 {
-        Vec3d::x()
-    } else if n.y.abs() < 0.57 {
-        Vec3d::y()
-    } else {
-        Vec3d::z()
-    };
-    let t1 = n.cross(&helper).normalize();
-    let t2 = n.cross(&t1);
-    [t1, t2]
 }
 
 /// The Coulomb friction impulse (N s, world) at a contact with unit normal
