@@ -22,7 +22,6 @@
 pub mod body;
 pub mod contact;
 pub mod impact;
-mod inertia;
 pub mod integrate;
 mod tangent_basis;
 pub mod tolerances;

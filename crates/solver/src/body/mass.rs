@@ -11,8 +11,8 @@
 use parapet_math::nalgebra::Quaternion;
 use parapet_math::{demote_scalar, Mat3, Quat, Vec3};
 
+use super::inertia::{check_finite, check_positive_definite, solid_inverse};
 use super::{BodyError, BodyKind, RigidBody};
-use crate::inertia::{check_finite, check_positive_definite, solid_inverse};
 
 /// Where a configured inverse tensor came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,6 +20,7 @@
 mod dynamics;
 mod error;
 pub(crate) mod forces;
+mod inertia;
 mod kind;
 pub(crate) mod mass;
 mod validate;

@@ -14,9 +14,9 @@
 
 use parapet_math::{Mat3, Quat};
 
+use super::inertia::check_finite;
 use super::mass::check_finite_vector;
 use super::{check_damping, BodyError, BodyKind, RigidBody};
-use crate::inertia::check_finite;
 use crate::tolerances::UNIT_QUATERNION_SQUARED_NORM_TOLERANCE;
 
 fn check_unit(quantity: &'static str, q: &Quat) -> Result<(), BodyError> {
