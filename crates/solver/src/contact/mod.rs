@@ -10,7 +10,7 @@
 //! Method (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005;
 //! "Modeling and Solving Constraints", GDC 2009; Box2D v3 `contact_solver.c`
 //! for the relax / restitution passes and speculative contacts):
-//! 1. [`ContactRow`]s are prepared once per point: lever arms from the world
+//! 1. Contact rows are prepared once per point: lever arms from the world
 //!    mass centres, effective normal and tangent masses, the closing velocity
 //!    before the solve, and the speculative gap.
 //! 2. Velocity iterations ([`VELOCITY_ITERATIONS`]): per point, a Coulomb
@@ -40,7 +40,8 @@ mod sequential_impulse;
 mod solver_body;
 pub mod tolerances;
 
-pub use row::{ContactPointInput, ContactRow};
+pub use row::ContactPointInput;
+pub(crate) use row::ContactRow;
 pub use sequential_impulse::{solve_contacts, ContactImpulse};
 pub use solver_body::SolverBody;
 pub use tolerances::{

@@ -38,7 +38,7 @@ pub struct ContactPointInput {
 
 /// A prepared contact row: the input plus everything the iterations reuse.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ContactRow {
+pub(crate) struct ContactRow {
     /// Index of body A.
     pub body_a: usize,
     /// Index of body B.
@@ -96,7 +96,7 @@ fn effective_mass(a: &SolverBody, b: &SolverBody, arm_a: &Vec3d, arm_b: &Vec3d, 
 
 impl ContactRow {
     /// Prepares the row of `input` against the bodies' state before the solve.
-    pub fn prepare(input: &ContactPointInput, bodies: &[SolverBody]) -> ContactRow {
+    pub(crate) fn prepare(input: &ContactPointInput, bodies: &[SolverBody]) -> ContactRow {
         let a = &bodies[input.body_a];
         let b = &bodies[input.body_b];
         let point = promote(input.point);

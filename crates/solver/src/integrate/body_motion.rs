@@ -34,7 +34,7 @@ use crate::body::{BodyError, BodyKind, RigidBody};
 // is never stored, so boxing it would only add an allocation per step.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RotationModel {
+pub(crate) enum RotationModel {
     /// Not rotated: static bodies, and bodies with zero angular velocity
     /// (which need no free drift).
     Still,
@@ -66,7 +66,7 @@ fn check_time_step(dt: f32) -> Result<f64, BodyError> {
 
 impl RigidBody {
     /// How [`RigidBody::integrate_pose`] will turn this body.
-    pub fn rotation_model(&self) -> RotationModel {
+    pub(crate) fn rotation_model(&self) -> RotationModel {
         if self.kind == BodyKind::Static || self.angular_velocity == Vec3::zeros() {
             return RotationModel::Still;
         }
