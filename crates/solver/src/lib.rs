@@ -11,7 +11,7 @@
 //! - [`integrate`]: one body's free motion over a step, in the two halves the
 //!   world calls around contacts ([`RigidBody::integrate_velocity`],
 //!   [`RigidBody::integrate_pose`]), with the Hamiltonian split rotation of
-//!   seed 004.
+//!   Dullweber, Leimkuhler and McLachlan (1997).
 //! - [`contact`]: the sequential-impulse contact solver (speculative
 //!   contacts, restitution, Coulomb friction, split correction).
 //! - [`impact`]: the impulse physics of continuous collision (a body

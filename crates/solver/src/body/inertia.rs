@@ -10,6 +10,9 @@
 //! symmetric cofactors (so the result is exactly symmetric), rounded to `f32`
 //! and checked again: finite, and positive definite after rounding.
 //!
+//! Source: Sylvester's criterion (Horn and Johnson, "Matrix Analysis",
+//! section 7.2); the exact signs come from `parapet_math::det3_sign_f32`.
+//!
 //! Precision domain: `f32` entries of any magnitude; the `f64` cofactor
 //! inverse loses relative accuracy in proportion to the tensor's condition
 //! number, and the re-check after rounding refuses inverses whose definiteness

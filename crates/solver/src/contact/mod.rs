@@ -25,7 +25,8 @@
 //!    [`PENETRATION_SLOP`] gets a split (pose-only) impulse towards the
 //!    normal split velocity `BAUMGARTE_FACTOR (depth - slop) / dt`, which the
 //!    pose update applies and then forgets; stored velocities never see it
-//!    (seed 004 "Free rotational integration": split impulses are pose-only).
+//!    (split impulses are pose-only: they correct overlap without adding
+//!    momentum or energy to the stored motion).
 //!
 //! Kinematic and static bodies have zero inverse mass and tensor: they take
 //! no impulse and act as infinite masses (a kinematic body's velocity still

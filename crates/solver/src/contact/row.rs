@@ -1,6 +1,12 @@
 //! One contact point as the solver input ([`ContactPointInput`]) and as its
 //! prepared constraint row ([`ContactRow`]): lever arms, effective masses,
 //! tangent basis, the closing velocity before the solve and the speculative gap.
+//!
+//! Source: Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005),
+//! the effective mass `1 / (m_A⁻¹ + m_B⁻¹ + (A_A (r_A × d)) · (r_A × d) + …)`.
+//! Precision domain: `f64` from the `f32` inputs, lever arms relative to the
+//! world mass centres; a zero or non-finite denominator gives a zero mass
+//! (the row applies nothing).
 
 use parapet_geometry::Material;
 use parapet_math::{promote, Vec3, Vec3d};

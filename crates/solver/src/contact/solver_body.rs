@@ -1,5 +1,9 @@
 //! [`SolverBody`]: the `f64` working copy of one body's velocities and mass
 //! properties that the contact solver changes, and its write-back.
+//!
+//! Precision domain: `f64` working values widened from the stored `f32`
+//! state; the write-back rounds once to `f32` and refuses a value beyond it,
+//! leaving the body unchanged.
 
 use parapet_math::{demote, promote, Mat3d, Vec3d};
 

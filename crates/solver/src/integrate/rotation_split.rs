@@ -1,5 +1,5 @@
 //! Free rotational drift of an anisotropic rigid body: the second-order
-//! symmetric Hamiltonian split of seed 004 ("Free rotational integration").
+//! symmetric Hamiltonian split ("Rotation integration" in docs/physics.md).
 //!
 //! Method. Write the local inverse inertia tensor as `A = L D Lᵀ` (an `f64`
 //! LDLᵀ factorization, [`InverseInertiaSplit::factor`]). Column `i` of `L`,
@@ -13,7 +13,7 @@
 //! five rotations, no iteration, no convergence fallback, no spin-dependent
 //! loop.
 //!
-//! Source: seed 004 "Free rotational integration"; the exact-flow splitting
+//! Source: the exact-flow splitting
 //! principle of Dullweber, Leimkuhler and McLachlan, "Symplectic splitting
 //! methods for rigid body molecular dynamics", J. Chem. Phys. 107 (1997).
 //! The LDLᵀ axes need not be orthogonal: this is not a principal-axis solver.
@@ -57,7 +57,7 @@ impl InverseInertiaSplit {
     /// Returns `None` when the tensor is not exactly symmetric or when a pivot
     /// `Dᵢ` is not positive and finite in `f64` (a singular, negative or
     /// numerically indefinite tensor): such tensors keep the prescribed
-    /// velocity update of seed 004. An `f32` tensor whose exact leading minors
+    /// velocity update (`quaternion_update`). An `f32` tensor whose exact leading minors
     /// are positive but whose `f64` pivots are not (conditioning beyond about
     /// 2⁵⁰) is treated the same way: this is the precision boundary of the
     /// drift.
