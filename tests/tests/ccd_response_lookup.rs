@@ -1,7 +1,8 @@
 //! The pre-response initial-contact lookup at the retained impact position
 //! and the velocity reconstruction of SPHERE_MESH_CCD (seed 000 "Precision
-//! and refusal limits", issue 7), shown through `PhysicsWorld` and the
-//! public `sweep_alone` / `respond` of `parapet_world::ccd`.
+//! and refusal limits", issue 7), shown through `PhysicsWorld`, the public
+//! `sweep_alone` of `parapet_world::ccd` and `respond_body_triangle` of
+//! `parapet_solver::impact`.
 //!
 //! * An almost axial impact (a sphere falling on a floor tilted by a tiny
 //!   angle, restitution 0 and 1) ends with the normal velocity at the
@@ -29,9 +30,9 @@ use ccd_support::{mat, plate};
 use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_geometry::{ActiveEdges, Material, Shape};
 use parapet_math::{promote, Vec3, Vec3d};
+use parapet_solver::impact::{respond_body_triangle, ImpactMass};
 use parapet_solver::RigidBody;
 use parapet_world::ccd::reach::{bound_energy, dynamic_reach};
-use parapet_world::ccd::response::{respond, ResponseBody};
 use parapet_world::ccd::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptShape};
 use parapet_world::{ContactKind, PhysicsWorld, SPHERE_MESH_CCD};
 
@@ -151,8 +152,8 @@ fn an_almost_axial_impact_lands_on_the_restitution_target_with_one_impact() {
 fn respond_reconstructs_the_normal_velocity_where_plain_rounding_closes() {
     // The reconstruction matters: rounding the ideal f64 velocity to f32
     // leaves a closing residue (n · v' < target) in many of these cases,
-    // while `respond` never does and stays within the bound.
-    let body = ResponseBody {
+    // while `respond_body_triangle` never does and stays within the bound.
+    let body = ImpactMass {
         inverse_mass: 1.0,
         inverse_inertia: parapet_math::Mat3d::zeros(),
     };
@@ -169,7 +170,9 @@ fn respond_reconstructs_the_normal_velocity_where_plain_rounding_closes() {
             let a = 1e-7 * (1.05f64).powi(i);
             let n = Vec3d::new(a.sin() * 0.8, a.sin() * 0.6, a.cos()).normalize();
             let v = Vec3::new(0.3 * (i as f32).sin(), 0.0, -1.0 - 0.37 * i as f32);
-            let Some(r) = respond(0, &body, v, Vec3::zeros(), arm, n, &material).unwrap() else {
+            let Some(r) =
+                respond_body_triangle(&body, v, Vec3::zeros(), arm, n, &material).unwrap()
+            else {
                 panic!("a closing contact takes an impulse");
             };
             let vd = promote(v);

@@ -11,15 +11,19 @@
 //! - [`integrate`]: one body's free motion over a step, in the two halves the
 //!   world calls around contacts ([`RigidBody::integrate_velocity`],
 //!   [`RigidBody::integrate_pose`]), with the Hamiltonian split rotation of
-//!   seed 004.
+//!   Dullweber, Leimkuhler and McLachlan (1997).
 //! - [`contact`]: the sequential-impulse contact solver (speculative
 //!   contacts, restitution, Coulomb friction, split correction).
+//! - [`impact`]: the impulse physics of continuous collision (a body
+//!   against a triangle, a pair of bodies, a turning body at a contact
+//!   point, and the plastic settling of a cascade), from plain data.
 //! - [`tolerances`]: the named tolerances of this crate.
 
 pub mod body;
 pub mod contact;
-mod inertia;
+pub mod impact;
 pub mod integrate;
+mod tangent_basis;
 pub mod tolerances;
 
 pub use body::{BodyError, BodyKind, RigidBody};

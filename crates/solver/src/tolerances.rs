@@ -4,7 +4,7 @@
 /// shape rotation) may be from 1 before [`crate::body::RigidBody::validate`]
 /// refuses it (unitless, on `|q|²`).
 ///
-/// Seed 004 fixes the value: 1e-5 accepts the rounding that `f32` storage and
+/// The value is 1e-5 ("Numeric boundaries" in docs/physics.md): it accepts the rounding that `f32` storage and
 /// user-side composition of rotations accumulate (a normalized `f32`
 /// quaternion is within about 1e-7 of unit norm; hundreds of `f32` products
 /// stay far below 1e-5), while a quaternion that was never normalized (for

@@ -1,9 +1,12 @@
 //! Derived dynamic quantities of one body: world mass centre, world inverse
 //! tensor `R A Rᵀ`, momenta and kinetic energy.
 //!
-//! Computed in `f64` from the stored `f32` state, with the stored rotation
-//! renormalized in `f64` (as the integrators do), so that these reads agree
-//! with what the next step will use.
+//! Source: Baraff, "Physically Based Modeling: Rigid Body Simulation"
+//! (SIGGRAPH 2001 course notes), the world tensor `R A Rᵀ` and the momenta.
+//!
+//! Precision domain: computed in `f64` from the stored `f32` state, with the
+//! stored rotation renormalized in `f64` (as the integrators do), so that
+//! these reads agree with what the next step will use.
 
 use parapet_math::{promote, Mat3, Mat3d, Vec3, Vec3d};
 

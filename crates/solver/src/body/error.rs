@@ -1,5 +1,6 @@
 //! Errors of body construction, mass-property setters, mode changes,
-//! impulses, validation and single-body integration.
+//! impulses, validation and single-body integration. Each message names the
+//! quantity, its value and the limit it breaks.
 
 use parapet_geometry::{MaterialError, ShapeError};
 

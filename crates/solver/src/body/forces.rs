@@ -1,4 +1,4 @@
-//! Forces, torques and impulses (seed 004, "Apply forces").
+//! Forces, torques and impulses ("Forces and impulses" in docs/physics.md).
 //!
 //! `add_force` and `add_torque` accumulate world-frame loads that the next
 //! step consumes (a controller applies its force before each step).
@@ -6,6 +6,11 @@
 //! mass centre `c`, `ΔL = (p − c) × J`, so `Δω = R A Rᵀ ΔL`. It runs
 //! [`RigidBody::validate`] first and computes the new velocities in `f64`
 //! before changing anything.
+//!
+//! Source: Baraff, "Physically Based Modeling: Rigid Body Simulation"
+//! (SIGGRAPH 2001 course notes), impulses at a point. Precision domain:
+//! `f64` from the stored `f32` state; a new velocity that is not a finite
+//! `f32` is refused.
 
 use parapet_math::{demote, promote};
 

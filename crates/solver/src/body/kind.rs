@@ -1,5 +1,4 @@
-//! Motion modes and the mode change of seed 004 ("Change a body's motion
-//! mode").
+//! Motion modes and the mode change ("Motion modes" in docs/physics.md).
 //!
 //! Disabling a dynamic body (to kinematic or static) sets its effective mass,
 //! inverse mass and inverse tensor to zero and retains the configured dynamic
@@ -10,6 +9,9 @@
 //! velocity; entering static stops the linear, angular and split velocities.
 //! Pending force and torque are untouched (the next step consumes them as
 //! usual).
+//!
+//! Precision domain: no arithmetic; the retained configuration is copied,
+//! never recomputed, so restoration is exact.
 
 use super::{BodyError, RigidBody};
 use parapet_math::{Mat3, Vec3};

@@ -1,18 +1,24 @@
 //! The dynamic mass configuration and its setters: `set_mass`,
 //! `set_inertia`, `set_inverse_inertia`, `set_center_of_mass` and
-//! `set_shape_offset` (seed 004, "Mass-property numerical range" and "Change a
-//! body's motion mode").
+//! `set_shape_offset` ("Mass properties" and "Motion modes" in
+//! docs/physics.md).
 //!
 //! Every setter validates the body, then computes and checks every candidate
 //! property before it changes anything: a refused edit leaves the body bit
 //! for bit unchanged. Edits of the dynamic configuration are refused while a
 //! dynamic body is disabled (kinematic or static): restore dynamic mode first.
+//!
+//! Method: a new mass scales the inverse tensor by `old mass / new mass`; a
+//! solid tensor is checked by `inertia.rs` (finite, exactly symmetric,
+//! positive definite by exact minors) and inverted there. Precision domain: `f32`
+//! storage; a mass or inverse that `f32` cannot hold as a finite positive
+//! value is refused with the value and its limit.
 
 use parapet_math::nalgebra::Quaternion;
 use parapet_math::{demote_scalar, Mat3, Quat, Vec3};
 
+use super::inertia::{check_finite, check_positive_definite, solid_inverse};
 use super::{BodyError, BodyKind, RigidBody};
-use crate::inertia::{check_finite, check_positive_definite, solid_inverse};
 
 /// Where a configured inverse tensor came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Rigid bodies: motion modes, pose, shape placement, mass properties,
 //! velocities, pending forces, damping and the split (pose-only) velocity.
 //!
-//! Source: seed 004 "Change a body's motion mode", "Mass-property numerical
-//! range" and "Apply forces"; the public names follow spec/API.md "Bodies".
+//! The user-facing contract is "Mass properties", "Motion modes" and "Forces
+//! and impulses" in docs/physics.md.
 //!
 //! Frames: `position()` is the body origin in world coordinates and
 //! `rotation()` turns body coordinates into world coordinates. The shape is
@@ -20,6 +20,7 @@
 mod dynamics;
 mod error;
 pub(crate) mod forces;
+mod inertia;
 mod kind;
 pub(crate) mod mass;
 mod validate;

@@ -1,6 +1,6 @@
-//! `RigidBody::validate`: the body check of seed 004 ("Change a body's motion
-//! mode"), run by the fallible setters, impulses, world insertion and every
-//! step before anything changes.
+//! `RigidBody::validate`: the body check run by the fallible setters,
+//! impulses, world insertion and every step before anything changes ("Motion
+//! modes", "Numeric boundaries" and "One step" in docs/physics.md).
 //!
 //! It checks, in order: the mesh restriction (a mesh body is static); the
 //! saved dynamic configuration (finite positive mass with its exact `f32`
@@ -11,12 +11,16 @@
 //! [`UNIT_QUATERNION_SQUARED_NORM_TOLERANCE`]; non-negative finite damping;
 //! the material ranges of `Material::validate`.
 //! The mode itself is a Rust enum and cannot hold an invalid value.
+//!
+//! Precision domain: exact comparisons of the stored `f32` values (equality
+//! with the saved configuration is bit for bit); the only tolerance is the
+//! unit-quaternion one.
 
 use parapet_math::{Mat3, Quat};
 
+use super::inertia::check_finite;
 use super::mass::check_finite_vector;
 use super::{check_damping, BodyError, BodyKind, RigidBody};
-use crate::inertia::check_finite;
 use crate::tolerances::UNIT_QUATERNION_SQUARED_NORM_TOLERANCE;
 
 fn check_unit(quantity: &'static str, q: &Quat) -> Result<(), BodyError> {

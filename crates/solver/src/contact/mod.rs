@@ -10,7 +10,7 @@
 //! Method (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005;
 //! "Modeling and Solving Constraints", GDC 2009; Box2D v3 `contact_solver.c`
 //! for the relax / restitution passes and speculative contacts):
-//! 1. [`ContactRow`]s are prepared once per point: lever arms from the world
+//! 1. Contact rows are prepared once per point: lever arms from the world
 //!    mass centres, effective normal and tangent masses, the closing velocity
 //!    before the solve, and the speculative gap.
 //! 2. Velocity iterations ([`VELOCITY_ITERATIONS`]): per point, a Coulomb
@@ -25,7 +25,8 @@
 //!    [`PENETRATION_SLOP`] gets a split (pose-only) impulse towards the
 //!    normal split velocity `BAUMGARTE_FACTOR (depth - slop) / dt`, which the
 //!    pose update applies and then forgets; stored velocities never see it
-//!    (seed 004 "Free rotational integration": split impulses are pose-only).
+//!    (split impulses are pose-only: they correct overlap without adding
+//!    momentum or energy to the stored motion).
 //!
 //! Kinematic and static bodies have zero inverse mass and tensor: they take
 //! no impulse and act as infinite masses (a kinematic body's velocity still
@@ -40,7 +41,8 @@ mod sequential_impulse;
 mod solver_body;
 pub mod tolerances;
 
-pub use row::{ContactPointInput, ContactRow};
+pub use row::ContactPointInput;
+pub(crate) use row::ContactRow;
 pub use sequential_impulse::{solve_contacts, ContactImpulse};
 pub use solver_body::SolverBody;
 pub use tolerances::{

@@ -1,11 +1,18 @@
 //! One contact point as the solver input ([`ContactPointInput`]) and as its
 //! prepared constraint row ([`ContactRow`]): lever arms, effective masses,
 //! tangent basis, the closing velocity before the solve and the speculative gap.
+//!
+//! Source: Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005),
+//! the effective mass `1 / (m_A⁻¹ + m_B⁻¹ + (A_A (r_A × d)) · (r_A × d) + …)`.
+//! Precision domain: `f64` from the `f32` inputs, lever arms relative to the
+//! world mass centres; a zero or non-finite denominator gives a zero mass
+//! (the row applies nothing).
 
 use parapet_geometry::Material;
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::SolverBody;
+use crate::tangent_basis::tangent_basis;
 
 /// One contact point between body `body_a` and body `body_b` (indices into
 /// the solver's body slice), as the narrow phase reports it.
@@ -37,7 +44,7 @@ pub struct ContactPointInput {
 
 /// A prepared contact row: the input plus everything the iterations reuse.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ContactRow {
+pub(crate) struct ContactRow {
     /// Index of body A.
     pub body_a: usize,
     /// Index of body B.
@@ -76,19 +83,6 @@ pub struct ContactRow {
     pub split_impulse: f64,
 }
 
-/// A unit tangent basis perpendicular to the unit normal `n` (Erin Catto's
-/// "Computing a basis" choice: the larger of two candidate crosses), a pure
-/// function of `n` so that the solve is deterministic.
-pub fn tangent_basis(n: &Vec3d) -> [Vec3d; 2] {
-    let t1 = if n.x.abs() >= 0.57735 {
-        Vec3d::new(n.y, -n.x, 0.0)
-    } else {
-        Vec3d::new(0.0, n.z, -n.y)
-    };
-    let t1 = t1 / t1.norm();
-    [t1, n.cross(&t1)]
-}
-
 /// The effective mass `1 / (mA⁻¹ + mB⁻¹ + (IA⁻¹ (rA × d)) · (rA × d) + ...)`
 /// along direction `d`, 0 when the denominator is not positive and finite
 /// (two immovable bodies, or a custom tensor with no resistance there).
@@ -108,7 +102,7 @@ fn effective_mass(a: &SolverBody, b: &SolverBody, arm_a: &Vec3d, arm_b: &Vec3d, 
 
 impl ContactRow {
     /// Prepares the row of `input` against the bodies' state before the solve.
-    pub fn prepare(input: &ContactPointInput, bodies: &[SolverBody]) -> ContactRow {
+    pub(crate) fn prepare(input: &ContactPointInput, bodies: &[SolverBody]) -> ContactRow {
         let a = &bodies[input.body_a];
         let b = &bodies[input.body_b];
         let point = promote(input.point);
@@ -136,27 +130,6 @@ impl ContactRow {
             max_normal_impulse: 0.0,
             tangent_impulse: tangents.map(|t| promote(input.warm_tangent_impulse).dot(&t)),
             split_impulse: 0.0,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tangent_basis_is_orthonormal_and_right_handed() {
-        for n in [
-            Vec3d::z(),
-            Vec3d::x(),
-            -Vec3d::y(),
-            Vec3d::new(1.0, 2.0, -3.0).normalize(),
-        ] {
-            let [t1, t2] = tangent_basis(&n);
-            // Unit vectors built from one division: within a few ulps of 1.
-            assert!((t1.norm() - 1.0).abs() < 1e-15 && (t2.norm() - 1.0).abs() < 1e-15);
-            assert!(t1.dot(&n).abs() < 1e-15 && t2.dot(&n).abs() < 1e-15);
-            assert!((t1.cross(&t2) - n).norm() < 1e-15);
         }
     }
 }

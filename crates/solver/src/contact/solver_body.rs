@@ -1,5 +1,9 @@
 //! [`SolverBody`]: the `f64` working copy of one body's velocities and mass
 //! properties that the contact solver changes, and its write-back.
+//!
+//! Precision domain: `f64` working values widened from the stored `f32`
+//! state; the write-back rounds once to `f32` and refuses a value beyond it,
+//! leaving the body unchanged.
 
 use parapet_math::{demote, promote, Mat3d, Vec3d};
 
@@ -59,8 +63,9 @@ impl SolverBody {
         }
     }
 
-    /// A static, immovable body at `center` (used for mesh triangles).
-    pub fn immovable(center: Vec3d) -> SolverBody {
+    /// A static, immovable body at `center` (the tests' ground).
+    #[cfg(test)]
+    pub(crate) fn immovable(center: Vec3d) -> SolverBody {
         SolverBody {
             linear_velocity: Vec3d::zeros(),
             angular_velocity: Vec3d::zeros(),
@@ -72,34 +77,28 @@ impl SolverBody {
         }
     }
 
-    /// Whether impulses move this body (a positive inverse mass or a
-    /// non-zero inverse tensor).
-    pub fn is_movable(&self) -> bool {
-        self.inverse_mass > 0.0 || self.world_inverse_inertia != Mat3d::zeros()
-    }
-
     /// Velocity (m/s) of the body point at lever arm `arm` from the mass centre.
     #[inline]
-    pub fn velocity_at(&self, arm: &Vec3d) -> Vec3d {
+    pub(crate) fn velocity_at(&self, arm: &Vec3d) -> Vec3d {
         self.linear_velocity + self.angular_velocity.cross(arm)
     }
 
     /// Split velocity (m/s) of the body point at lever arm `arm`.
     #[inline]
-    pub fn split_velocity_at(&self, arm: &Vec3d) -> Vec3d {
+    pub(crate) fn split_velocity_at(&self, arm: &Vec3d) -> Vec3d {
         self.split_linear_velocity + self.split_angular_velocity.cross(arm)
     }
 
     /// Applies the impulse `impulse` (N s) at lever arm `arm`.
     #[inline]
-    pub fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+    pub(crate) fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
         self.linear_velocity += impulse * self.inverse_mass;
         self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
     }
 
     /// Applies the split (pose-only) impulse `impulse` at lever arm `arm`.
     #[inline]
-    pub fn apply_split_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+    pub(crate) fn apply_split_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
         self.split_linear_velocity += impulse * self.inverse_mass;
         self.split_angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
     }

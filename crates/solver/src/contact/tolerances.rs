@@ -9,13 +9,15 @@
 /// 0.02 m: large enough that a body resting under gravity at any usual step
 /// (`g dt^2 = 2.7 mm` at 60 Hz) always has its support inside the margin, so
 /// resting contacts never flicker; small enough that it stays a numerical
-/// skin, below 1/5 of a 0.1 m radius. Seed 000 requires the discrete mode to
-/// keep tunnelling in its reference case (a 0.1 m sphere 0.05 m above a
-/// floor at 30 m/s, step 0.01 s): any margin below that 0.05 m gap keeps it.
+/// skin, below 1/5 of a 0.1 m radius. The discrete mode keeps tunnelling in
+/// its reference case (a 0.1 m sphere 0.05 m above a floor at 30 m/s, step
+/// 0.01 s: `tests/tests/discrete_tunneling.rs`), which is what the
+/// continuous mode exists to fix: any margin below that 0.05 m gap keeps it.
 /// Warning: enlarging it makes fast bodies stop short of surfaces (they
 /// may bounce from up to this distance away) and CCD defers contacts whose
-/// closing travel exceeds it (seed 000 "Step and contact behavior"): the
-/// margin is not to be enlarged to hide tunnelling.
+/// closing travel exceeds it ("How a step works" in
+/// docs/continuous-collision.md): the margin is not to be enlarged to hide
+/// tunnelling.
 pub const CONTACT_MARGIN: f32 = 0.02;
 
 /// The fraction of the penetration beyond the slop that the split (pose-only)
@@ -32,10 +34,11 @@ pub const BAUMGARTE_FACTOR: f64 = 0.2;
 /// margin. Warning: a slop of zero makes resting contacts jitter.
 pub const PENETRATION_SLOP: f64 = 0.005;
 
-/// Velocity iterations per step (count): 12. Without warm starting (the world
-/// keeps no contact cache between steps), a box on four points needs about
-/// ten sweeps for the normal and friction impulses to settle to within a
-/// percent; more cost linearly and change little for single bodies.
+/// Velocity iterations per step (count): 12. Without warm starting, a box on
+/// four points needs about ten sweeps for the normal and friction impulses to
+/// settle to within a percent (measured before the world warm-started its
+/// contacts from its contact cache); more cost linearly and change little for
+/// single bodies.
 pub const VELOCITY_ITERATIONS: usize = 12;
 
 /// Split (pose-only) correction iterations per step (count): 8. The

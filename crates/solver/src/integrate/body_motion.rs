@@ -1,5 +1,5 @@
 //! One body's free motion over a step, in the two halves the world calls with
-//! contacts in between (ARCHITECTURE.md "One step", stages 3 and 6):
+//! contacts in between ("One step" in docs/physics.md, stages 3 and 6):
 //!
 //! 1. [`RigidBody::integrate_velocity`]: gravity, force and torque kicks
 //!    (`Δv = h (g + F/m)`, `ΔL = h τ`, so `Δω = h R A Rᵀ τ`), then damping by
@@ -12,12 +12,15 @@
 //!    consumed. The split correction turns the pose first; the drift then
 //!    reads the world momentum from the corrected pose and the stored angular
 //!    velocity, so for an anisotropic body that pose-only correction can
-//!    change angular momentum and rotational energy (seed 004).
+//!    change angular momentum and rotational energy.
 //!
-//! Source: seed 004 "Apply forces" and "Free rotational integration". Both
-//! halves compute in `f64` from the stored `f32` state and change the body
-//! only when every new value is representable: a refused half leaves the body
-//! bit for bit unchanged. Neither runs [`RigidBody::validate`]: the world
+//! The user-facing contract is "Forces and impulses", "One step" and
+//! "Rotation integration" in docs/physics.md; the split rotation follows
+//! Dullweber, Leimkuhler and McLachlan (1997), see `rotation_split.rs`.
+//!
+//! Precision domain: both halves compute in `f64` from the stored `f32`
+//! state and change the body only when every new value is representable: a
+//! refused half leaves the body bit for bit unchanged. Neither runs [`RigidBody::validate`]: the world
 //! validates every body at step entry.
 
 use parapet_math::{demote, promote, Quat, Vec3};
@@ -34,7 +37,7 @@ use crate::body::{BodyError, BodyKind, RigidBody};
 // is never stored, so boxing it would only add an allocation per step.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RotationModel {
+pub(crate) enum RotationModel {
     /// Not rotated: static bodies, and bodies with zero angular velocity
     /// (which need no free drift).
     Still,
@@ -66,7 +69,7 @@ fn check_time_step(dt: f32) -> Result<f64, BodyError> {
 
 impl RigidBody {
     /// How [`RigidBody::integrate_pose`] will turn this body.
-    pub fn rotation_model(&self) -> RotationModel {
+    pub(crate) fn rotation_model(&self) -> RotationModel {
         if self.kind == BodyKind::Static || self.angular_velocity == Vec3::zeros() {
             return RotationModel::Still;
         }

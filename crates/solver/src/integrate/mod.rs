@@ -1,15 +1,13 @@
 //! Time integration of one body's free motion: velocity kicks and damping,
 //! then the pose update (mass-centre translation and rotation).
 //!
-//! The rotation update is chosen by the body's inverse tensor (seed 004, "Free
-//! rotational integration"): the Hamiltonian split of [`rotation_split`] for a
-//! symmetric positive-definite anisotropic tensor, and the normalized
-//! quaternion update of [`quaternion_update`] otherwise (isotropic, kinematic,
-//! singular, negative or nonsymmetric custom tensors). See
-//! [`body_motion::RotationModel`].
+//! The rotation update is chosen by the body's inverse tensor ("Rotation
+//! integration" in docs/physics.md): the Hamiltonian split of
+//! [`rotation_split`] for a symmetric positive-definite anisotropic tensor,
+//! and the normalized quaternion update of [`quaternion_update`] otherwise
+//! (isotropic, kinematic, singular, negative or nonsymmetric custom tensors);
+//! `body_motion.rs` makes the choice and applies it.
 
-pub mod body_motion;
+mod body_motion;
 pub mod quaternion_update;
 pub mod rotation_split;
-
-pub use body_motion::RotationModel;

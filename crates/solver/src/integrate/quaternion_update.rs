@@ -2,11 +2,14 @@
 //!
 //! Method: one explicit step of the quaternion kinematic equation
 //! `q̇ = ½ (ω, 0) ⊗ q` for a world angular velocity `ω`, followed by
-//! normalization. Seed 004 ("Free rotational integration") keeps it for
-//! isotropic bodies (whose torque-free world angular velocity is constant),
-//! kinematic bodies (whose velocity is prescribed), the pose-only split
-//! correction, and singular, negative or nonsymmetric custom inverse tensors
-//! (which do not describe an unconstrained solid).
+//! normalization. It is the update of isotropic bodies (whose torque-free
+//! world angular velocity is constant), kinematic bodies (whose velocity is
+//! prescribed), the pose-only split correction, and bodies with singular,
+//! negative or nonsymmetric custom inverse tensors (which do not describe an
+//! unconstrained solid).
+//!
+//! Source: the quaternion kinematic equation (Baraff, "Physically Based
+//! Modeling: Rigid Body Simulation", SIGGRAPH 2001 course notes).
 //!
 //! Precision domain: the product and the normalization are computed in `f64`
 //! from the stored `f32` values and rounded once to `f32`. The rotation angle

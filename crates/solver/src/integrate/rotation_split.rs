@@ -1,5 +1,5 @@
 //! Free rotational drift of an anisotropic rigid body: the second-order
-//! symmetric Hamiltonian split of seed 004 ("Free rotational integration").
+//! symmetric Hamiltonian split ("Rotation integration" in docs/physics.md).
 //!
 //! Method. Write the local inverse inertia tensor as `A = L D Lᵀ` (an `f64`
 //! LDLᵀ factorization, [`InverseInertiaSplit::factor`]). Column `i` of `L`,
@@ -13,7 +13,7 @@
 //! five rotations, no iteration, no convergence fallback, no spin-dependent
 //! loop.
 //!
-//! Source: seed 004 "Free rotational integration"; the exact-flow splitting
+//! Source: the exact-flow splitting
 //! principle of Dullweber, Leimkuhler and McLachlan, "Symplectic splitting
 //! methods for rigid body molecular dynamics", J. Chem. Phys. 107 (1997).
 //! The LDLᵀ axes need not be orthogonal: this is not a principal-axis solver.
@@ -57,7 +57,7 @@ impl InverseInertiaSplit {
     /// Returns `None` when the tensor is not exactly symmetric or when a pivot
     /// `Dᵢ` is not positive and finite in `f64` (a singular, negative or
     /// numerically indefinite tensor): such tensors keep the prescribed
-    /// velocity update of seed 004. An `f32` tensor whose exact leading minors
+    /// velocity update (`quaternion_update`). An `f32` tensor whose exact leading minors
     /// are positive but whose `f64` pivots are not (conditioning beyond about
     /// 2⁵⁰) is treated the same way: this is the precision boundary of the
     /// drift.
@@ -113,7 +113,7 @@ impl InverseInertiaSplit {
 
     /// Solves `A m = ω` for the local angular momentum `m` of a local angular
     /// velocity `ω`, by forward and back substitution through `L D Lᵀ`.
-    pub fn momentum(&self, local_angular_velocity: &Vec3d) -> Vec3d {
+    pub(crate) fn momentum(&self, local_angular_velocity: &Vec3d) -> Vec3d {
         let [l21, l31, l32] = self.lower;
         let w = local_angular_velocity;
         // L y = ω
@@ -154,7 +154,7 @@ impl InverseInertiaSplit {
 
 /// The outcome of one free drift: the stored (`f32`) pose and angular velocity.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// The body rotation after the drift (body to world), renormalized in `f64`
     /// and rounded to `f32`.
     pub rotation: Quat,
@@ -171,7 +171,7 @@ pub fn widen_rotation(rotation: &Quat) -> Quatd {
 
 /// The world momentum `R A⁻¹ Rᵀ ω` (units kg m²/s) of the world angular
 /// velocity `ω` for the stored rotation.
-pub fn world_momentum(
+pub(crate) fn world_momentum(
     split: &InverseInertiaSplit,
     rotation: &Quat,
     angular_velocity: &Vec3,
@@ -183,7 +183,7 @@ pub fn world_momentum(
 
 /// The world angular velocity `R A Rᵀ L` of the world momentum `L` for the
 /// stored rotation (rad/s, `f64`).
-pub fn world_angular_velocity(tensor: &Mat3d, rotation: &Quat, momentum: &Vec3d) -> Vec3d {
+pub(crate) fn world_angular_velocity(tensor: &Mat3d, rotation: &Quat, momentum: &Vec3d) -> Vec3d {
     let r = widen_rotation(rotation);
     r.transform_vector(&(tensor * r.inverse_transform_vector(momentum)))
 }
@@ -194,7 +194,7 @@ pub fn world_angular_velocity(tensor: &Mat3d, rotation: &Quat, momentum: &Vec3d)
 /// # Errors
 /// [`DemoteError`] when the reconstructed angular velocity is not
 /// representable as `f32` (the pose, a unit quaternion, always is).
-pub fn drift(
+pub(crate) fn drift(
     split: &InverseInertiaSplit,
     rotation: &Quat,
     angular_velocity: &Vec3,

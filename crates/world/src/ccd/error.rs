@@ -5,6 +5,7 @@
 
 use parapet_geometry::TriangleError;
 use parapet_narrow::sweep::SweepRefusal;
+use parapet_solver::impact::{ImpactError, MAX_SETTLED_CONTACTS};
 
 /// Why the mode refuses a body (seed 000 "Supported worlds", as lifted so
 /// far: this engine handles bodies alone in their group).
@@ -205,6 +206,16 @@ pub enum CcdError {
         /// The offending `f64` value.
         value: f64,
     },
+    /// The impact solver refused a response for a reason the world has no
+    /// variant of its own for (every refusal the solver makes today maps
+    /// onto [`CcdError::NotRepresentable`] or [`CcdError::Unresolvable`]).
+    #[error("body {body}: impact response refused: {error}")]
+    Impact {
+        /// The body's index.
+        body: usize,
+        /// The solver's error, naming quantity, value and limit.
+        error: ImpactError,
+    },
 }
 
 impl CcdError {
@@ -219,7 +230,34 @@ impl CcdError {
             | CcdError::PairSweepRefused { body, .. }
             | CcdError::Unresolvable { body, .. }
             | CcdError::SubstepLimit { body, .. }
-            | CcdError::NotRepresentable { body, .. } => *body,
+            | CcdError::NotRepresentable { body, .. }
+            | CcdError::Impact { body, .. } => *body,
+        }
+    }
+
+    /// The world's error for an impact response the solver refused, naming
+    /// `body` (insertion order; for a pair, the side the impulse direction
+    /// points into; for a cascade, the first body of the contact set).
+    pub(crate) fn from_impact(body: usize, error: ImpactError) -> CcdError {
+        match error {
+            ImpactError::NotRepresentable { quantity, value } => CcdError::NotRepresentable {
+                body,
+                quantity,
+                value,
+            },
+            ImpactError::TooManyContacts { contacts, limit } => CcdError::Unresolvable {
+                body,
+                contacts,
+                reason: "more simultaneous contacts than the settling solves",
+                limit,
+            },
+            ImpactError::NoOpening { contacts } => CcdError::Unresolvable {
+                body,
+                contacts,
+                reason: "no set of non-negative impulses opens every contact",
+                limit: MAX_SETTLED_CONTACTS,
+            },
+            error => CcdError::Impact { body, error },
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Checks and conversions of local inertia tensors (seed 004, "Mass-property
-//! numerical range").
+//! Checks and conversions of local inertia tensors (the numeric range of
+//! mass properties: "Mass properties" and "Numeric boundaries" in
+//! docs/physics.md).
 //!
 //! Method: a solid inertia tensor must be finite, exactly symmetric and
 //! positive definite, decided by the exact signs of its three leading
@@ -9,6 +10,9 @@
 //! symmetric cofactors (so the result is exactly symmetric), rounded to `f32`
 //! and checked again: finite, and positive definite after rounding.
 //!
+//! Source: Sylvester's criterion (Horn and Johnson, "Matrix Analysis",
+//! section 7.2); the exact signs come from `parapet_math::det3_sign_f32`.
+//!
 //! Precision domain: `f32` entries of any magnitude; the `f64` cofactor
 //! inverse loses relative accuracy in proportion to the tensor's condition
 //! number, and the re-check after rounding refuses inverses whose definiteness
@@ -16,7 +20,7 @@
 
 use parapet_math::{demote_scalar, det3_sign_f32, Mat3, Mat3d, Sign};
 
-use crate::body::BodyError;
+use super::error::BodyError;
 
 /// Refuses a tensor with a non-finite entry.
 pub(crate) fn check_finite(quantity: &'static str, m: &Mat3) -> Result<(), BodyError> {
