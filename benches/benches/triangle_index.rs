@@ -1,9 +1,9 @@
 //! The triangle bounds tree against parry3d 0.31's BVH on a `TriMesh`: build
-//! time and query time on the seed 000 workloads (a terrain grid and a random
+//! time and query time on the triangle-index workloads (a terrain grid and a random
 //! soup of 2,048, 8,192 and 32,768 triangles) and two controls, plus the
 //! retained bytes per triangle of both (printed once, before the timings).
 //!
-//! Workloads: `terrain/T`, `soup/T` (the seed's), `overlap/2048` (the worst
+//! Workloads: `terrain/T`, `soup/T` (`parapet_tests::meshes`), `overlap/2048` (the worst
 //! case: 2,048 large triangles filling one 4 m cube, where bounds overlap and
 //! pruning fails) and `small/8` (8 triangles: parapet's linear scan).
 //!

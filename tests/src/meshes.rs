@@ -1,5 +1,5 @@
 //! Deterministic mesh and query workloads shared by the tests and the benches:
-//! the seed 000 triangle-index workloads (a terrain grid and a random soup of
+//! the triangle-index workloads (a terrain grid and a random soup of
 //! 2,048, 8,192 and 32,768 triangles) and short sphere sweeps near the surface.
 //!
 //! Everything derives from a seed through [`SplitMix64`] (Steele, Lea and
@@ -7,7 +7,7 @@
 
 use parapet_math::Vec3;
 
-/// The seed 000 workload sizes, in triangles.
+/// The workload sizes, in triangles.
 pub const WORKLOAD_TRIANGLES: [usize; 3] = [2_048, 8_192, 32_768];
 
 /// A small deterministic pseudo-random generator: the scenes' SplitMix64

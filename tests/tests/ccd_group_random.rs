@@ -1,5 +1,5 @@
 //! Many fast spheres and locked capsules in a closed box of mesh walls
-//! (issue 8): the whole box is one group; over several steps no pair interpenetrates beyond a
+//! (docs/continuous-collision.md "Moving groups"): the whole box is one group; over several steps no pair interpenetrates beyond a
 //! rounding tolerance and no sphere passes a wall. Deterministic scenes
 //! from seeds (SplitMix64); `PARAPET_GROUP_SCENES` sets how many (default 20; odd seeds
 //! with gravity).

@@ -1,6 +1,6 @@
 //! The pre-response initial-contact lookup at the retained impact position
-//! and the velocity reconstruction of SPHERE_MESH_CCD (seed 000 "Precision
-//! and refusal limits", issue 7), shown through `PhysicsWorld` and the
+//! and the velocity reconstruction of SPHERE_MESH_CCD (docs/continuous-collision.md
+//! "Precision limits"), shown through `PhysicsWorld` and the
 //! public `sweep_alone` / `respond` of `parapet_world::ccd`.
 //!
 //! * An almost axial impact (a sphere falling on a floor tilted by a tiny
@@ -91,7 +91,7 @@ fn an_almost_axial_impact_lands_on_the_restitution_target_with_one_impact() {
                 w.gravity = Vec3::zeros();
                 // The plate's internal diagonal (x + y = -6 near the ball) is
                 // kept 4 m from the sliding path: a discrete contact with that
-                // internal edge is a separate, known limitation (seed 000
+                // internal edge is a separate, known limitation (the
                 // tessellated floor), not the subject here.
                 let center = Vec3::new(-3.0, -3.0, 3.0 * (normal.x + normal.y) / normal.z);
                 let floor = w.add_body(plate(center, normal, 10.0, material)).unwrap();

@@ -1,8 +1,8 @@
 //! Bodies alone are swept in parallel from 128 of them (`step/ccd.rs`),
 //! each rayon task reusing its candidate and shape buffers across the bodies
 //! it sweeps, and clear misses are decided without the exact sweep. The
-//! outcome must not depend on the thread count (ARCHITECTURE.md: "results
-//! must not depend on the thread count"): 160 bodies of every swept shape
+//! outcome must not depend on the thread count (docs/continuous-collision.md
+//! "How a step works"): 160 bodies of every swept shape
 //! (spheres, locked capsules, boxes and hulls) falling fast onto the rough
 //! terrain of `ccd_terrain.rs`, twelve 1/60 s steps on one thread and on
 //! three, give the same bits for every body and the same events.

@@ -32,7 +32,7 @@ const SINK_TOLERANCE: f64 = 0.1;
 
 /// Steps per scene (1/60 s each): every sphere reaches the terrain and
 /// rebounds within them, and none drifts into a neighbour's reach (groups of
-/// interacting bodies are a later issue).
+/// interacting bodies have tests of their own, `ccd_group_*.rs`).
 const STEPS: usize = 15;
 
 struct Outcome {
@@ -73,7 +73,7 @@ fn run_scene(
             }
             let r = rng.range(0.1, 0.5);
             // 7 m apart: each sphere stays alone in its reach region (this
-            // issue handles bodies alone; a 50 m/s impact on a 17 degree
+            // test is about bodies alone; a 50 m/s impact on a 17 degree
             // facet throws a sphere sideways at up to 20 m/s).
             let x = -49.0 + spacing * i as f32;
             let y = -49.0 + spacing * j as f32;
@@ -144,8 +144,7 @@ fn run_scene(
 }
 
 /// Bodies alone are swept in parallel; the result must not depend on the
-/// thread count (ARCHITECTURE.md "rayon ... results must not depend on the
-/// thread count").
+/// thread count (docs/continuous-collision.md "How a step works").
 #[test]
 fn the_scene_is_bit_identical_on_one_thread_and_on_several() {
     let on = |threads: usize| {

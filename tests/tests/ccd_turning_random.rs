@@ -1,5 +1,5 @@
-//! A randomized family of turning bodies in SPHERE_MESH_CCD (seed 000
-//! "Turning bodies"): turning capsules (some with their mass centre off the
+//! A randomized family of turning bodies in SPHERE_MESH_CCD
+//! (docs/turning-bodies.md): turning capsules (some with their mass centre off the
 //! axis) and off-centre spheres (mass centre and shape both off the body
 //! origin), thrown fast and spinning inside closed rooms with random rough
 //! floors, random materials, with and without gravity.
@@ -10,7 +10,7 @@
 //! (radius / 1024) plus the `f32` storage rounding of the stored pose (see
 //! `allowance` for the derivation), and both ends of its core segment stay
 //! inside the room. A step may refuse with `ImpactLimit` or `SubstepLimit`
-//! (seed 000: the budgets bound the work); it must then leave the world
+//! (the budgets bound the work); it must then leave the world
 //! unchanged, and such refusals must stay rare. Off-centre spheres without
 //! gravity must not gain kinetic energy beyond `f32` rounding.
 //!

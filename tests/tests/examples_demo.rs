@@ -25,7 +25,7 @@ use parapet::prelude::*;
 fn tunneling_example_discrete_passes_through_and_ccd_stops_on_the_surface() {
     tunneling::main().unwrap();
     let (discrete, ccd) = tunneling::side_by_side(3).unwrap();
-    // Seed 000: DISCRETE reaches z = -0.15 m after one step (0.15 - 30 * 0.01,
+    // DISCRETE reaches z = -0.15 m after one step (0.15 - 30 * 0.01,
     // less the 0.001 m that gravity adds in one step: 9.8 * 0.01^2).
     assert!((discrete[0] - (-0.15)).abs() < 2e-3, "{discrete:?}");
     // SPHERE_MESH_CCD stops the centre at one radius, 0.1 m, and it stays
@@ -73,7 +73,7 @@ fn sphere_stack_example_discrete_passes_through_and_ccd_never_does() {
         discrete.crossed(),
         "the striker passes through the stack between steps"
     );
-    // The striker and the stack form one group, swept together (issue 8).
+    // The striker and the stack form one group, swept together.
     let ccd = sphere_stack::strike(SPHERE_MESH_CCD, 10).unwrap();
     assert!(ccd.refusal.is_none(), "{:?}", ccd.refusal.map(|f| f.error));
     assert!(!ccd.crossed(), "crossed at {:?}", ccd.crossed_at);

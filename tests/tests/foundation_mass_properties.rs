@@ -3,7 +3,7 @@
 //! translated hulls, rotated and reflected tensors, mass scaling, the
 //! parallel-axis theorem, exact symmetry and positive definiteness, refusals
 //! and their atomicity, and a differential check against parry3d
-//! (seed 004, "Mass-property numerical range").
+//! (docs/physics.md "Mass properties").
 
 use parapet_geometry::{MassProperties, Shape, ShapeError};
 use parapet_math::{

@@ -1,6 +1,6 @@
 //! Inclusion CCD against an exact rational oracle (num-rational BigRational,
 //! no code shared with parapet-narrow): constructed contacts with an exact
-//! witness (random, and the degenerate cases of seed 002: coplanar parallel
+//! witness (random, and the degenerate cases of Wang et al. 2021: coplanar parallel
 //! motion where the univariate cubic is identically zero, exact touching at
 //! a corner, on an edge and at t = 1, sliding contact), and random queries
 //! that the oracle proves to be clear misses.
@@ -70,7 +70,7 @@ fn at(points: &[[f64; 3]; 8], i: usize, t: &Q) -> [Q; 3] {
     })
 }
 
-/// Exact gap F(t, u, v), written from the definition (seed 002).
+/// Exact gap F(t, u, v), written from the definition (Wang et al. 2021).
 fn gap(points: &[[f64; 3]; 8], kind: Kind, t: &Q, u: &Q, v: &Q) -> [Q; 3] {
     let x: Vec<[Q; 3]> = (0..4).map(|i| at(points, i, t)).collect();
     std::array::from_fn(|k| match kind {

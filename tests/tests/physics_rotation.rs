@@ -1,4 +1,4 @@
-//! Free rotational integration of rigid bodies (seed 004, "Free rotational
+//! Free rotational integration of rigid bodies (docs/physics.md "Rotation
 //! integration"): the Hamiltonian split drift against an independent `f64`
 //! RK4 solution of the coupled Euler and quaternion equations, an analytical
 //! symmetric top, conservation over a 100 s run, second-order refinement,

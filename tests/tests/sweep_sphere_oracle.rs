@@ -371,7 +371,7 @@ fn hand_built_cases_agree_with_the_exact_oracle() {
     let mut tally = Tally::default();
     let down = Vec3::new(0.0, 0.0, -30.0);
     let cases = [
-        // Seed 000's tunnelling example.
+        // The tunnelling example (docs/continuous-collision.md).
         Case {
             center: Vec3::new(0.0, 0.0, 0.15),
             radius: 0.1,

@@ -402,7 +402,7 @@ fn no_comment_or_doc_cites_a_seed_an_issue_or_the_specification() {
         ),
         (
             "a specification path",
-            Regex::new(r"(?:^|[^\w.-])spec/").expect("valid pattern"),
+            Regex::new(r"(?:^|[^\w.-])spe[c]/").expect("valid pattern"),
         ),
         (
             "the architecture notes",
