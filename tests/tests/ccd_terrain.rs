@@ -71,20 +71,20 @@ fn run_scene(
             if spheres.len() == count {
                 break 'grid;
             }
-            let r = rng.range(0.1, 0.5);
+            let r = rng.range_f32(0.1, 0.5);
             // 7 m apart: each sphere stays alone in its reach region (this
             // test is about bodies alone; a 50 m/s impact on a 17 degree
             // facet throws a sphere sideways at up to 20 m/s).
             let x = -49.0 + spacing * i as f32;
             let y = -49.0 + spacing * j as f32;
-            let z = 1.0 + rng.range(0.0, 1.5);
+            let z = 1.0 + rng.range_f32(0.0, 1.5);
             let vel = Vec3::new(
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
-                -rng.range(15.0, 50.0),
+                rng.range_f32(-2.0, 2.0),
+                rng.range_f32(-2.0, 2.0),
+                -rng.range_f32(15.0, 50.0),
             );
-            let m = mat(rng.range(0.0, 1.0), rng.range(0.0, 0.5), 0.5);
-            let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range(0.5, 5.0))
+            let m = mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 0.5), 0.5);
+            let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range_f32(0.5, 5.0))
                 .unwrap()
                 .with_material(m)
                 .with_position(Vec3::new(x, y, z))
