@@ -156,12 +156,19 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
     sweep_section(run, &mut md);
     scaling_section(run, &mut md, out)?;
 
-    let mut csv = String::from("id,median_ns,min_ns,max_ns,samples\n");
+    let mut csv = csv::Writer::from_path(out.join("ccd-performance.csv"))?;
+    csv.write_record(["id", "median_ns", "min_ns", "max_ns", "samples"])?;
     for f in &run.figures {
         let (m, lo, hi) = f.stats();
-        let _ = writeln!(csv, "{},{m:.1},{lo:.1},{hi:.1},{}", f.id, f.samples.len());
+        csv.write_record([
+            f.id.clone(),
+            format!("{m:.1}"),
+            format!("{lo:.1}"),
+            format!("{hi:.1}"),
+            f.samples.len().to_string(),
+        ])?;
     }
-    std::fs::write(out.join("ccd-performance.csv"), csv)?;
+    csv.flush()?;
     let path = out.join("ccd-performance.md");
     std::fs::write(&path, md)?;
     Ok(path)
