@@ -15,18 +15,8 @@ pub const AIM_RATIO: f64 = 1.2;
 pub const STARTING_RANGE: (f64, f64) = (1.5, 17.0);
 /// Sweeps per criterion iteration in `benches/benches/sweeps.rs`.
 pub const SWEEP_QUERIES: f64 = 256.0;
-/// The scenes of `ccd_step`, in table order (`parapet_scenes::bench_ccd::SCENES`).
-pub const CCD_SCENES: [&str; 9] = [
-    "falling_spheres",
-    "locked_capsules",
-    "locked_boxes",
-    "head_on_pairs",
-    "packed_pairs",
-    "chains",
-    "struck_stacks",
-    "struck_stack",
-    "rolled_back",
-];
+/// The scenes of `ccd_step`, in table order.
+pub use parapet_scenes::bench_ccd::SCENES as CCD_SCENES;
 
 /// A time in ns, with a unit a reader can compare.
 pub fn time(ns: f64) -> String {
