@@ -371,15 +371,6 @@ fn judge(case: &Case, tally: &mut Tally, all_exact: bool) {
     }
 }
 
-fn v3(a: V) -> Vec3 {
-    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
-}
-
-fn unit(a: V) -> V {
-    let n = fast::dot(a, a).sqrt();
-    [a[0] / n, a[1] / n, a[2] / n]
-}
-
 const BOX_FACES: [[u32; 3]; 12] = [
     [0, 2, 1],
     [1, 2, 3],
@@ -429,7 +420,7 @@ fn make_case(rng: &mut SplitMix64) -> Case {
             break t;
         }
     };
-    let n = unit(fast::cross(
+    let n = fast::unit(fast::cross(
         fast::sub(tri[1], tri[0]),
         fast::sub(tri[2], tri[0]),
     ));
@@ -459,7 +450,7 @@ fn make_case(rng: &mut SplitMix64) -> Case {
         }
         // Sliding parallel to the face.
         _ => {
-            let u = unit(fast::cross(n, rng.dir()));
+            let u = fast::unit(fast::cross(n, rng.dir()));
             let start = fast::mad(
                 fast::mad(target, rng.range(0.0, 1.5) * size, n),
                 -rng.range(0.5, 2.0) * tsize,
@@ -478,11 +469,11 @@ fn make_case(rng: &mut SplitMix64) -> Case {
         vertices,
         faces,
         cuboid,
-        body: v3(body),
-        offset: v3(offset),
-        velocity: v3(fast::mad([0.0; 3], 1.0 / dt, disp)),
+        body: fast::to_f32(body),
+        offset: fast::to_f32(offset),
+        velocity: fast::to_f32(fast::mad([0.0; 3], 1.0 / dt, disp)),
         dt: dt as f32,
-        tri: tri.map(v3),
+        tri: tri.map(fast::to_f32),
     }
 }
 

@@ -370,6 +370,18 @@ pub enum Said {
     Initial,
 }
 
+impl Said {
+    /// What `out` says.
+    pub fn of<F>(out: &parapet_narrow::sweep::SweepOutcome<F>) -> Said {
+        use parapet_narrow::sweep::SweepOutcome;
+        match out {
+            SweepOutcome::InitiallyTouching(_) => Said::Initial,
+            SweepOutcome::Hit(i) => Said::Hit(i.time),
+            _ => Said::Miss,
+        }
+    }
+}
+
 /// The tolerance scale of one case: contact radius, `delta`, length scale.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
@@ -634,6 +646,15 @@ pub mod fast {
     }
     pub fn of(v: parapet_math::Vec3) -> V {
         [v.x as f64, v.y as f64, v.z as f64]
+    }
+    /// `a` rounded to `f32` per component.
+    pub fn to_f32(a: V) -> parapet_math::Vec3 {
+        parapet_math::Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
+    }
+    /// `a / |a|`.
+    pub fn unit(a: V) -> V {
+        let n = dot(a, a).sqrt();
+        [a[0] / n, a[1] / n, a[2] / n]
     }
 
     /// Ericson 5.1.5.
