@@ -1,5 +1,5 @@
-//! The interacting-sphere report of seed 000 "Performance and verification"
-//! (issue 8): SPHERE_MESH_CCD against DISCRETE on head-on pairs, chains
+//! The interacting-sphere part of the CCD report (docs/continuous-collision.md
+//! "Performance", "Moving groups"): SPHERE_MESH_CCD against DISCRETE on head-on pairs, chains
 //! (Newton's cradles of five balls) and struck stacks (a ball falling onto a
 //! column of four on a floor), 64 groups each, measured on the step in
 //! which every group collides; and a rolled-back step (eleven simultaneous

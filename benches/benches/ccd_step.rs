@@ -1,5 +1,5 @@
 //! The SPHERE_MESH_CCD step against the DISCRETE step on the scenes of
-//! `parapet_scenes::bench_ccd` (seed 000 "The interacting-sphere report"):
+//! `parapet_scenes::bench_ccd` (the scenes of docs/reports/ccd-performance.md):
 //! 64 bodies alone falling onto a terrain (spheres, rotation-locked capsules,
 //! rotation-locked boxes), 64 head-on pairs, 64 struck chains, 64 struck
 //! stacks (and one alone), and a rolled-back step (64 spheres needing more

@@ -1,6 +1,6 @@
-//! Turning bodies in SPHERE_MESH_CCD (seed 000 "Turning bodies"): the impact
+//! Turning bodies in SPHERE_MESH_CCD (docs/turning-bodies.md): the impact
 //! step of 1 and 16 turning capsules (spinning at 30 rad/s, falling at
-//! 40 m/s, 0.67 m per 1/60 s step) onto the seed 000 terrains of 2,048 and
+//! 40 m/s, 0.67 m per 1/60 s step) onto the generated terrains of 2,048 and
 //! 8,192 triangles, beside the same step for centred spheres that take the
 //! exact sweep. The mesh index is built and the CCD snapshot check passed by
 //! an earlier step (steady state). Each iteration steps a clone of the
@@ -38,7 +38,8 @@ fn scene(triangles: usize, bodies: usize, turning: bool) -> PhysicsWorld {
     let side = (bodies as f64).sqrt().ceil() as usize;
     for i in 0..bodies {
         // 7.5 m apart: a turning body's reach includes the spin that all of
-        // its energy could give it (seed 000), about 3.5 m here.
+        // its energy could give it (docs/turning-bodies.md "Reach and
+        // refusals"), about 3.5 m here.
         let x = 4.0 + (i % side) as f32 * 7.5;
         let y = 4.0 + (i / side) as f32 * 7.5;
         let top = tris

@@ -13,6 +13,7 @@ use parapet_narrow::inclusion::{
     edge_edge_toi, toi_batch, vertex_face_toi, CcdQuery, InclusionConfig, InclusionToi,
     VertexFaceQuery,
 };
+use parapet_scenes::prng::SplitMix64;
 use parapet_tests::ccd_queries::{load_all, SampleQuery};
 
 const DELTAS: [f64; 6] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8];
@@ -28,13 +29,8 @@ fn run_one(query: &CcdQuery, config: &InclusionConfig) -> InclusionToi {
 /// Random near-miss vertex-face queries: a unit triangle, the vertex falling
 /// through the plane just outside an edge (gap 1e-4 .. 1e-2 of the size).
 fn near_misses(count: usize) -> Vec<CcdQuery> {
-    let mut state = 0x5EED_u64;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = SplitMix64::new(0x5EED);
+    let mut next = move || rng.next_unit();
     (0..count)
         .map(|_| {
             let along = next();

@@ -26,6 +26,7 @@ use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
     sweep_sphere_triangles_indexed, ConvexSolid, SolidPlacement, SolidSweep,
 };
+use parapet_scenes::prng::SplitMix64;
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parry3d::query::{cast_shapes, ShapeCastOptions};
 use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, TriMesh, Triangle};
@@ -33,19 +34,10 @@ use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, TriMesh, Tr
 const QUERIES: usize = 256;
 const DT: f32 = 1.0 / 60.0;
 
-/// splitmix64, for reproducible queries.
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
+/// A uniform `f32` in `[lo, hi)` in `f32` arithmetic from the top 24 bits
+/// of the one generator (the queries' draw).
+fn range(rng: &mut SplitMix64, lo: f32, hi: f32) -> f32 {
+    lo + (hi - lo) * rng.next_unit_f32()
 }
 
 /// One query: a start position above a unit-scale triangle and a velocity
@@ -64,22 +56,22 @@ fn triangle() -> [Vec3; 3] {
 }
 
 fn queries(seed: u64) -> Vec<Query> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     (0..QUERIES)
         .map(|_| {
             let start = Vec3::new(
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
-                rng.range(0.3, 2.5),
+                range(&mut rng, -2.0, 2.0),
+                range(&mut rng, -2.0, 2.0),
+                range(&mut rng, 0.3, 2.5),
             );
             let target = Vec3::new(
-                rng.range(-1.8, 1.8),
-                rng.range(-1.8, 1.8),
-                rng.range(-0.3, 0.1),
+                range(&mut rng, -1.8, 1.8),
+                range(&mut rng, -1.8, 1.8),
+                range(&mut rng, -0.3, 0.1),
             );
             Query {
                 start,
-                velocity: (target - start) * (rng.range(0.4, 1.6) / DT),
+                velocity: (target - start) * (range(&mut rng, 0.4, 1.6) / DT),
             }
         })
         .collect()
@@ -369,19 +361,19 @@ fn terrain(c: &mut Criterion) {
         .map(|t| t.map(|k| vertices[k as usize]))
         .collect();
     let mesh = TriMesh::new(vertices.iter().map(|v| to_parry(*v)).collect(), indices).unwrap();
-    let mut rng = Rng(4);
+    let mut rng = SplitMix64::new(4);
     let qs: Vec<Query> = (0..QUERIES)
         .map(|_| {
             let start = Vec3::new(
-                rng.range(-7.0, 7.0),
-                rng.range(-7.0, 7.0),
-                rng.range(0.8, 2.0),
+                range(&mut rng, -7.0, 7.0),
+                range(&mut rng, -7.0, 7.0),
+                range(&mut rng, 0.8, 2.0),
             );
             let target = start
                 + Vec3::new(
-                    rng.range(-0.5, 0.5),
-                    rng.range(-0.5, 0.5),
-                    -rng.range(0.5, 2.5),
+                    range(&mut rng, -0.5, 0.5),
+                    range(&mut rng, -0.5, 0.5),
+                    -range(&mut rng, 0.5, 2.5),
                 );
             Query {
                 start,

@@ -1,9 +1,9 @@
 //! The triangle bounds tree against parry3d 0.31's BVH on a `TriMesh`: build
-//! time and query time on the seed 000 workloads (a terrain grid and a random
+//! time and query time on the triangle-index workloads (a terrain grid and a random
 //! soup of 2,048, 8,192 and 32,768 triangles) and two controls, plus the
 //! retained bytes per triangle of both (printed once, before the timings).
 //!
-//! Workloads: `terrain/T`, `soup/T` (the seed's), `overlap/2048` (the worst
+//! Workloads: `terrain/T`, `soup/T` (`parapet_tests::meshes`), `overlap/2048` (the worst
 //! case: 2,048 large triangles filling one 4 m cube, where bounds overlap and
 //! pruning fails) and `small/8` (8 triangles: parapet's linear scan).
 //!
@@ -32,8 +32,8 @@
 //! the same conditions; the ratios printed are parapet / parry.
 //!
 //! It also prints the allocations of one cold build of each index and of
-//! 1,000 sweep queries (a counting global allocator,
-//! `parapet_benches::allocations`).
+//! 1,000 sweep queries (`allocation_counter`'s counting global allocator,
+//! which this bench alone links).
 //!
 //! Run: `cargo bench -p parapet-benches --bench triangle_index -- --warm-up-time 1 --measurement-time 3`.
 
@@ -41,7 +41,6 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use parapet_benches::allocations::{count_allocations, CountingAllocator};
 use parapet_geometry::bvh::{Ball, BoundsQuery, Ray, SweptBall, TriangleBoundsTree};
 use parapet_math::Vec3;
 use parapet_tests::meshes::{
@@ -52,11 +51,39 @@ use parapet_tests::parry::parry3d::query::{PointQuery, Ray as ParryRay, RayCast}
 use parapet_tests::parry::parry3d::shape::TriMesh;
 use parapet_tests::parry::{to_parry, ParryVec};
 
-/// Every allocation of this bench goes through the counting allocator, so
-/// that builds and queries report their allocations (outside the timings;
-/// the counters are a few relaxed atomic adds per allocation).
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+/// What [`count_allocations`] saw while its closure ran, on this thread
+/// (the builds and queries measured are single-threaded).
+#[derive(Debug, Clone, Copy)]
+struct Allocations {
+    /// Allocations, reallocations included (count).
+    allocations: u64,
+    /// Bytes requested by them, in all (B).
+    requested_bytes: u64,
+    /// Highest live bytes above the level at the start (B): the temporary
+    /// plus retained memory at its peak. A reallocation goes through
+    /// `GlobalAlloc`'s default (allocate, copy, free), so a block that grows
+    /// counts both sizes at that instant.
+    peak_bytes: u64,
+    /// Live bytes at the end above the level at the start (B): what the
+    /// closure's result keeps (negative changes read as 0).
+    retained_bytes: u64,
+}
+
+/// Runs `f` under `allocation_counter::measure` (every allocation of this
+/// bench goes through that crate's counting global allocator: a thread-local
+/// tally per allocation, also during the timings) and returns its result,
+/// alive, so [`Allocations::retained_bytes`] is what it holds.
+fn count_allocations<R>(f: impl FnOnce() -> R) -> (R, Allocations) {
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(f()));
+    let stats = Allocations {
+        allocations: info.count_total,
+        requested_bytes: info.bytes_total,
+        peak_bytes: info.bytes_max,
+        retained_bytes: u64::try_from(info.bytes_current).unwrap_or(0),
+    };
+    (result.expect("measure runs its closure"), stats)
+}
 
 const QUERIES: usize = 1_000;
 
@@ -260,7 +287,7 @@ fn report_allocations(workloads: &[(String, IndexedMesh)]) {
             }
             hits
         });
-        let per = |bytes: usize| bytes as f64 / t;
+        let per = |bytes: u64| bytes as f64 / t;
         println!(
             "triangle_index allocations {name}: build parapet {} allocations, {:.1} B/triangle requested, \
              peak temporary {:.1} B/triangle, retained {:.1} B/triangle; parry (TriMesh, input moved in) {} allocations, \

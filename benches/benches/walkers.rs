@@ -1,4 +1,4 @@
-//! Walkers (seed 000 "bench/physics_ccd_walker_bench"): rotation-locked
+//! Walkers: rotation-locked
 //! capsule walkers and spinning spheres with an anisotropic inertia on a
 //! terrain of 2,048 or 8,192 triangles, 1 and 64 bodies, in
 //! SPHERE_MESH_CCD, driven along +x by a controller before every step.

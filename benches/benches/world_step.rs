@@ -1,7 +1,7 @@
 //! The discrete world step: 64 mixed bodies (spheres, capsules, boxes, hulls)
-//! settling on the seed 000 2,048-triangle terrain, and the same pile among
-//! 4,096 parked bodies with `collides == false` (seed 004 "Disabled
-//! collisions": parked bodies cost validation and integration, no pair scans).
+//! settling on the 2,048-triangle terrain, and the same pile among
+//! 4,096 parked bodies with `collides == false` (docs/physics.md
+//! "Disabled collisions": parked bodies cost validation and integration, no pair scans).
 //!
 //! Run briefly: `cargo bench -p parapet-benches --bench world_step --
 //! --warm-up-time 1 --measurement-time 3`.

@@ -15,6 +15,7 @@
 use std::time::Instant;
 
 use parapet::prelude::*;
+use parapet_benches::digest::Fnv1a;
 use parapet_scenes::bench_ccd::{by_name, SCENES};
 
 fn usage() -> ! {
@@ -83,67 +84,19 @@ const CHAIN_STEPS: u32 = 40;
 
 /// FNV-1a over the bits of every event of the last step and the contact count.
 fn events_digest(world: &PhysicsWorld) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    eat(&(world.contact_count() as u64).to_le_bytes());
-    for e in world.events() {
-        let values = [
-            e.point.x,
-            e.point.y,
-            e.point.z,
-            e.normal.x,
-            e.normal.y,
-            e.normal.z,
-            e.normal_impulse.x,
-            e.normal_impulse.y,
-            e.normal_impulse.z,
-            e.time,
-        ];
-        eat(format!("{:?}{:?}{:?}", e.body_a, e.body_b, e.kind).as_bytes());
-        for v in values {
-            eat(&v.to_bits().to_le_bytes());
-        }
-    }
-    h
+    let mut h = Fnv1a::new();
+    h.events(world);
+    h.value()
 }
 
 /// FNV-1a over the bits of every body's pose and velocities (in insertion
 /// order) and the step's outcome: equal digests mean equal results.
 fn digest(world: &PhysicsWorld, outcome: &Result<(), String>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    for (_, b) in world.bodies() {
-        let q = b.rotation();
-        let values = [
-            b.position().x,
-            b.position().y,
-            b.position().z,
-            q.i,
-            q.j,
-            q.k,
-            q.w,
-            b.linear_velocity().x,
-            b.linear_velocity().y,
-            b.linear_velocity().z,
-            b.angular_velocity().x,
-            b.angular_velocity().y,
-            b.angular_velocity().z,
-        ];
-        for v in values {
-            eat(&v.to_bits().to_le_bytes());
-        }
-    }
+    let mut h = Fnv1a::new();
+    h.bodies(world);
     match outcome {
-        Ok(()) => eat(b"ok"),
-        Err(e) => eat(e.as_bytes()),
+        Ok(()) => h.eat(b"ok"),
+        Err(e) => h.eat(e.as_bytes()),
     }
-    h
+    h.value()
 }

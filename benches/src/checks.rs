@@ -5,28 +5,27 @@
 //! point to a triangle in `f64` (Ericson, Real-Time Collision Detection
 //! 5.1.5), sharing no code with parapet's queries.
 
-use std::io::Write;
-
 /// The environment variable naming the checks file.
 pub const CHECKS_ENV: &str = "PARAPET_BENCH_CHECKS";
 
-/// Appends `bench,case,key,value` to the checks file, if one is named.
+/// Appends the record `bench,case,key,value` to the checks file, if one is
+/// named (the `csv` crate's quoting: a value with a comma is quoted).
 pub fn record(bench: &str, case: &str, key: &str, value: impl std::fmt::Display) {
     let Ok(path) = std::env::var(CHECKS_ENV) else {
         return;
     };
-    let line = format!("{bench},{case},{key},{value}\n");
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path);
-    match file {
-        Ok(mut f) => {
-            if let Err(e) = f.write_all(line.as_bytes()) {
-                eprintln!("checks: cannot write {path}: {e}");
-            }
-        }
-        Err(e) => eprintln!("checks: cannot open {path}: {e}"),
+    let written = file.map_err(csv::Error::from).and_then(|f| {
+        let mut out = csv::Writer::from_writer(f);
+        out.write_record([bench, case, key, &value.to_string()])?;
+        out.flush()?;
+        Ok(())
+    });
+    if let Err(e) = written {
+        eprintln!("checks: cannot write {path}: {e}");
     }
 }
 

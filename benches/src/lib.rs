@@ -4,9 +4,9 @@
 //! This library holds what the bench files share; the workloads themselves come
 //! from the scene module shared with the tests and the demo
 //! (`parapet_scenes::bench_ccd`). [`checks`] records what the benches verify
-//! outside their timing, for the report; [`allocations`] counts the allocations
-//! of the code a bench measures.
+//! outside their timing, for the report; [`digest`] hashes a world's results
+//! for the examples that check a refactor. The triangle-index bench counts its
+//! allocations with the `allocation-counter` crate.
 
-#[allow(unsafe_code)] // `GlobalAlloc` needs `unsafe impl`; see the module header.
-pub mod allocations;
 pub mod checks;
+pub mod digest;

@@ -1,6 +1,6 @@
 //! Loader of the CCD sample queries with exact ground truth
-//! (`shared/data/ccd-sample-queries/`, from the benchmark of Wang et al. 2021,
-//! see its README): 7,279 vertex-face and edge-edge queries, every coordinate
+//! (`tests/data/ccd-sample-queries/`, from the benchmark of Wang et al. 2021,
+//! MIT licence, see its README and LICENSE): 7,279 vertex-face and edge-edge queries, every coordinate
 //! a rational `num/den` that is exactly an `f64`. Shared by the inclusion
 //! tests and the inclusion bench.
 
@@ -11,10 +11,6 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use parapet_narrow::inclusion::{CcdQuery, EdgeEdgeQuery, VertexFaceQuery};
-
-/// Environment variable that overrides the location of the
-/// `ccd-sample-queries` directory.
-pub const DATA_DIR_ENV: &str = "PARAPET_CCD_QUERIES_DIR";
 
 /// Which primitive pair a sample query is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,24 +66,10 @@ impl SampleQuery {
     }
 }
 
-/// The data directory: `$PARAPET_CCD_QUERIES_DIR`, or the first
-/// `shared/data/ccd-sample-queries` found beside the workspace root or one of
-/// its ancestors (the workspace's `../shared`).
-pub fn data_dir() -> Result<PathBuf, String> {
-    if let Ok(dir) = std::env::var(DATA_DIR_ENV) {
-        return Ok(PathBuf::from(dir));
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for ancestor in manifest.ancestors().skip(1) {
-        let candidate = ancestor.join("shared/data/ccd-sample-queries");
-        if candidate.is_dir() {
-            return Ok(candidate);
-        }
-    }
-    Err(format!(
-        "ccd-sample-queries not found beside {} or its ancestors; set {DATA_DIR_ENV}",
-        manifest.display()
-    ))
+/// The data directory, `tests/data/ccd-sample-queries` inside this
+/// workspace (the data set, its licence and its README are checked in).
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ccd-sample-queries")
 }
 
 /// Parses `num/den` (decimal integers) and returns it as the `f64` it equals
@@ -174,7 +156,7 @@ pub fn parse_file(
 /// Loads every query of every scene, sorted by scene, primitive, file and
 /// index (a deterministic order).
 pub fn load_all() -> Result<Vec<SampleQuery>, String> {
-    let root = data_dir()?;
+    let root = data_dir();
     let mut scenes: Vec<String> = std::fs::read_dir(&root)
         .map_err(|e| format!("{}: {e}", root.display()))?
         .filter_map(|entry| entry.ok())

@@ -1,58 +1,33 @@
 //! Deterministic mesh and query workloads shared by the tests and the benches:
-//! the seed 000 triangle-index workloads (a terrain grid and a random soup of
+//! the triangle-index workloads (a terrain grid and a random soup of
 //! 2,048, 8,192 and 32,768 triangles) and short sphere sweeps near the surface.
 //!
-//! Everything derives from a seed through [`SplitMix64`] (Steele, Lea and
-//! Flood 2014), so a workload is the same on every machine and run.
+//! Everything derives from a seed through [`SplitMix64`] (the scenes' one
+//! generator, re-exported here; Steele, Lea and Flood 2014), so a workload is
+//! the same on every machine and run.
 
 use parapet_math::Vec3;
 
-/// The seed 000 workload sizes, in triangles.
+/// The workload sizes, in triangles.
 pub const WORKLOAD_TRIANGLES: [usize; 3] = [2_048, 8_192, 32_768];
 
-/// A small deterministic pseudo-random generator: the scenes' SplitMix64
-/// ([`parapet_scenes::prng::SplitMix64`], one definition of the sequence)
-/// with the `f32` helpers the mesh workloads use.
-#[derive(Debug, Clone)]
-pub struct SplitMix64 {
-    core: parapet_scenes::prng::SplitMix64,
+pub use parapet_scenes::prng::SplitMix64;
+
+/// Random directions drawn from the one generator ([`SplitMix64`]).
+pub trait Directions {
+    /// A uniformly random unit vector: components from
+    /// [`SplitMix64::range_f32`] in `[-1, 1]`, kept when the norm is in
+    /// `(0.1, 1]`, then normalized in `f32`.
+    fn direction(&mut self) -> Vec3;
 }
 
-impl SplitMix64 {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        Self {
-            core: parapet_scenes::prng::SplitMix64::new(seed),
-        }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.core.next_u64()
-    }
-
-    /// A uniform `f64` in `[0, 1)` (53 random bits).
-    pub fn unit(&mut self) -> f64 {
-        self.core.next_unit()
-    }
-
-    /// A uniform `f32` in `[lo, hi)` (computed in `f64`, rounded once).
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        (lo as f64 + (hi as f64 - lo as f64) * self.unit()) as f32
-    }
-
-    /// A uniform index in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.unit() * n as f64) as usize % n
-    }
-
-    /// A uniformly random unit vector.
-    pub fn direction(&mut self) -> Vec3 {
+impl Directions for SplitMix64 {
+    fn direction(&mut self) -> Vec3 {
         loop {
             let v = Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
+                self.range_f32(-1.0, 1.0),
+                self.range_f32(-1.0, 1.0),
+                self.range_f32(-1.0, 1.0),
             );
             let n = v.norm();
             if n > 0.1 && n <= 1.0 {
@@ -91,7 +66,7 @@ pub fn terrain(cells_x: usize, cells_y: usize, seed: u64) -> IndexedMesh {
         for i in 0..=cells_x {
             let (x, y) = (i as f32, j as f32);
             let hills = 2.0 * (0.15 * x).sin() * (0.11 * y).cos() + 0.5 * (0.7 * x + 0.3 * y).sin();
-            let noise = rng.range(-0.1, 0.1);
+            let noise = rng.range_f32(-0.1, 0.1);
             vertices.push(Vec3::new(x, y, hills + noise));
         }
     }
@@ -131,15 +106,15 @@ pub fn soup(count: usize, seed: u64) -> IndexedMesh {
     let mut indices = Vec::with_capacity(count);
     for t in 0..count as u32 {
         let centre = Vec3::new(
-            rng.range(0.0, side),
-            rng.range(0.0, side),
-            rng.range(0.0, side),
+            rng.range_f32(0.0, side),
+            rng.range_f32(0.0, side),
+            rng.range_f32(0.0, side),
         );
         for _ in 0..3 {
             let offset = Vec3::new(
-                rng.range(-0.75, 0.75),
-                rng.range(-0.75, 0.75),
-                rng.range(-0.75, 0.75),
+                rng.range_f32(-0.75, 0.75),
+                rng.range_f32(-0.75, 0.75),
+                rng.range_f32(-0.75, 0.75),
             );
             vertices.push(centre + offset);
         }
@@ -159,9 +134,9 @@ pub fn overlapping(count: usize, side: f32, seed: u64) -> IndexedMesh {
     for t in 0..count as u32 {
         for _ in 0..3 {
             vertices.push(Vec3::new(
-                rng.range(0.0, side),
-                rng.range(0.0, side),
-                rng.range(0.0, side),
+                rng.range_f32(0.0, side),
+                rng.range_f32(0.0, side),
+                rng.range_f32(0.0, side),
             ));
         }
         indices.push([3 * t, 3 * t + 1, 3 * t + 2]);
@@ -187,19 +162,19 @@ pub fn sweeps_near(mesh: &IndexedMesh, count: usize, seed: u64) -> Vec<Sweep> {
     let mut rng = SplitMix64::new(seed);
     (0..count)
         .map(|_| {
-            let tri = mesh.indices[rng.below(mesh.indices.len())];
+            let tri = mesh.indices[rng.below_scaled(mesh.indices.len())];
             let [a, b, c] = tri.map(|i| mesh.vertices[i as usize]);
-            let (mut u, mut v) = (rng.range(0.0, 1.0), rng.range(0.0, 1.0));
+            let (mut u, mut v) = (rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 1.0));
             if u + v > 1.0 {
                 (u, v) = (1.0 - u, 1.0 - v);
             }
             let on_surface = a + (b - a) * u + (c - a) * v;
-            let start = on_surface + rng.direction() * rng.range(0.0, 1.0);
-            let end = start + rng.direction() * rng.range(0.0, 0.5);
+            let start = on_surface + rng.direction() * rng.range_f32(0.0, 1.0);
+            let end = start + rng.direction() * rng.range_f32(0.0, 0.5);
             Sweep {
                 start,
                 end,
-                radius: rng.range(0.1, 0.5),
+                radius: rng.range_f32(0.1, 0.5),
             }
         })
         .collect()

@@ -1,5 +1,5 @@
-//! Motion-mode changes of rigid bodies (seed 004, "Change a body's motion
-//! mode"): what each transition keeps and clears, bit for bit, the retained
+//! Motion-mode changes of rigid bodies (docs/physics.md "Motion modes"):
+//! what each transition keeps and clears, bit for bit, the retained
 //! dynamic configuration through kinematic and static chains, the refused
 //! edits of a disabled configuration, bodies created without a dynamic mass,
 //! mesh restrictions and the lifetime of pending forces.

@@ -1,5 +1,5 @@
 //! Differential test of the triangle bounds tree against parry3d 0.31's BVH
-//! on a `TriMesh` built from the same triangles: on the seed 000 workloads
+//! on a `TriMesh` built from the same triangles: on the triangle-index workloads
 //! (terrain grid and random soup) and the shared sweep generator, a box query
 //! with f32 corners returns exactly the triangles parry's `intersect_aabb`
 //! returns (both test closed boxes against the triangles' exact f32 bounds),

@@ -16,6 +16,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery, Ray, SweptBall, TriangleBoundsTree};
 use parapet_math::{Vec3, Vec3d};
+use parapet_scenes::prng::SplitMix64;
 use proptest::prelude::*;
 
 fn exact(x: f64) -> BigRational {
@@ -124,13 +125,8 @@ fn radius() -> impl Strategy<Value = f64> {
 /// Random distractor triangles around `centre` so that the tree (not the
 /// linear scan) answers: 40 triangles within 50 m.
 fn distractors(centre: Vec3d, seed: u64) -> Vec<[Vec3; 3]> {
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 * 100.0 - 50.0
-    };
+    let mut rng = SplitMix64::new(seed);
+    let mut next = move || rng.range(-50.0, 50.0);
     (0..40)
         .map(|_| {
             let c = centre + Vec3d::new(next(), next(), next());

@@ -1,4 +1,4 @@
-//! The radius / speed / step / restitution family of seed 000 for dynamic
+//! The radius / speed / step / restitution family for dynamic
 //! spheres on floors, walls and slopes in SPHERE_MESH_CCD: 4 radii x 4
 //! speeds x 3 steps x 3 restitutions, each with and without friction, on
 //! three surfaces (864 worlds). Each sphere starts so that it reaches the
@@ -178,7 +178,7 @@ fn run_case(name: &str, n: Vec3, r: f32, speed: f32, dt: f32, e: f32, friction: 
 /// A spinning sphere with an anisotropic tensor and friction, thrown fast at
 /// a slope: the impact uses the world tensor at the step's start
 /// orientation, so the kinetic energy measured with that tensor never
-/// increases (seed 000 "Step and contact behavior"), the sphere ends in
+/// increases (docs/continuous-collision.md "How a step works"), the sphere ends in
 /// front of the face, and its orientation has advanced.
 #[test]
 fn a_spinning_anisotropic_sphere_never_gains_energy_at_an_impact() {

@@ -1,4 +1,4 @@
-//! Plastic cascade settling (seed 000 "Moving sphere pairs", issue 8): a
+//! Plastic cascade settling (docs/continuous-collision.md "Moving groups"): a
 //! body falling onto a resting stack settles in one step without
 //! interpenetration or energy gain; an elastic stack still bounces; eleven
 //! simultaneous contacts are refused and the step rolls back bit for bit.

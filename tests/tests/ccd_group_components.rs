@@ -1,6 +1,6 @@
-//! Cascade settling per connected component (seed 000 "Moving sphere
-//! pairs": the settling refuses more than ten simultaneous contacts; issue
-//! 11: groups of stacks). Stacks close enough to share one group are struck
+//! Cascade settling per connected component (docs/continuous-collision.md
+//! "Moving groups": the settling refuses more than ten simultaneous
+//! contacts; the bench's groups of stacks). Stacks close enough to share one group are struck
 //! at the same instant: their contacts form one component per stack (a
 //! floor triangle passes no impulse from one stack to the next), so more
 //! than ten simultaneous contacts in the group settle as long as no stack

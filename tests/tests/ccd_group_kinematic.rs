@@ -1,5 +1,5 @@
-//! Kinematic spheres in SPHERE_MESH_CCD groups (seed 000 "Supported
-//! worlds", issue 8): they strike dynamic spheres as infinite masses and
+//! Kinematic spheres in SPHERE_MESH_CCD groups (docs/continuous-collision.md
+//! "Supported worlds", "Moving groups"): they strike dynamic spheres as infinite masses and
 //! keep the pose their velocity gives; each strike raises a dynamic speed by
 //! at most twice the kinematic speed; they pass through static meshes; a
 //! dynamic sphere driven into a mesh is refused and the step rolls back.

@@ -1,4 +1,4 @@
-//! A large group (issue 11, bench scene `packed_pairs`): 64 head-on sphere
+//! A large group (bench scene `packed_pairs`): 64 head-on sphere
 //! pairs 1 m apart whose reach regions merge into one group of 128, swept
 //! with the pair cull and the reuse of unchanged outcomes
 //! (`parapet_world::ccd::group_sweep`). The step must stay exact: no pair

@@ -1,5 +1,5 @@
-//! Moving pairs in SPHERE_MESH_CCD (seed 000 "Moving sphere pairs", issue
-//! 8): head-on spheres and rotation-locked capsules at speeds far above
+//! Moving pairs in SPHERE_MESH_CCD (docs/continuous-collision.md "Moving
+//! groups"): head-on spheres and rotation-locked capsules at speeds far above
 //! radius / dt never pass through each other, conserve momentum, never gain
 //! kinetic energy, and follow restitution 0 and 1; Newton's cradle; a
 //! plastic chain; determinism and insertion-equivalent orders; pair routing.

@@ -1,5 +1,5 @@
 //! Many fast spheres and locked capsules in a closed box of mesh walls
-//! (issue 8): the whole box is one group; over several steps no pair interpenetrates beyond a
+//! (docs/continuous-collision.md "Moving groups"): the whole box is one group; over several steps no pair interpenetrates beyond a
 //! rounding tolerance and no sphere passes a wall. Deterministic scenes
 //! from seeds (SplitMix64); `PARAPET_GROUP_SCENES` sets how many (default 20; odd seeds
 //! with gravity).
@@ -33,10 +33,6 @@ fn half_height(i: usize) -> f32 {
 /// split correction, not removed at once. 1e-5 m is 1/8000 of the radius.
 const TOLERANCE: f64 = 1e-5;
 
-fn unit(rng: &mut SplitMix64) -> f32 {
-    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-}
-
 /// A closed box of six inward-facing plates (two triangles each) and `n`
 /// spheres on a jittered grid with random velocities up to `speed` m/s.
 fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
@@ -46,8 +42,8 @@ fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
     if seed % 2 == 1 {
         w.gravity = Vec3::new(0.0, 0.0, -9.8);
     }
-    let e = unit(&mut rng);
-    let m = mat(0.3 * unit(&mut rng), e);
+    let e = rng.next_unit_f32();
+    let m = mat(0.3 * rng.next_unit_f32(), e);
     for axis in 0..3 {
         for sign in [-1.0f32, 1.0] {
             let mut c = Vec3::zeros();
@@ -69,16 +65,16 @@ fn scene(seed: u64, n: usize, speed: f32) -> (PhysicsWorld, Vec<BodyId>) {
                 let mut p = Vec3::new(i as f32, j as f32, k as f32) * spacing
                     - Vec3::repeat(HALF - 0.5 * spacing);
                 for c in p.iter_mut() {
-                    *c += (unit(&mut rng) - 0.5) * 0.1 * spacing;
+                    *c += (rng.next_unit_f32() - 0.5) * 0.1 * spacing;
                 }
                 let v = Vec3::new(
-                    unit(&mut rng) - 0.5,
-                    unit(&mut rng) - 0.5,
-                    unit(&mut rng) - 0.5,
+                    rng.next_unit_f32() - 0.5,
+                    rng.next_unit_f32() - 0.5,
+                    rng.next_unit_f32() - 0.5,
                 ) * (2.0 * speed);
-                let mass = 0.5 + unit(&mut rng);
+                let mass = 0.5 + rng.next_unit_f32();
                 let body = if half_height(ids.len()) > 0.0 {
-                    let d = Vec3::new(unit(&mut rng) - 0.5, unit(&mut rng) - 0.5, 0.3);
+                    let d = Vec3::new(rng.next_unit_f32() - 0.5, rng.next_unit_f32() - 0.5, 0.3);
                     let q = parapet_math::Quat::rotation_between(&Vec3::z(), &d)
                         .unwrap_or_else(parapet_math::Quat::identity);
                     locked_capsule(R, HALF_HEIGHT, mass, p, q, v, m)

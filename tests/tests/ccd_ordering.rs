@@ -1,4 +1,5 @@
-//! Ordering in SPHERE_MESH_CCD (seed 000 "Ordering, limits and rollback"):
+//! Ordering in SPHERE_MESH_CCD (docs/continuous-collision.md "Ordering,
+//! limits and rollback"):
 //! triangle ties keep triangle insertion order, swept events are stably
 //! sorted by time whatever the body order, initial discrete reports come
 //! before swept reports, and contact_count counts both.

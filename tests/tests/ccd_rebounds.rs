@@ -1,5 +1,5 @@
 //! Several impacts in one step, and the impact limit with its rollback
-//! (seed 000 "Step and contact behavior": more than one impact can occur in
+//! (docs/continuous-collision.md "How a step works": more than one impact can occur in
 //! a step; "Ordering, limits and rollback": exhausting `ccd_max_impacts`
 //! raises an error and restores the complete state; a retried step after
 //! fixing the cause matches a world that never failed, bit for bit).

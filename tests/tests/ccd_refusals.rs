@@ -1,5 +1,5 @@
-//! Every refusal of SPHERE_MESH_CCD for bodies alone (seed 000 "Supported
-//! worlds", "Precision and refusal limits"): each test shows the error,
+//! Every refusal of SPHERE_MESH_CCD for bodies alone (docs/continuous-collision.md
+//! "Supported worlds", "What it refuses, and why"): each test shows the error,
 //! that it names the body, and that the world is unchanged bit for bit
 //! (`world_support::capture`). Also: the mesh snapshot check runs once per
 //! snapshot (adding a mesh invalidates it, adding a sphere does not), bodies
@@ -106,7 +106,7 @@ fn a_box_or_hull_that_can_turn_is_refused() {
 #[test]
 fn locked_capsules_that_spin_and_turning_capsules_without_a_positive_definite_tensor_are_refused() {
     // Capsules that turn, and capsules off their centre, are turning bodies
-    // (seed 000 "Turning bodies", tests ccd_turning_*.rs); these stay refused.
+    // (docs/turning-bodies.md, tests ccd_turning_*.rs); these stay refused.
     let c = RigidBody::new_dynamic(Shape::capsule(0.1, 0.3).unwrap(), 1.0)
         .unwrap()
         .with_position(Vec3::new(0.0, 0.0, 1.0));
@@ -160,8 +160,8 @@ fn kinematic_shapes_other_than_still_spheres_and_static_primitives_are_refused()
 
 #[test]
 fn a_box_that_can_reach_another_moving_body_is_refused() {
-    // Spheres that can reach each other are swept as a group (issue 8,
-    // tests/tests/ccd_group_*.rs); a box or hull stays refused.
+    // Spheres that can reach each other are swept as a group
+    // (tests/tests/ccd_group_*.rs); a box or hull stays refused.
     let locked_box = |p: Vec3| {
         let mut b = RigidBody::new_dynamic(Shape::cuboid(Vec3::repeat(0.1)).unwrap(), 1.0)
             .unwrap()

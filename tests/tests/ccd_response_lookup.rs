@@ -1,6 +1,6 @@
 //! The pre-response initial-contact lookup at the retained impact position
-//! and the velocity reconstruction of SPHERE_MESH_CCD (seed 000 "Precision
-//! and refusal limits", issue 7), shown through `PhysicsWorld`, the public
+//! and the velocity reconstruction of SPHERE_MESH_CCD (docs/continuous-collision.md
+//! "Precision limits"), shown through `PhysicsWorld`, the public
 //! `sweep_alone` of `parapet_world::ccd` and `respond_body_triangle` of
 //! `parapet_solver::impact`.
 //!
@@ -92,7 +92,7 @@ fn an_almost_axial_impact_lands_on_the_restitution_target_with_one_impact() {
                 w.gravity = Vec3::zeros();
                 // The plate's internal diagonal (x + y = -6 near the ball) is
                 // kept 4 m from the sliding path: a discrete contact with that
-                // internal edge is a separate, known limitation (seed 000
+                // internal edge is a separate, known limitation (the
                 // tessellated floor), not the subject here.
                 let center = Vec3::new(-3.0, -3.0, 3.0 * (normal.x + normal.y) / normal.z);
                 let floor = w.add_body(plate(center, normal, 10.0, material)).unwrap();
@@ -289,11 +289,6 @@ fn the_lookup_neither_moves_the_body_nor_adds_an_impact() {
     }
 }
 
-/// A uniform `f64` in `[lo, hi)` from the shared deterministic generator.
-fn uniform(rng: &mut parapet_tests::meshes::SplitMix64, lo: f64, hi: f64) -> f64 {
-    lo + (hi - lo) * (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 #[test]
 fn edge_and_vertex_impacts_respond_to_the_looked_up_normal_without_zero_time_repeats() {
     // One triangle; the sphere is aimed at a point of an edge or at a vertex,
@@ -322,7 +317,7 @@ fn edge_and_vertex_impacts_respond_to_the_looked_up_normal_without_zero_time_rep
         let q = if vertex {
             a
         } else {
-            a + (b - a) * uniform(&mut rng, 0.1, 0.9)
+            a + (b - a) * rng.range(0.1, 0.9)
         };
         // Outward direction in the triangle's plane, away from the interior.
         let centroid = (promote(tri[0]) + promote(tri[1]) + promote(tri[2])) / 3.0;
@@ -339,11 +334,11 @@ fn edge_and_vertex_impacts_respond_to_the_looked_up_normal_without_zero_time_rep
         };
         // Contact normal between the face normal and the outward direction;
         // almost axial approach along -m with a small tangential part.
-        let phi = uniform(&mut rng, 1e-6, 1.4);
+        let phi = rng.range(1e-6, 1.4);
         let m = (face * phi.cos() + out * phi.sin()).normalize();
         let tangent = m.cross(&edge).normalize();
-        let speed = uniform(&mut rng, 5.0, 60.0);
-        let slant = uniform(&mut rng, -1e-3, 1e-3);
+        let speed = rng.range(5.0, 60.0);
+        let slant = rng.range(-1e-3, 1e-3);
         let v = (-m + tangent * slant) * speed;
         let c0 = q + m * RADIUS as f64 - v * (0.5 * dt as f64);
         let v32 = v.map(|x| x as f32);

@@ -1,8 +1,8 @@
 //! Resting and sliding contact in SPHERE_MESH_CCD under gravity: initial
 //! front-side overlaps keep the discrete solver and its split correction,
 //! slow contacts keep the speculative path, and the sweep adds nothing to a
-//! body that rests or slides on a single flat face (seed 000 "Step and
-//! contact behavior"). Each body lands away from the plate's internal
+//! body that rests or slides on a single flat face (docs/continuous-collision.md
+//! "How a step works"). Each body lands away from the plate's internal
 //! diagonal (ghost edges there are the tessellated-floor limitation).
 
 mod ccd_support;

@@ -1,6 +1,6 @@
 //! Capsules, boxes and hulls that cannot turn (zero inverse inertia, no spin,
 //! no torque) in SPHERE_MESH_CCD: the size / speed / step / restitution
-//! family of seed 000 (4 x 4 x 3 x 3, with and without friction, three
+//! family of `ccd_family.rs` (4 x 4 x 3 x 3, with and without friction, three
 //! shapes, three surfaces: 2592 worlds) on floors, walls and slopes, tilted
 //! shapes; and the grazing controls: a face, edge or cylinder that
 //! slides along a floor with zero clearance takes no impulse, with
@@ -177,7 +177,7 @@ fn run_case(
     // Place the shape so that its lowest support point is `gap` above the plane.
     let c0 = clearance(shape, Vec3::zeros(), q, n);
     // Land 5 m from the plate centre, away from its internal diagonal edge
-    // (a ghost edge contact there is seed 000's tessellated-floor
+    // (a ghost edge contact there is the tessellated-floor
     // limitation, recorded in ccd_tessellated.rs, not the subject here).
     let start = (promote(n) * (gap - c0) + promote(tangent(n)) * 5.0).cast::<f32>();
     let v = -n * speed + tangent(n) * (0.3 * speed);

@@ -1,8 +1,8 @@
 //! Bodies alone are swept in parallel from 128 of them (`step/ccd.rs`),
 //! each rayon task reusing its candidate and shape buffers across the bodies
 //! it sweeps, and clear misses are decided without the exact sweep. The
-//! outcome must not depend on the thread count (ARCHITECTURE.md: "results
-//! must not depend on the thread count"): 160 bodies of every swept shape
+//! outcome must not depend on the thread count (docs/continuous-collision.md
+//! "How a step works"): 160 bodies of every swept shape
 //! (spheres, locked capsules, boxes and hulls) falling fast onto the rough
 //! terrain of `ccd_terrain.rs`, twelve 1/60 s steps on one thread and on
 //! three, give the same bits for every body and the same events.
@@ -37,36 +37,36 @@ fn run() -> (Vec<Vec<u64>>, Vec<String>, usize) {
     for k in 0..160 {
         let (i, j) = (k % 13, k / 13);
         let shape = match k % 4 {
-            0 => Shape::sphere(rng.range(0.1, 0.4)).unwrap(),
-            1 => Shape::capsule(rng.range(0.08, 0.3), rng.range(0.1, 0.5)).unwrap(),
+            0 => Shape::sphere(rng.range_f32(0.1, 0.4)).unwrap(),
+            1 => Shape::capsule(rng.range_f32(0.08, 0.3), rng.range_f32(0.1, 0.5)).unwrap(),
             2 => Shape::cuboid(Vec3::new(
-                rng.range(0.1, 0.4),
-                rng.range(0.1, 0.4),
-                rng.range(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
             ))
             .unwrap(),
             _ => hull.clone(),
         };
         let sphere = matches!(shape, Shape::Sphere(_));
         // Bodies 8 m apart: each stays alone (no shared groups).
-        let mut b = RigidBody::new_dynamic(shape, rng.range(0.5, 5.0))
+        let mut b = RigidBody::new_dynamic(shape, rng.range_f32(0.5, 5.0))
             .unwrap()
-            .with_material(mat(rng.range(0.0, 1.0), rng.range(0.0, 0.6), 0.5))
+            .with_material(mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 0.6), 0.5))
             .with_position(Vec3::new(
                 -50.0 + 8.0 * i as f32,
                 -50.0 + 8.0 * j as f32,
-                1.5 + rng.range(0.0, 1.5),
+                1.5 + rng.range_f32(0.0, 1.5),
             ))
             .with_linear_velocity(Vec3::new(
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
-                -rng.range(15.0, 50.0),
+                rng.range_f32(-2.0, 2.0),
+                rng.range_f32(-2.0, 2.0),
+                -rng.range_f32(15.0, 50.0),
             ));
         if !sphere {
             b = b.with_rotation(Quat::from_euler_angles(
-                rng.range(-1.5, 1.5),
-                rng.range(-1.5, 1.5),
-                rng.range(-3.0, 3.0),
+                rng.range_f32(-1.5, 1.5),
+                rng.range_f32(-1.5, 1.5),
+                rng.range_f32(-3.0, 3.0),
             ));
             b.set_inverse_inertia(Mat3::zeros()).unwrap();
         }

@@ -37,7 +37,7 @@ mod ccd_support;
 use parapet_geometry::{Material, Shape};
 use parapet_math::{Mat3, Quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
-use parapet_tests::meshes::SplitMix64;
+use parapet_tests::meshes::{Directions, SplitMix64};
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parapet_tests::state::body_bits;
 use parapet_world::{BodyId, PhysicsWorld, CONTACT_MARGIN, SPHERE_MESH_CCD};
@@ -134,7 +134,7 @@ struct Mover {
 /// A random unit quaternion (normalized in f32).
 fn random_rotation(rng: &mut SplitMix64) -> Quat {
     let axis = rng.direction();
-    let angle = rng.range(-3.1, 3.1);
+    let angle = rng.range_f32(-3.1, 3.1);
     Quat::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle)
 }
 
@@ -192,22 +192,22 @@ enum Family {
 
 /// A random moving body for `family` (locked rotation unless a sphere).
 fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
-    let kind = rng.below(4);
+    let kind = rng.below_scaled(4);
     let size = match family {
         // From 2.6e-4 m: every shape's limit radius (a capsule's radius is
         // 0.4 of it, a solid's farthest vertex at least half) stays above
         // the sweeps' smallest, 1e-4 m.
-        Family::Tiny | Family::TinyCorner => 10f64.powf(-3.58 + 1.3 * rng.unit()),
-        _ => 0.05 + 1.5 * rng.unit(),
+        Family::Tiny | Family::TinyCorner => 10f64.powf(-3.58 + 1.3 * rng.next_unit()),
+        _ => 0.05 + 1.5 * rng.next_unit(),
     } as f32;
     let mut offset_hull = Vec3::zeros();
     let shape = match kind {
         0 => Shape::sphere(size).unwrap(),
         1 => Shape::capsule(0.4 * size, 0.6 * size).unwrap(),
         2 => Shape::cuboid(Vec3::new(
-            size * rng.range(0.3, 1.0),
-            size * rng.range(0.3, 1.0),
-            size * rng.range(0.3, 1.0),
+            size * rng.range_f32(0.3, 1.0),
+            size * rng.range_f32(0.3, 1.0),
+            size * rng.range_f32(0.3, 1.0),
         ))
         .unwrap(),
         _ => {
@@ -217,7 +217,7 @@ fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
                 offset_hull = rng.direction() * (2.0 * size);
             }
             let pts: Vec<Vec3> = (0..8)
-                .map(|_| offset_hull + rng.direction() * (size * rng.range(0.5, 1.0)))
+                .map(|_| offset_hull + rng.direction() * (size * rng.range_f32(0.5, 1.0)))
                 .collect();
             Shape::convex_hull(&pts).unwrap()
         }
@@ -230,30 +230,30 @@ fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
     };
     // Position.
     let position = if family == Family::Far {
-        let magnitude = [1.0e3, 1.0e4, 3.0e4, 1.0e5][rng.below(4)];
+        let magnitude = [1.0e3, 1.0e4, 3.0e4, 1.0e5][rng.below_scaled(4)];
         Vec3::from_fn(|_, _| {
-            let sign = if rng.below(2) == 0 { -1.0 } else { 1.0 };
-            (sign * magnitude * rng.range(0.9, 1.0) as f64) as f32
+            let sign = if rng.below_scaled(2) == 0 { -1.0 } else { 1.0 };
+            (sign * magnitude * rng.range_f32(0.9, 1.0) as f64) as f32
         })
     } else {
         Vec3::new(
-            rng.range(-5.0, 5.0),
-            rng.range(-5.0, 5.0),
-            rng.range(-5.0, 5.0),
+            rng.range_f32(-5.0, 5.0),
+            rng.range_f32(-5.0, 5.0),
+            rng.range_f32(-5.0, 5.0),
         )
     };
-    let mut body = RigidBody::new_dynamic(shape.clone(), rng.range(0.5, 5.0))
+    let mut body = RigidBody::new_dynamic(shape.clone(), rng.range_f32(0.5, 5.0))
         .unwrap()
-        .with_material(mat(rng.range(0.0, 1.0), rng.range(0.0, 0.9), 0.5))
+        .with_material(mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 0.9), 0.5))
         .with_position(position)
         .with_rotation(rotation);
     if !sphere {
         body.set_inverse_inertia(Mat3::zeros()).unwrap();
     }
     let mut shape_offset = (Vec3::zeros(), Quat::identity());
-    if family == Family::Offset && kind >= 2 && rng.below(2) == 0 {
+    if family == Family::Offset && kind >= 2 && rng.below_scaled(2) == 0 {
         shape_offset = (
-            rng.direction() * (size * rng.range(0.0, 3.0)),
+            rng.direction() * (size * rng.range_f32(0.0, 3.0)),
             random_rotation(rng),
         );
         body.set_shape_offset(shape_offset.0, shape_offset.1)
@@ -268,15 +268,15 @@ fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
     let travel = match family {
         // Tiny bodies must travel beyond the contact margin (0.02 m, 200
         // radii of 1e-4 m) for the sweeps to be the ones that decide.
-        Family::Tiny | Family::TinyCorner => r * [3.0, 100.0, 500.0, 3000.0][rng.below(4)],
-        _ => r * [0.01, 0.5, 3.0, 20.0][rng.below(4)],
+        Family::Tiny | Family::TinyCorner => r * [3.0, 100.0, 500.0, 3000.0][rng.below_scaled(4)],
+        _ => r * [0.01, 0.5, 3.0, 20.0][rng.below_scaled(4)],
     };
     let velocity = match family {
         Family::Diagonal => {
             let s = (travel / (3f64.sqrt() * DT as f64)) as f32;
-            Vec3::from_fn(|_, _| if rng.below(2) == 0 { -s } else { s })
+            Vec3::from_fn(|_, _| if rng.below_scaled(2) == 0 { -s } else { s })
         }
-        Family::Slow => match rng.below(3) {
+        Family::Slow => match rng.below_scaled(3) {
             0 => Vec3::zeros(),
             1 => rng.direction() * 1.0e-7,
             _ => rng.direction() * (1.0e-4 * r as f32 / DT),
@@ -285,8 +285,8 @@ fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
     };
     body.set_linear_velocity(velocity);
     let mut split = Vec3::zeros();
-    if family == Family::Offset && rng.below(2) == 0 {
-        split = rng.direction() * (r as f32 * rng.range(0.0, 2.0) / DT);
+    if family == Family::Offset && rng.below_scaled(2) == 0 {
+        split = rng.direction() * (r as f32 * rng.range_f32(0.0, 2.0) / DT);
         body.set_split_linear_velocity(split);
     }
     let q_body = nalgebra::UnitQuaternion::new_normalize(rotation.into_inner().cast::<f64>());
@@ -353,11 +353,11 @@ const GRAZE: [f64; 12] = [
 /// or `a0` on an edge.
 fn triangle_around(rng: &mut SplitMix64, a0: Vec3d, n: Vec3d, size: f64) -> [Vec3d; 3] {
     let (u, w) = plane_axes(n);
-    let angle = rng.unit() * std::f64::consts::TAU;
+    let angle = rng.next_unit() * std::f64::consts::TAU;
     let (c, s) = (angle.cos(), angle.sin());
     let e1 = u * c + w * s;
     let e2 = -u * s + w * c;
-    match rng.below(3) {
+    match rng.below_scaled(3) {
         0 => [a0, a0 + e1 * size, a0 + (e1 * 0.3 + e2) * size],
         1 => [
             a0 - (e1 + e2 * 0.5) * size,
@@ -371,7 +371,7 @@ fn triangle_around(rng: &mut SplitMix64, a0: Vec3d, n: Vec3d, size: f64) -> [Vec
 /// The triangles of one single-body world for `family`.
 fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec3d; 3]> {
     let shape = m.body.shape();
-    let count = 1 + rng.below(3);
+    let count = 1 + rng.below_scaled(3);
     let dn = m.d.norm();
     let mut out = Vec::new();
     for _ in 0..count {
@@ -385,7 +385,7 @@ fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec
                 Shape::Capsule(c) => c.radius() as f64 + c.half_height() as f64,
                 _ => shape.bounding_radius(),
             } + m.r / 1024.0;
-            let signs = Vec3d::from_fn(|_, _| if rng.below(2) == 0 { -1.0 } else { 1.0 });
+            let signs = Vec3d::from_fn(|_, _| if rng.below_scaled(2) == 0 { -1.0 } else { 1.0 });
             let corner = Vec3d::from_fn(|k, _| {
                 let (a, b) = (m.centre[k], m.centre[k] + m.d[k]);
                 if signs[k] > 0.0 {
@@ -398,16 +398,16 @@ fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec
                 * if family == Family::TinyCorner {
                     // Clearly outside the box (f32 rounding of the corner
                     // is up to 5e-3 of these radii), within the reach ball.
-                    [1.0e-3, 0.1, 1.0, 10.0][rng.below(4)]
+                    [1.0e-3, 0.1, 1.0, 10.0][rng.below_scaled(4)]
                 } else {
-                    [-1.0e-3, -1.0e-6, 0.0, 1.0e-6, 1.0e-3][rng.below(5)]
+                    [-1.0e-3, -1.0e-6, 0.0, 1.0e-6, 1.0e-3][rng.below_scaled(5)]
                 };
             let a0 = corner + signs * eps;
             let size = m.r
                 * if family == Family::TinyCorner {
-                    [1.0, 1.0e3, 2.0e6][rng.below(3)]
+                    [1.0, 1.0e3, 2.0e6][rng.below_scaled(3)]
                 } else {
-                    [0.1, 1.0, 30.0][rng.below(3)]
+                    [0.1, 1.0, 30.0][rng.below_scaled(3)]
                 };
             let out1 = signs.component_mul(&Vec3d::new(1.0, 0.2, 0.1));
             let out2 = signs.component_mul(&Vec3d::new(0.1, 1.0, 0.3));
@@ -416,10 +416,10 @@ fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec
         }
         // A plane grazing the path: approaching it (closest at the end) or
         // parallel to the motion (closest all along).
-        let parallel = dn > 0.0 && rng.below(3) == 0;
+        let parallel = dn > 0.0 && rng.below_scaled(3) == 0;
         let n = if parallel {
             let (u, w) = plane_axes(m.d / dn);
-            let a = rng.unit() * std::f64::consts::TAU;
+            let a = rng.next_unit() * std::f64::consts::TAU;
             u * a.cos() + w * a.sin()
         } else {
             let mut n = random_unit(rng);
@@ -428,13 +428,13 @@ fn random_triangles(rng: &mut SplitMix64, m: &Mover, family: Family) -> Vec<[Vec
             }
             n
         };
-        let s = if parallel { rng.unit() } else { 1.0 };
-        let delta = GRAZE[rng.below(GRAZE.len())] * m.r;
+        let s = if parallel { rng.next_unit() } else { 1.0 };
+        let delta = GRAZE[rng.below_scaled(GRAZE.len())] * m.r;
         let h = support(shape, m.rotation, -n);
         let a0 = m.centre + m.d * s - n * (h + delta);
         let size = match family {
-            Family::Huge => m.r * [300.0, 1000.0, 1015.0, 1030.0, 5000.0][rng.below(5)],
-            _ => m.r * [0.05, 1.0, 5.0][rng.below(3)],
+            Family::Huge => m.r * [300.0, 1000.0, 1015.0, 1030.0, 5000.0][rng.below_scaled(5)],
+            _ => m.r * [0.05, 1.0, 5.0][rng.below_scaled(3)],
         };
         out.push(triangle_around(rng, a0, n, size));
     }
@@ -705,7 +705,7 @@ fn a_body_alone_matches_the_reach_ball_path_and_the_brute_force_oracle(
         if tris.is_empty() {
             continue;
         }
-        let mesh_material = mat(0.4, rng.range(0.0, 0.8), 0.5);
+        let mesh_material = mat(0.4, rng.range_f32(0.0, 0.8), 0.5);
         let build = |switch: bool| {
             let mut w = PhysicsWorld::new();
             w.gravity = Vec3::zeros();
@@ -988,13 +988,13 @@ fn crowd_in_order(
         for n in 0..8 {
             let offset = Vec3::new((n & 1) as f32, ((n >> 1) & 1) as f32, (n >> 2) as f32) * 0.25;
             bodies.push(
-                RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), rng.range(0.5, 2.0))
+                RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), rng.range_f32(0.5, 2.0))
                     .unwrap()
-                    .with_material(mat(0.3, rng.range(0.0, 0.8), 0.5))
+                    .with_material(mat(0.3, rng.range_f32(0.0, 0.8), 0.5))
                     .with_position(base + offset)
                     .with_linear_velocity(Vec3::new(
-                        rng.range(-3.0, 3.0),
-                        rng.range(-3.0, 3.0),
+                        rng.range_f32(-3.0, 3.0),
+                        rng.range_f32(-3.0, 3.0),
                         -30.0,
                     )),
             );
@@ -1324,7 +1324,7 @@ fn spheres_on_a_line_never_pass_through_each_other_whatever_the_threads() {
         .unwrap();
         let mut lines = Vec::new();
         for l in 0..72 {
-            let k = 2 + rng.below(5);
+            let k = 2 + rng.below_scaled(5);
             let alike = l % 2 == 0;
             let (y, z) = (30.0 * (l % 9) as f32, 30.0 * (l / 9) as f32);
             let mut x = -5.0f32;
@@ -1333,16 +1333,16 @@ fn spheres_on_a_line_never_pass_through_each_other_whatever_the_threads() {
                 let (r, mass) = if alike {
                     (0.1, 1.0)
                 } else {
-                    (rng.range(0.05, 0.3), rng.range(0.2, 5.0))
+                    (rng.range_f32(0.05, 0.3), rng.range_f32(0.2, 5.0))
                 };
                 x += r;
                 let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), mass)
                     .unwrap()
-                    .with_material(mat(0.0, rng.range(0.0, 1.0), 0.5))
+                    .with_material(mat(0.0, rng.range_f32(0.0, 1.0), 0.5))
                     .with_position(Vec3::new(x, y, z))
-                    .with_linear_velocity(Vec3::new(rng.range(-200.0, 200.0), 0.0, 0.0));
+                    .with_linear_velocity(Vec3::new(rng.range_f32(-200.0, 200.0), 0.0, 0.0));
                 ids.push((w.add_body(b).unwrap(), r));
-                x += r + rng.range(0.02, 1.0);
+                x += r + rng.range_f32(0.02, 1.0);
             }
             lines.push(ids);
         }
@@ -1532,7 +1532,7 @@ fn resting_and_sliding_bodies_match_the_reach_ball_path() {
             let ground = if on_slope { 0.2 * (x - 10.0) } else { 0.1 };
             let mut b = RigidBody::new_dynamic(shape, 1.0)
                 .unwrap()
-                .with_material(mat(rng.range(0.0, 0.8), 0.0, 0.5))
+                .with_material(mat(rng.range_f32(0.0, 0.8), 0.0, 0.5))
                 .with_position(Vec3::new(x, y, ground + 2.0 * size + 0.5));
             if (k / 3) % 4 != 0 {
                 b = b.with_rotation(random_rotation(&mut rng));

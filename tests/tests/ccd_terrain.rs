@@ -32,7 +32,7 @@ const SINK_TOLERANCE: f64 = 0.1;
 
 /// Steps per scene (1/60 s each): every sphere reaches the terrain and
 /// rebounds within them, and none drifts into a neighbour's reach (groups of
-/// interacting bodies are a later issue).
+/// interacting bodies have tests of their own, `ccd_group_*.rs`).
 const STEPS: usize = 15;
 
 struct Outcome {
@@ -71,20 +71,20 @@ fn run_scene(
             if spheres.len() == count {
                 break 'grid;
             }
-            let r = rng.range(0.1, 0.5);
+            let r = rng.range_f32(0.1, 0.5);
             // 7 m apart: each sphere stays alone in its reach region (this
-            // issue handles bodies alone; a 50 m/s impact on a 17 degree
+            // test is about bodies alone; a 50 m/s impact on a 17 degree
             // facet throws a sphere sideways at up to 20 m/s).
             let x = -49.0 + spacing * i as f32;
             let y = -49.0 + spacing * j as f32;
-            let z = 1.0 + rng.range(0.0, 1.5);
+            let z = 1.0 + rng.range_f32(0.0, 1.5);
             let vel = Vec3::new(
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
-                -rng.range(15.0, 50.0),
+                rng.range_f32(-2.0, 2.0),
+                rng.range_f32(-2.0, 2.0),
+                -rng.range_f32(15.0, 50.0),
             );
-            let m = mat(rng.range(0.0, 1.0), rng.range(0.0, 0.5), 0.5);
-            let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range(0.5, 5.0))
+            let m = mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 0.5), 0.5);
+            let b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range_f32(0.5, 5.0))
                 .unwrap()
                 .with_material(m)
                 .with_position(Vec3::new(x, y, z))
@@ -144,8 +144,7 @@ fn run_scene(
 }
 
 /// Bodies alone are swept in parallel; the result must not depend on the
-/// thread count (ARCHITECTURE.md "rayon ... results must not depend on the
-/// thread count").
+/// thread count (docs/continuous-collision.md "How a step works").
 #[test]
 fn the_scene_is_bit_identical_on_one_thread_and_on_several() {
     let on = |threads: usize| {

@@ -92,32 +92,32 @@ fn run(mode: CollisionDetection, seed: u64) -> Outcome {
     for k in 0..120 {
         let (i, j) = (k % 11, k / 11);
         let shape = match k % 3 {
-            0 => Shape::capsule(rng.range(0.08, 0.3), rng.range(0.1, 0.5)).unwrap(),
+            0 => Shape::capsule(rng.range_f32(0.08, 0.3), rng.range_f32(0.1, 0.5)).unwrap(),
             1 => Shape::cuboid(Vec3::new(
-                rng.range(0.1, 0.4),
-                rng.range(0.1, 0.4),
-                rng.range(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
+                rng.range_f32(0.1, 0.4),
             ))
             .unwrap(),
             _ => hull(),
         };
         let q = Quat::from_euler_angles(
-            rng.range(-1.5, 1.5),
-            rng.range(-1.5, 1.5),
-            rng.range(-3.0, 3.0),
+            rng.range_f32(-1.5, 1.5),
+            rng.range_f32(-1.5, 1.5),
+            rng.range_f32(-3.0, 3.0),
         );
         let x = -49.0 + 9.5 * i as f32;
         let y = -49.0 + 9.5 * j as f32;
         let vel = Vec3::new(
-            rng.range(-2.0, 2.0),
-            rng.range(-2.0, 2.0),
-            -rng.range(15.0, 50.0),
+            rng.range_f32(-2.0, 2.0),
+            rng.range_f32(-2.0, 2.0),
+            -rng.range_f32(15.0, 50.0),
         );
-        let mut b = RigidBody::new_dynamic(shape.clone(), rng.range(0.5, 5.0))
+        let mut b = RigidBody::new_dynamic(shape.clone(), rng.range_f32(0.5, 5.0))
             .unwrap()
-            .with_material(mat(rng.range(0.0, 1.0), rng.range(0.0, 0.5), 0.5))
+            .with_material(mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 0.5), 0.5))
             .with_rotation(q)
-            .with_position(Vec3::new(x, y, 2.0 + rng.range(0.0, 1.5)))
+            .with_position(Vec3::new(x, y, 2.0 + rng.range_f32(0.0, 1.5)))
             .with_linear_velocity(vel);
         b.set_inverse_inertia(Mat3::zeros()).unwrap();
         bodies.push((w.add_body(b).unwrap(), shape, q));

@@ -1,4 +1,5 @@
-//! The tessellated-floor limitation of seed 000, recorded in both modes.
+//! The tessellated-floor limitation (docs/physics.md "Tessellated surfaces"),
+//! recorded in both modes.
 
 mod ccd_support;
 
@@ -8,7 +9,7 @@ use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 use parapet_world::{CollisionDetection, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
 
-/// Runs the seed's control and returns the largest upward velocity (m/s)
+/// Runs the tessellated-floor control and returns the largest upward velocity (m/s)
 /// and the lowest centre height (m) over twenty 0.01 s steps.
 fn run(mode: CollisionDetection, vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> (f32, f32) {
     let slick = mat(0.0, 0.0, 0.5);
@@ -35,7 +36,7 @@ fn run(mode: CollisionDetection, vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) 
     (max_up, min_z)
 }
 
-/// Seed 000 "Tessellated-floor limitation": shared triangle edges can
+/// The tessellated-floor limitation: shared triangle edges can
 /// produce false edge contacts, because the mesh stores no adjacency. A
 /// 0.1 m sphere at z = 0.0996 m (overlapping the flat floor by 0.4 mm),
 /// 5 m/s horizontal, gravity, zero friction and restitution, twenty 0.01 s
@@ -45,8 +46,9 @@ fn run(mode: CollisionDetection, vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) 
 /// SPHERE_MESH_CCD alike.
 ///
 /// This asserts today's behaviour, which is *not* physically correct: it
-/// records the limitation, and a later issue (topology-aware feature
-/// admission) removes it, at which point the tessellated assertions flip.
+/// records the limitation of `Shape::mesh`, which stores no adjacency;
+/// `Shape::mesh_with_active_edges` (topology-aware feature admission,
+/// `mesh_active_edges.rs`) removes it.
 /// In CCD the sphere still never sinks below the floor.
 #[test]
 fn test_tessellated_floor_documents_existing_ghost_contacts() {

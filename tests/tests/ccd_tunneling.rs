@@ -1,5 +1,4 @@
-//! The tunnelling example of seed 000 (issue 292, recorded against the port
-//! at af6c253): a 0.1 m sphere at z = 0.15 m moving at -30 m/s with a 0.01 s
+//! The tunnelling example of docs/continuous-collision.md: a 0.1 m sphere at z = 0.15 m moving at -30 m/s with a 0.01 s
 //! step over a plastic horizontal mesh. SPHERE_MESH_CCD stops it at
 //! z = 0.1 m; DISCRETE still reaches z = -0.15 m (minus the gravity term).
 
@@ -113,7 +112,7 @@ fn a_fast_contact_inside_the_margin_is_deferred_to_the_sweep() {
     assert_eq!(w.contact_count(), 1);
 }
 
-/// Backface rule (seed 000): CCD does not catch a sphere that starts behind
+/// Backface rule (one-sided triangles): CCD does not catch a sphere that starts behind
 /// a one-sided triangle and crosses towards its front, nor one that overlaps
 /// the back of the face.
 #[test]

@@ -1,5 +1,5 @@
 //! A capsule that can turn, lying on a floor under gravity in SPHERE_MESH_CCD
-//! (seed 000 "Turning bodies"): sliding along its axis, sliding across it
+//! (docs/turning-bodies.md): sliding along its axis, sliding across it
 //! (friction rolls it about its own axis) and spinning about its own axis.
 //! None of these motions approaches the floor, so the certified sub-steps
 //! stay long (the sub-step counter of `PhysicsWorld::ccd_substeps` stays at

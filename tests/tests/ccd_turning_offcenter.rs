@@ -1,6 +1,6 @@
 //! Off-centre spheres (the shape sits off the mass centre) tumbling at high
-//! speed onto slopes and into corners in SPHERE_MESH_CCD (seed 000 "Turning
-//! bodies"): after every step the independent clearance oracle finds the
+//! speed onto slopes and into corners in SPHERE_MESH_CCD (docs/turning-bodies.md):
+//! after every step the independent clearance oracle finds the
 //! sphere in front of every face it faces, no deeper than the tolerance
 //! (radius / 1024 plus `f32` storage rounding), and inside the region the
 //! faces enclose; without gravity the kinetic energy never increases across
@@ -72,7 +72,7 @@ fn tumble(
     // A sphere tumbling on a surface presses on it for part of each turn;
     // impulses resolve that pressing as micro-collisions (see
     // parapet_world::ccd::turning), several per step: the default budget of
-    // 16 impacts per step is too small for these spins (seed 000: raise the
+    // 16 impacts per step is too small for these spins (docs/turning-bodies.md: raise the
     // budget or shorten the step when a supported step exhausts it).
     w.ccd_max_impacts = IMPACTS;
     w.ccd_max_substeps = SUBSTEPS;

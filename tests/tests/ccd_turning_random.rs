@@ -1,5 +1,5 @@
-//! A randomized family of turning bodies in SPHERE_MESH_CCD (seed 000
-//! "Turning bodies"): turning capsules (some with their mass centre off the
+//! A randomized family of turning bodies in SPHERE_MESH_CCD
+//! (docs/turning-bodies.md): turning capsules (some with their mass centre off the
 //! axis) and off-centre spheres (mass centre and shape both off the body
 //! origin), thrown fast and spinning inside closed rooms with random rough
 //! floors, random materials, with and without gravity.
@@ -10,7 +10,7 @@
 //! (radius / 1024) plus the `f32` storage rounding of the stored pose (see
 //! `allowance` for the derivation), and both ends of its core segment stay
 //! inside the room. A step may refuse with `ImpactLimit` or `SubstepLimit`
-//! (seed 000: the budgets bound the work); it must then leave the world
+//! (the budgets bound the work); it must then leave the world
 //! unchanged, and such refusals must stay rare. Off-centre spheres without
 //! gravity must not gain kinetic energy beyond `f32` rounding.
 //!
@@ -26,7 +26,7 @@ use ccd_turning_support::{allowance, deepest_front_overlap, mat, world_segment, 
 use parapet_geometry::Shape;
 use parapet_math::{Quat, Vec3};
 use parapet_solver::RigidBody;
-use parapet_tests::meshes::SplitMix64;
+use parapet_tests::meshes::{Directions, SplitMix64};
 use parapet_world::{PhysicsWorld, StepError, SPHERE_MESH_CCD};
 use world_support::capture;
 
@@ -46,38 +46,39 @@ fn cases() -> u64 {
 
 /// One random body: a turning capsule or an off-centre sphere.
 fn body(rng: &mut SplitMix64) -> (RigidBody, &'static str) {
-    let capsule = rng.unit() < 0.5;
+    let capsule = rng.next_unit() < 0.5;
     let (mut b, kind) = if capsule {
-        let r = rng.range(0.05, 0.15);
-        let h = rng.range(0.05, 0.35);
+        let r = rng.range_f32(0.05, 0.15);
+        let h = rng.range_f32(0.05, 0.35);
         let mut b =
-            RigidBody::new_dynamic(Shape::capsule(r, h).unwrap(), rng.range(0.5, 3.0)).unwrap();
-        if rng.unit() < 0.3 {
-            b.set_center_of_mass(rng.direction() * rng.range(0.0, r))
+            RigidBody::new_dynamic(Shape::capsule(r, h).unwrap(), rng.range_f32(0.5, 3.0)).unwrap();
+        if rng.next_unit() < 0.3 {
+            b.set_center_of_mass(rng.direction() * rng.range_f32(0.0, r))
                 .unwrap();
         }
         (b, "capsule")
     } else {
-        let r = rng.range(0.05, 0.2);
-        let mut b = RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range(0.5, 3.0)).unwrap();
-        b.set_center_of_mass(rng.direction() * rng.range(0.2 * r, 0.9 * r))
+        let r = rng.range_f32(0.05, 0.2);
+        let mut b =
+            RigidBody::new_dynamic(Shape::sphere(r).unwrap(), rng.range_f32(0.5, 3.0)).unwrap();
+        b.set_center_of_mass(rng.direction() * rng.range_f32(0.2 * r, 0.9 * r))
             .unwrap();
-        if rng.unit() < 0.5 {
-            b.set_shape_offset(rng.direction() * rng.range(0.0, r), Quat::identity())
+        if rng.next_unit() < 0.5 {
+            b.set_shape_offset(rng.direction() * rng.range_f32(0.0, r), Quat::identity())
                 .unwrap();
         }
         (b, "sphere")
     };
-    let axis = rng.direction() * rng.range(0.0, 3.1);
+    let axis = rng.direction() * rng.range_f32(0.0, 3.1);
     b.set_rotation(Quat::from_scaled_axis(axis));
     b.set_position(Vec3::new(
-        rng.range(-0.5, 0.5),
-        rng.range(-0.5, 0.5),
-        rng.range(0.9, 1.1),
+        rng.range_f32(-0.5, 0.5),
+        rng.range_f32(-0.5, 0.5),
+        rng.range_f32(0.9, 1.1),
     ));
-    b.set_linear_velocity(rng.direction() * rng.range(2.0, 20.0));
-    b.set_angular_velocity(rng.direction() * rng.range(0.0, 60.0));
-    b.set_material(mat(rng.range(0.0, 1.0), rng.range(0.0, 1.0), 0.5));
+    b.set_linear_velocity(rng.direction() * rng.range_f32(2.0, 20.0));
+    b.set_angular_velocity(rng.direction() * rng.range_f32(0.0, 60.0));
+    b.set_material(mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 1.0), 0.5));
     (b, kind)
 }
 
@@ -94,9 +95,9 @@ fn random_turning_bodies_never_cross_a_front_face() {
         .unwrap_or(0);
     for case in first..n {
         let mut rng = SplitMix64::new(0x7075_726e_0000 + case);
-        let rough = rng.range(0.0, 0.25);
-        let room = Room::new(6, 0.5, rough, 2.0, || rng.unit());
-        let gravity = rng.unit() < 0.5;
+        let rough = rng.range_f32(0.0, 0.25);
+        let room = Room::new(6, 0.5, rough, 2.0, || rng.next_unit());
+        let gravity = rng.next_unit() < 0.5;
         let mut w = PhysicsWorld::new();
         w.collision_detection = SPHERE_MESH_CCD;
         // Tumbling bodies press on surfaces part of each turn and take
@@ -107,7 +108,7 @@ fn random_turning_bodies_never_cross_a_front_face() {
         if !gravity {
             w.gravity = Vec3::zeros();
         }
-        let material = mat(rng.range(0.0, 1.0), rng.range(0.0, 1.0), 0.5);
+        let material = mat(rng.range_f32(0.0, 1.0), rng.range_f32(0.0, 1.0), 0.5);
         let mut tris = Vec::new();
         for m in room.bodies(material) {
             let id = w.add_body(m).unwrap();

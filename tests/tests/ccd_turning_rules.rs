@@ -1,5 +1,5 @@
-//! The rules around turning bodies in SPHERE_MESH_CCD (seed 000 "Supported
-//! worlds", "Turning bodies", "Ordering, limits and rollback"): turning
+//! The rules around turning bodies in SPHERE_MESH_CCD (docs/turning-bodies.md;
+//! docs/continuous-collision.md "Supported worlds", "Ordering, limits and rollback"): turning
 //! capsules and off-centre shapes are accepted; a turning body whose
 //! reachable region meets another moving body's is refused; offsets beyond
 //! 10000 m are refused; an exhausted impact budget rolls back and a retried

@@ -1,6 +1,6 @@
 //! A lying capsule spun fast about the vertical next to a wall, without
-//! gravity (seed 000 "Turning bodies": "a shape that turns quickly near a
-//! surface ... needs many sub-steps"). Its ends sweep circles that reach
+//! gravity (docs/turning-bodies.md: a shape that turns quickly near a
+//! surface needs many sub-steps). Its ends sweep circles that reach
 //! the wall: it takes many certified sub-steps, strikes the wall and never
 //! passes through it. With a too-small `ccd_max_substeps` the step fails
 //! with `StepError::SubstepLimit` naming the body, the count and the limit,

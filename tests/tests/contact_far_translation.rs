@@ -1,9 +1,9 @@
-//! Seed 004 "Numerical contact boundaries": convex edge contacts compare
+//! Numeric boundaries (docs/physics.md): convex edge contacts compare
 //! differences between support projections, so a crossed-edge box-box
 //! contact keeps its point and depth after the pair is moved by +-10 km
 //! along each axis.
 //!
-//! Tolerance: 3 mm, as the seed states: about three `f32` coordinate steps
+//! Tolerance: 3 mm, as docs/physics.md states: about three `f32` coordinate steps
 //! at 10 km (the `f32` ulp between 8192 m and 16384 m is 2^-10 m, about
 //! 0.98 mm). The inputs themselves round to that grid, which moves the
 //! edges by up to half a step, and the output point rounds once more.
@@ -19,7 +19,7 @@ use parapet_narrow::contact::{self, Manifold, Pose};
 /// Point and depth tolerance (m), see the header.
 const FAR_TOL: f32 = 3.0e-3;
 
-/// The offsets of the seed: +-10 km along each axis.
+/// The documented offsets: +-10 km along each axis.
 fn offsets() -> Vec<Vec3> {
     let mut out = Vec::new();
     for axis in 0..3 {

@@ -1,4 +1,4 @@
-//! One-sided mesh contacts (seeds 000 and 004): a triangle's front is the
+//! One-sided mesh contacts (docs/physics.md "Tessellated surfaces"): a triangle's front is the
 //! side its counter-clockwise normal points to; a shape whose centre is
 //! behind the plane gets no contact from it, and a shape in front that
 //! sinks in is pushed out to the front. Checked for every solid shape kind
@@ -86,7 +86,7 @@ fn every_solid_centred_behind_the_floor_gets_nothing() {
     let mesh = floor(true);
     for (shape, _) in solids() {
         // The centre 1 cm behind the plane: the shape still overlaps it. A
-        // capsule is behind only when both segment ends are (seed 000), so
+        // capsule is behind only when both segment ends are (the one-sided rule), so
         // this upright one is lowered until its upper end is 1 cm behind.
         let behind = if let Shape::Capsule(c) = &shape {
             c.half_height() + 0.01
@@ -142,7 +142,7 @@ fn a_speculative_gap_above_the_floor_gives_negative_depths_within_the_margin() {
 
 #[test]
 fn a_capsule_with_one_end_behind_is_pushed_to_the_front() {
-    // Seed 000: a capsule is behind only when both segment ends are. This
+    // The one-sided rule: a capsule is behind only when both segment ends are. This
     // one stands through the floor, its lower end 0.1 m behind the plane.
     let shape = Shape::capsule(0.2, 0.5).unwrap();
     let pose = at(0.4);

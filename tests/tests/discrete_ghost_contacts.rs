@@ -1,6 +1,7 @@
-//! The tessellated-floor limitation of seed 000, in DISCRETE mode: the mesh
+//! The tessellated-floor limitation (docs/physics.md "Tessellated surfaces"),
+//! in DISCRETE mode: the mesh
 //! keeps no adjacency, so a shape sliding across an internal edge of a flat
-//! floor meets that edge as a real one. Seed 000's control
+//! floor meets that edge as a real one. The control
 //! (`test_tessellated_floor_documents_existing_ghost_contacts`): a 0.1 m
 //! sphere at z = 0.0996 m, 5 m/s horizontal, gravity, zero friction and
 //! restitution, twenty 0.01 s steps, over one triangle and over the same

@@ -1,5 +1,5 @@
-//! The discrete tunnelling case of seed 000 ("Step and contact behavior",
-//! issue 292): a 0.1 m sphere at z = 0.15 m moving at -30 m/s with a 0.01 s
+//! The discrete tunnelling case (docs/continuous-collision.md, the example
+//! under "Turning it on"): a 0.1 m sphere at z = 0.15 m moving at -30 m/s with a 0.01 s
 //! step crosses a plastic horizontal mesh floor in DISCRETE mode and ends the
 //! step at z = -0.15 m, as documented; only the opt-in continuous mode stops
 //! it. The gap (0.05 m) exceeds the contact margin, so no speculative contact
@@ -28,7 +28,7 @@ fn scene(speed: f32) -> (PhysicsWorld, parapet_world::BodyId) {
 
 #[test]
 fn discrete_mode_lets_the_fast_sphere_tunnel_to_minus_0_15() {
-    // The seed's margin requirement: the 0.05 m gap must stay outside it.
+    // The case needs the 0.05 m gap to stay outside the contact margin.
     const { assert!(CONTACT_MARGIN < 0.05) };
     let (mut w, id) = scene(30.0);
     assert_eq!(w.collision_detection, DISCRETE);

@@ -1,13 +1,14 @@
-//! Every example of the facade and the demo run here, so that they cannot
-//! rot: each example file is compiled as a module of this test (the very same
-//! source `cargo run --example` builds, no nested cargo), its `main` runs, and
-//! the facts it prints are asserted on its data. The demo runs in its quick
+//! Every example of the facade (and the scenes crate's capsule walker) and
+//! the demo run here, so that they cannot rot: each example file is compiled
+//! as a module of this test (the very same source `cargo run --example`
+//! builds, no nested cargo), its `main` runs, and the facts it prints are
+//! asserted on its data. The demo runs in its quick
 //! mode through the xtask library and writes its plots to a temporary folder.
 
 #[path = "../../crates/parapet/examples/tunneling.rs"]
 mod tunneling;
 
-#[path = "../../crates/parapet/examples/capsule_walker.rs"]
+#[path = "../../crates/scenes/examples/capsule_walker.rs"]
 mod capsule_walker;
 
 #[path = "../../crates/parapet/examples/sphere_stack.rs"]
@@ -25,7 +26,7 @@ use parapet::prelude::*;
 fn tunneling_example_discrete_passes_through_and_ccd_stops_on_the_surface() {
     tunneling::main().unwrap();
     let (discrete, ccd) = tunneling::side_by_side(3).unwrap();
-    // Seed 000: DISCRETE reaches z = -0.15 m after one step (0.15 - 30 * 0.01,
+    // DISCRETE reaches z = -0.15 m after one step (0.15 - 30 * 0.01,
     // less the 0.001 m that gravity adds in one step: 9.8 * 0.01^2).
     assert!((discrete[0] - (-0.15)).abs() < 2e-3, "{discrete:?}");
     // SPHERE_MESH_CCD stops the centre at one radius, 0.1 m, and it stays
@@ -73,9 +74,9 @@ fn sphere_stack_example_discrete_passes_through_and_ccd_never_does() {
         discrete.crossed(),
         "the striker passes through the stack between steps"
     );
-    // The striker and the stack form one group, swept together (issue 8).
+    // The striker and the stack form one group, swept together.
     let ccd = sphere_stack::strike(SPHERE_MESH_CCD, 10).unwrap();
-    assert!(ccd.refusal.is_none(), "{:?}", ccd.refusal.map(|f| f.error));
+    assert!(ccd.refusal.is_none(), "{:?}", ccd.refusal);
     assert!(!ccd.crossed(), "crossed at {:?}", ccd.crossed_at);
     assert!(ccd.swept_impacts >= 1, "the strike is a swept impact");
     assert_eq!(ccd.steps_taken, 10);

@@ -1,7 +1,7 @@
 //! The CARLA compatibility paths name the very same types as the facade (no
 //! wrappers, no second solver): a body built through either path enters the
 //! same world, a function written against one path accepts the other's
-//! values, and `TypeId`s are equal (seed 004 "Modules", seed 000: the
+//! values, and `TypeId`s are equal (docs/physics.md "Modules": the
 //! compatibility world exports the same mode type and constants).
 
 use std::any::TypeId;
@@ -58,7 +58,7 @@ fn both_paths_name_identical_types() {
 
 #[test]
 fn bodies_from_either_path_enter_the_same_world_and_collide() {
-    // The compat world in the compat mode constant, the seed's tunneling sphere
+    // The compat world in the compat mode constant, the tunnelling sphere
     // built through the compat path and a floor through the facade.
     let mut world = physics::world::PhysicsWorld::new();
     world.collision_detection = physics::world::SPHERE_MESH_CCD;

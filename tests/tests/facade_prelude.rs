@@ -1,6 +1,6 @@
 //! The facade's prelude and modules carry exactly the names of the public API
-//! contract (spec/API.md "Types re-exported by parapet::prelude", "Modules of
-//! the facade"), with the documented defaults; this file compiles only if
+//! (the prelude's types and the facade's modules, as the crate docs of
+//! `parapet` list them), with the documented defaults; this file compiles only if
 //! every name is there.
 
 use parapet::prelude::*;
@@ -53,7 +53,7 @@ fn collide_reaches_the_narrow_phase_without_a_world() {
         Vec3::new(10.0, -10.0, 0.0),
         Vec3::new(0.0, 10.0, 0.0),
     ];
-    // The seed's sphere: centre 0.15 m, radius 0.1 m, -0.3 m in the step:
+    // The tunnelling sphere: centre 0.15 m, radius 0.1 m, -0.3 m in the step:
     // touches when the centre is at 0.1 m, a sixth of the way (0.05 / 0.3).
     let outcome = sweep_sphere_triangle(
         Vec3::new(0.0, 0.0, 0.15),

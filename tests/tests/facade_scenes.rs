@@ -34,7 +34,7 @@ fn ccd_never_crosses_in_any_demo_scene() {
             "{name}: the fast approach is a swept impact"
         );
         // Plastic impacts and friction remove energy; a swept impact
-        // never adds it (seed 000). The walker's controller does work
+        // never adds it. The walker's controller does work
         // against friction each step, so its final energy is compared
         // with the drop's, which is hundreds of times larger.
         assert!(

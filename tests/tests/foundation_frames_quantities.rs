@@ -1,4 +1,4 @@
-//! Frame conversion and physical quantities (seed 004, "Frames and units"):
+//! Frame conversion and physical quantities (docs/physics.md "Frames and units"):
 //! the polar/axial sign rule under rotations and reflections checked through
 //! physical invariants (L = I w, r x F, kinetic energy), and the
 //! parallel-axis theorem against the orbital angular momentum.

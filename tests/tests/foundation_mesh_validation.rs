@@ -1,5 +1,5 @@
-//! Mesh construction and triangle validation against seed 000 ("Precision
-//! and refusal limits"): one case per refusal, the accepted side of each
+//! Mesh construction and triangle validation against docs/continuous-collision.md
+//! ("Precision limits", "What it refuses, and why"): one case per refusal, the accepted side of each
 //! limit, the index of the failing triangle, and the world-space snapshot.
 
 use parapet_geometry::{

@@ -1,6 +1,6 @@
 //! Inclusion CCD against an exact rational oracle (num-rational BigRational,
 //! no code shared with parapet-narrow): constructed contacts with an exact
-//! witness (random, and the degenerate cases of seed 002: coplanar parallel
+//! witness (random, and the degenerate cases of Wang et al. 2021: coplanar parallel
 //! motion where the univariate cubic is identically zero, exact touching at
 //! a corner, on an edge and at t = 1, sliding contact), and random queries
 //! that the oracle proves to be clear misses.
@@ -19,6 +19,7 @@ use parapet_narrow::inclusion::{
     edge_edge_toi, vertex_face_toi, EdgeEdgeQuery, InclusionConfig, InclusionStatus, SearchOrder,
     VertexFaceQuery,
 };
+use parapet_scenes::prng::SplitMix64;
 
 type Q = BigRational;
 
@@ -33,25 +34,25 @@ fn cases() -> usize {
         .unwrap_or(1000)
 }
 
-/// SplitMix64: a tiny deterministic generator (no rand dependency).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+/// The oracle's draws from the one generator ([`SplitMix64`]).
+trait Draws {
     /// A dyadic number k/4 in [-4, 4].
+    fn coord(&mut self) -> f64;
+    /// A point of three such coordinates.
+    fn point(&mut self) -> [f64; 3];
+    /// One of `items`, uniformly.
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T;
+}
+
+impl Draws for SplitMix64 {
     fn coord(&mut self) -> f64 {
-        (self.next() % 33) as f64 / 4.0 - 4.0
+        self.below(33) as f64 / 4.0 - 4.0
     }
     fn point(&mut self) -> [f64; 3] {
         [self.coord(), self.coord(), self.coord()]
     }
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[(self.next() % items.len() as u64) as usize]
+        items[self.below(items.len())]
     }
 }
 
@@ -70,7 +71,7 @@ fn at(points: &[[f64; 3]; 8], i: usize, t: &Q) -> [Q; 3] {
     })
 }
 
-/// Exact gap F(t, u, v), written from the definition (seed 002).
+/// Exact gap F(t, u, v), written from the definition (Wang et al. 2021).
 fn gap(points: &[[f64; 3]; 8], kind: Kind, t: &Q, u: &Q, v: &Q) -> [Q; 3] {
     let x: Vec<[Q; 3]> = (0..4).map(|i| at(points, i, t)).collect();
     std::array::from_fn(|k| match kind {
@@ -205,7 +206,7 @@ fn position(points: &[[f64; 3]; 8], i: usize, t: f64) -> [f64; 3] {
 const WITNESS_TIMES: [f64; 9] = [0.0, 0.0625, 0.125, 0.25, 0.5, 0.75, 0.875, 0.9375, 1.0];
 
 /// A random vertex-face query with an exact contact at (t*, u*, v*).
-fn witnessed_vertex_face(rng: &mut Rng, coplanar: bool) -> ([[f64; 3]; 8], [f64; 3]) {
+fn witnessed_vertex_face(rng: &mut SplitMix64, coplanar: bool) -> ([[f64; 3]; 8], [f64; 3]) {
     let mut points: [[f64; 3]; 8] = std::array::from_fn(|_| rng.point());
     if coplanar {
         for p in points.iter_mut() {
@@ -232,7 +233,7 @@ fn witnessed_vertex_face(rng: &mut Rng, coplanar: bool) -> ([[f64; 3]; 8], [f64;
 }
 
 /// A random edge-edge query with an exact contact at (t*, u*, v*).
-fn witnessed_edge_edge(rng: &mut Rng, coplanar: bool) -> ([[f64; 3]; 8], [f64; 3]) {
+fn witnessed_edge_edge(rng: &mut SplitMix64, coplanar: bool) -> ([[f64; 3]; 8], [f64; 3]) {
     let mut points: [[f64; 3]; 8] = std::array::from_fn(|_| rng.point());
     if coplanar {
         for p in points.iter_mut() {
@@ -293,7 +294,7 @@ fn check_witnessed(points: &[[f64; 3]; 8], kind: Kind, witness: [f64; 3], label:
 
 #[test]
 fn witnessed_random_contacts_are_never_missed_nor_late() {
-    let mut rng = Rng(0x1234_5678);
+    let mut rng = SplitMix64::new(0x1234_5678);
     for i in 0..cases() {
         let (p, w) = witnessed_vertex_face(&mut rng, false);
         check_witnessed(&p, Kind::VertexFace, w, &format!("random VF {i}"));
@@ -307,7 +308,7 @@ fn witnessed_contacts_at_huge_and_tiny_scales_are_never_missed() {
     // Scaling by a power of two is exact and keeps the contact; 2^+-600 puts
     // the query outside [2^-500, 2^500], through the rescaling path, and
     // 2^-1000 makes coordinates partly subnormal-adjacent.
-    let mut rng = Rng(0x5CA1E);
+    let mut rng = SplitMix64::new(0x5CA1E);
     for i in 0..cases() / 4 {
         for k in [600, -600, -1000, 1000] {
             let factor = 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
@@ -323,7 +324,7 @@ fn witnessed_contacts_at_huge_and_tiny_scales_are_never_missed() {
 
 #[test]
 fn coplanar_parallel_motion_with_identically_zero_cubic_is_caught() {
-    let mut rng = Rng(0xC0FFEE);
+    let mut rng = SplitMix64::new(0xC0FFEE);
     let mut checked = 0;
     for i in 0..cases() {
         let (p, w) = witnessed_vertex_face(&mut rng, true);
@@ -423,7 +424,7 @@ fn exact_touching_and_sliding_contacts() {
 
 #[test]
 fn proven_clear_misses_are_reported_separated() {
-    let mut rng = Rng(0xABCDEF);
+    let mut rng = SplitMix64::new(0xABCDEF);
     let mut proven = 0;
     let total = cases();
     for i in 0..total {
@@ -474,7 +475,7 @@ fn contact_at_exactly_the_minimum_separation_is_caught() {
         min_separation: d,
         ..InclusionConfig::default()
     };
-    let mut rng = Rng(0xD15_7A9CE);
+    let mut rng = SplitMix64::new(0xD15_7A9CE);
     for i in 0..cases() {
         let axis = i % 3;
         let (mut p, w) = witnessed_vertex_face(&mut rng, false);
@@ -506,7 +507,7 @@ fn contact_at_exactly_the_minimum_separation_is_caught() {
 fn iteration_cap_still_answers_no_later_than_the_contact() {
     // With a tiny cap m_I the search stops early; the answer must still be a
     // lower bound (the earliest time still possible), never a miss.
-    let mut rng = Rng(0xCA9);
+    let mut rng = SplitMix64::new(0xCA9);
     for i in 0..cases() {
         let cap = 1 + (i as u64 % 6);
         let config = InclusionConfig {

@@ -46,33 +46,71 @@ fn tally(
     table
 }
 
-fn table_text(table: &BTreeMap<(String, Primitive), Tally>) -> String {
-    let mut out =
-        String::from("scene,primitive,queries,positives,false_negatives,false_positives\n");
-    for ((scene, primitive), t) in table {
-        out.push_str(&format!(
-            "{scene},{primitive},{},{},{},{}\n",
-            t.queries, t.positives, t.false_negatives, t.false_positives
-        ));
+/// CSV text of `header` and `rows`, by the `csv` crate's writer (as the
+/// bench checks and the bench report write theirs).
+fn csv_text<const N: usize>(
+    header: [&str; N],
+    rows: impl IntoIterator<Item = [String; N]>,
+) -> String {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(header).expect("writes to memory");
+    for row in rows {
+        out.write_record(&row).expect("writes to memory");
     }
-    out
+    String::from_utf8(out.into_inner().expect("writes to memory")).expect("UTF-8 fields")
+}
+
+fn table_text(table: &BTreeMap<(String, Primitive), Tally>) -> String {
+    csv_text(
+        [
+            "scene",
+            "primitive",
+            "queries",
+            "positives",
+            "false_negatives",
+            "false_positives",
+        ],
+        table.iter().map(|((scene, primitive), t)| {
+            [
+                scene.clone(),
+                primitive.to_string(),
+                t.queries.to_string(),
+                t.positives.to_string(),
+                t.false_negatives.to_string(),
+                t.false_positives.to_string(),
+            ]
+        }),
+    )
 }
 
 fn print_table(label: &str, table: &BTreeMap<(String, Primitive), Tally>) {
-    println!("{label}");
-    println!("scene,primitive,queries,positives,FN,FP,capped,mean_iterations,max_iterations");
-    for ((scene, primitive), t) in table {
-        println!(
-            "{scene},{primitive},{},{},{},{},{},{:.1},{}",
-            t.queries,
-            t.positives,
-            t.false_negatives,
-            t.false_positives,
-            t.capped,
-            t.iterations as f64 / t.queries as f64,
-            t.max_iterations
-        );
-    }
+    let text = csv_text(
+        [
+            "scene",
+            "primitive",
+            "queries",
+            "positives",
+            "FN",
+            "FP",
+            "capped",
+            "mean_iterations",
+            "max_iterations",
+        ],
+        table.iter().map(|((scene, primitive), t)| {
+            [
+                scene.clone(),
+                primitive.to_string(),
+                t.queries.to_string(),
+                t.positives.to_string(),
+                t.false_negatives.to_string(),
+                t.false_positives.to_string(),
+                t.capped.to_string(),
+                format!("{:.1}", t.iterations as f64 / t.queries as f64),
+                t.max_iterations.to_string(),
+            ]
+        }),
+    );
+    print!("{label}\n{text}");
 }
 
 #[test]

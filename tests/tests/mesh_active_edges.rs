@@ -4,10 +4,10 @@
 //! and in SPHERE_MESH_CCD, while real features (a crease sharper than
 //! `ACTIVE_EDGE_ANGLE`, the rim) keep their edge normals.
 //!
-//! Seed 000's "tessellated-floor limitation" (its control is kept as is for
+//! The tessellated-floor limitation (docs/physics.md "Tessellated surfaces"; its control is kept as is for
 //! `Shape::mesh` in `ccd_tessellated.rs`) names the fix: topology-aware
 //! feature admission for swept and initial contacts. The controls here are
-//! the seed's own (a 0.1 m sphere overlapping a four-triangle floor by
+//! that limitation's own (a 0.1 m sphere overlapping a four-triangle floor by
 //! 0.4 mm at 5 m/s) and a grid of 1 m cells crossed by a box, a sphere and a
 //! rotation-locked capsule, each started with its front exactly on a grid
 //! line (where a box used to stop dead against the next row).
@@ -47,7 +47,7 @@ fn grid(n: u32, cell: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     (v, t)
 }
 
-/// The seed's four-triangle square [-2, 2]^2 around its centre.
+/// The control's four-triangle square [-2, 2]^2 around its centre.
 fn four_triangles() -> (Vec<Vec3>, Vec<[u32; 3]>) {
     (
         vec![
@@ -66,7 +66,7 @@ fn slick_floor(v: Vec<Vec3>, t: Vec<[u32; 3]>) -> RigidBody {
         .with_material(mat(0.0, 0.0, 0.5))
 }
 
-/// The seed's control (`test_tessellated_floor_documents_existing_ghost_contacts`)
+/// The tessellated-floor control (`test_tessellated_floor_documents_existing_ghost_contacts`)
 /// on a mesh that knows its seams: 0.1 m sphere at z = 0.0996 m, 5 m/s
 /// along x, gravity, zero friction and restitution, twenty 0.01 s steps.
 /// Over one triangle there is no upward launch; with active edges the
@@ -95,7 +95,7 @@ fn the_seeds_tessellated_floor_launches_nothing_with_active_edges() {
             up = up.max(b.linear_velocity().z);
             min_z = min_z.min(b.position().z);
         }
-        // The single-triangle bound of the seed's control: resting support
+        // The single-triangle bound of the control: resting support
         // moves the pose only, the velocity takes no more than gravity's
         // rounding (1e-6 m/s).
         assert!(up <= 1e-6, "{mode:?}: launched at {up} m/s");
@@ -105,7 +105,7 @@ fn the_seeds_tessellated_floor_launches_nothing_with_active_edges() {
     }
 }
 
-/// Two of the seed's spheres side by side, 0.25 m apart: their reach
+/// Two of the control's spheres side by side, 0.25 m apart: their reach
 /// regions overlap, so SPHERE_MESH_CCD sweeps them together as a group,
 /// whose member-triangle sweeps admit seams too. Returns the largest upward
 /// velocity and the lowest height of either sphere.
@@ -148,7 +148,7 @@ fn pair_over_four_triangles(active_edges: bool) -> (f32, f32) {
 #[test]
 fn spheres_swept_as_a_group_slide_across_seams_too() {
     let (up, min_z) = pair_over_four_triangles(true);
-    // The seed control's single-triangle bounds (see above).
+    // The control's single-triangle bounds (see above).
     assert!(up <= 1e-6, "launched at {up} m/s");
     assert!(min_z > 0.1 - 0.006, "min z {min_z}");
     // The control: without active edges the group's sweeps launch them.

@@ -171,11 +171,7 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
         tally.ambiguous += 1;
         return;
     }
-    let said = match out {
-        SweepOutcome::InitiallyTouching(_) => Said::Initial,
-        SweepOutcome::Hit(i) => Said::Hit(i.time),
-        _ => Said::Miss,
-    };
+    let said = Said::of(&out);
     judge_contact(
         make,
         said,
@@ -188,16 +184,7 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
     );
 }
 
-fn v3(a: V) -> Vec3 {
-    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
-}
-
-fn unit(a: V) -> V {
-    let n = fast::dot(a, a).sqrt();
-    [a[0] / n, a[1] / n, a[2] / n]
-}
-
-fn make_case(rng: &mut Rng) -> Case {
+fn make_case(rng: &mut SplitMix64) -> Case {
     let size = rng.log_range(0.01, 100.0);
     let tri = loop {
         let t = [rng.vec(size), rng.vec(size), rng.vec(size)];
@@ -206,7 +193,7 @@ fn make_case(rng: &mut Rng) -> Case {
             break t;
         }
     };
-    let n = unit(fast::cross(
+    let n = fast::unit(fast::cross(
         fast::sub(tri[1], tri[0]),
         fast::sub(tri[2], tri[0]),
     ));
@@ -228,7 +215,7 @@ fn make_case(rng: &mut Rng) -> Case {
         // Lying parallel to the face at height r (1 + eps) or above it,
         // dropping onto it or sliding along it.
         0 | 1 => {
-            let axis = unit(fast::cross(n, rng.dir()));
+            let axis = fast::unit(fast::cross(n, rng.dir()));
             let eps = [0.0, 1e-9, -1e-9, 1e-5, -1e-5, 0.5][rng.below(6)];
             let mid = fast::mad(target, r * (1.0 + eps), n);
             let disp = if kind == 0 {
@@ -237,7 +224,7 @@ fn make_case(rng: &mut Rng) -> Case {
                 fast::mad(
                     [0.0; 3],
                     rng.range(0.5, 3.0) * size,
-                    unit(fast::cross(n, rng.dir())),
+                    fast::unit(fast::cross(n, rng.dir())),
                 )
             };
             let start = fast::mad(mid, -rng.range(0.0, 1.0), disp);
@@ -249,18 +236,18 @@ fn make_case(rng: &mut Rng) -> Case {
             let i = rng.below(3);
             let fp = fast::mad(
                 tri[i],
-                rng.unit() * rng.below(2) as f64,
+                rng.next_unit() * rng.below(2) as f64,
                 fast::sub(tri[(i + 1) % 3], tri[i]),
             );
-            let off = unit(fast::mad(n, rng.range(-1.0, 1.0), rng.dir()));
-            let axis = unit(fast::cross(off, rng.dir()));
+            let off = fast::unit(fast::mad(n, rng.range(-1.0, 1.0), rng.dir()));
+            let axis = fast::unit(fast::cross(off, rng.dir()));
             let eps = [0.0, 1e-12, -1e-12, 1e-7, -1e-7, 1e-3, -1e-3][rng.below(7)];
             let closest = fast::mad(fp, r * (1.0 + eps), off);
             let mut u = fast::cross(off, axis);
             if fast::dot(u, u) < 1e-9 {
                 u = fast::cross(off, rng.dir());
             }
-            let u = unit(u);
+            let u = fast::unit(u);
             let len = rng.range(0.5, 3.0) * (size + r);
             let mid = fast::mad(
                 fast::mad(closest, rng.range(-0.9, 0.9) * half, axis),
@@ -289,12 +276,12 @@ fn make_case(rng: &mut Rng) -> Case {
     } else {
         r
     };
-    let at = |p: V| v3(fast::mad(p, 1.0, shift));
+    let at = |p: V| fast::to_f32(fast::mad(p, 1.0, shift));
     Case {
         p0: at(fast::mad(mid, -half, axis)),
         p1: at(fast::mad(mid, half, axis)),
         radius: r as f32,
-        velocity: v3(fast::mad([0.0; 3], 1.0 / dt, disp)),
+        velocity: fast::to_f32(fast::mad([0.0; 3], 1.0 / dt, disp)),
         dt: dt as f32,
         tri: [at(tri[0]), at(tri[1]), at(tri[2])],
     }
@@ -303,7 +290,7 @@ fn make_case(rng: &mut Rng) -> Case {
 #[test]
 fn random_capsule_sweeps_agree_with_the_exact_oracle() {
     let n = oracle_cases(100_000);
-    let mut rng = Rng(0x5EED_0000_0000_0002);
+    let mut rng = SplitMix64::new(0x5EED_0000_0000_0002);
     let mut tally = Tally::default();
     for i in 0..n {
         let case = make_case(&mut rng);

@@ -8,7 +8,9 @@
 use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_math::Vec3;
 use parapet_narrow::sweep::{sweep_sphere_triangles, sweep_sphere_triangles_indexed};
-use parapet_tests::meshes::{overlapping, soup, sweeps_near, terrain, IndexedMesh, SplitMix64};
+use parapet_tests::meshes::{
+    overlapping, soup, sweeps_near, terrain, Directions, IndexedMesh, SplitMix64,
+};
 
 /// Sweeps of each mesh (`PARAPET_SWEEP_INDEXED_CASES`, default 2,000).
 fn cases() -> usize {
@@ -30,7 +32,7 @@ fn check(name: &str, mesh: &IndexedMesh) {
         let mut velocity = (s.end - s.start) / dt;
         let mut radius = s.radius;
         if k % 4 == 1 {
-            velocity = rng.direction() * rng.range(100.0, 6000.0);
+            velocity = rng.direction() * rng.range_f32(100.0, 6000.0);
         }
         if k % 10 == 3 {
             radius = [0.0, 1e-9, 1e9][k % 3];

@@ -119,11 +119,7 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
             &q(case.dt as f64),
         ),
     };
-    let said = match out {
-        SweepOutcome::InitiallyTouching(_) => Said::Initial,
-        SweepOutcome::Hit(i) => Said::Hit(i.time),
-        _ => Said::Miss,
-    };
+    let said = Said::of(&out);
     judge_contact(
         make,
         said,
@@ -136,16 +132,7 @@ fn judge(case: &Case, tally: &mut Tally, checks: Checks) {
     );
 }
 
-fn v3(a: V) -> Vec3 {
-    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
-}
-
-fn unit(a: V) -> V {
-    let n = fast::dot(a, a).sqrt();
-    [a[0] / n, a[1] / n, a[2] / n]
-}
-
-fn make_case(rng: &mut Rng) -> Case {
+fn make_case(rng: &mut SplitMix64) -> Case {
     let size = rng.log_range(0.01, 100.0);
     let ra = (size * rng.log_range(1e-3, 0.5)).max(1.5e-4);
     let rb = (size * rng.log_range(1e-3, 0.5)).max(1.5e-4);
@@ -182,7 +169,7 @@ fn make_case(rng: &mut Rng) -> Case {
             let off = rng.dir();
             let eps = [0.0, 1e-12, -1e-12, 1e-7, -1e-7, 1e-3, -1e-3][rng.below(7)];
             let closest = fast::mad(fp, (ra + rb) * (1.0 + eps), off);
-            let u = unit(fast::cross(off, rng.dir()));
+            let u = fast::unit(fast::cross(off, rng.dir()));
             let len = rng.range(0.5, 3.0) * (size + ra + rb);
             (
                 fast::mad(closest, -rng.range(0.2, 0.8) * len, u),
@@ -205,19 +192,19 @@ fn make_case(rng: &mut Rng) -> Case {
         }
     };
     let (ra, rb) = (fix(ra), fix(rb));
-    let at = |p: V| v3(fast::mad(p, 1.0, shift));
+    let at = |p: V| fast::to_f32(fast::mad(p, 1.0, shift));
     Case {
         a: MovingSegment::capsule(
             at(fast::mad(mid_a, -half_a, axis_a)),
             at(fast::mad(mid_a, half_a, axis_a)),
             ra as f32,
-            v3(va),
+            fast::to_f32(va),
         ),
         b: MovingSegment::capsule(
             at(fast::mad(mid_b, -half_b, axis_b)),
             at(fast::mad(mid_b, half_b, axis_b)),
             rb as f32,
-            v3(vb),
+            fast::to_f32(vb),
         ),
         dt: dt as f32,
     }
@@ -226,7 +213,7 @@ fn make_case(rng: &mut Rng) -> Case {
 #[test]
 fn random_pair_sweeps_agree_with_the_exact_oracle() {
     let n = oracle_cases(100_000);
-    let mut rng = Rng(0x5EED_0000_0000_0003);
+    let mut rng = SplitMix64::new(0x5EED_0000_0000_0003);
     let mut tally = Tally::default();
     for i in 0..n {
         let case = make_case(&mut rng);

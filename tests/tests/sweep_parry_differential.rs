@@ -218,18 +218,9 @@ impl Moving for MovingSeg {
     }
 }
 
-fn v3(a: V) -> Vec3 {
-    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
-}
-
-fn unit(a: V) -> V {
-    let n = fast::dot(a, a).sqrt();
-    [a[0] / n, a[1] / n, a[2] / n]
-}
-
 /// A random triangle (front normal `n`), and a start point and displacement
 /// aimed near it from the front half-space.
-fn scene(rng: &mut Rng, size: f64) -> ([Vec3; 3], V, V, V) {
+fn scene(rng: &mut SplitMix64, size: f64) -> ([Vec3; 3], V, V, V) {
     let tri = loop {
         let t = [rng.vec(size), rng.vec(size), rng.vec(size)];
         let n = fast::cross(fast::sub(t[1], t[0]), fast::sub(t[2], t[0]));
@@ -237,7 +228,7 @@ fn scene(rng: &mut Rng, size: f64) -> ([Vec3; 3], V, V, V) {
             break t;
         }
     };
-    let n = unit(fast::cross(
+    let n = fast::unit(fast::cross(
         fast::sub(tri[1], tri[0]),
         fast::sub(tri[2], tri[0]),
     ));
@@ -254,7 +245,7 @@ fn scene(rng: &mut Rng, size: f64) -> ([Vec3; 3], V, V, V) {
         rng.dir(),
     );
     let disp = fast::mad([0.0; 3], rng.range(0.3, 2.0), fast::sub(target, start));
-    (tri.map(v3), n, start, disp)
+    (tri.map(fast::to_f32), n, start, disp)
 }
 
 fn height(tri: &[Vec3; 3], p: Vec3) -> f64 {
@@ -267,15 +258,15 @@ fn height(tri: &[Vec3; 3], p: Vec3) -> f64 {
 
 #[test]
 fn ball_casts_agree_with_parry() {
-    let mut rng = Rng(0xD1FF_0001);
+    let mut rng = SplitMix64::new(0xD1FF_0001);
     let mut stats = Stats::default();
     let dt = 0.01f32;
     for _ in 0..4000 {
         let size = rng.log_range(0.1, 10.0);
         let (tri, _, start, disp) = scene(&mut rng, size);
         let r = (size * rng.log_range(0.01, 0.5)) as f32;
-        let c = v3(start);
-        let vel = v3(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
+        let c = fast::to_f32(start);
+        let vel = fast::to_f32(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
         if height(&tri, c) <= 0.0 {
             continue;
         }
@@ -314,7 +305,7 @@ fn ball_casts_agree_with_parry() {
 
 #[test]
 fn capsule_casts_agree_with_parry() {
-    let mut rng = Rng(0xD1FF_0002);
+    let mut rng = SplitMix64::new(0xD1FF_0002);
     let mut stats = Stats::default();
     let dt = 0.01f32;
     for _ in 0..3000 {
@@ -323,9 +314,9 @@ fn capsule_casts_agree_with_parry() {
         let r = (size * rng.log_range(0.01, 0.3)) as f32;
         let axis = rng.dir();
         let half = size * rng.range(0.05, 0.8);
-        let p0 = v3(fast::mad(start, -half, axis));
-        let p1 = v3(fast::mad(start, half, axis));
-        let vel = v3(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
+        let p0 = fast::to_f32(fast::mad(start, -half, axis));
+        let p1 = fast::to_f32(fast::mad(start, half, axis));
+        let vel = fast::to_f32(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
         if height(&tri, p0) <= 0.0 && height(&tri, p1) <= 0.0 {
             continue;
         }
@@ -365,7 +356,7 @@ fn capsule_casts_agree_with_parry() {
 
 #[test]
 fn box_and_hull_casts_agree_with_parry() {
-    let mut rng = Rng(0xD1FF_0003);
+    let mut rng = SplitMix64::new(0xD1FF_0003);
     let mut listed = Vec::new();
     let (mut compared, mut agreed) = (0usize, 0usize);
     let dt = 0.01f32;
@@ -377,8 +368,8 @@ fn box_and_hull_casts_agree_with_parry() {
             rng.range(-1.5, 1.5) as f32,
             rng.range(-3.0, 3.0) as f32,
         );
-        let c = v3(start);
-        let vel = v3(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
+        let c = fast::to_f32(start);
+        let vel = fast::to_f32(fast::mad([0.0; 3], 1.0 / dt as f64, disp));
         let (solid, shape): (ConvexSolid, Box<dyn Shape>) = if i % 2 == 0 {
             let h = Vec3::new(
                 (size * rng.range(0.05, 0.5)) as f32,
@@ -462,7 +453,7 @@ fn box_and_hull_casts_agree_with_parry() {
             let axes: Vec<V> = axes
                 .into_iter()
                 .filter(|a| fast::dot(*a, *a) > 1e-24)
-                .map(unit)
+                .map(fast::unit)
                 .collect();
             let closest_gap = (0..=2000)
                 .map(|step| {
@@ -505,7 +496,7 @@ fn box_and_hull_casts_agree_with_parry() {
 #[test]
 fn ball_casts_against_a_trimesh_agree_with_parry() {
     // A 4 x 4 grid floor of 32 triangles, slightly bumpy.
-    let mut rng = Rng(0xD1FF_0004);
+    let mut rng = SplitMix64::new(0xD1FF_0004);
     let mut vertices = Vec::new();
     for j in 0..5 {
         for i in 0..5 {

@@ -69,28 +69,16 @@ struct Case {
 
 // ---------- independent f64 estimate (prefilter only) ----------
 
-type V = [f64; 3];
-fn vsub(a: V, b: V) -> V {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn vdot(a: V, b: V) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn vmad(a: V, s: f64, b: V) -> V {
-    [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
-}
-fn f64v(v: Vec3) -> V {
-    [v.x as f64, v.y as f64, v.z as f64]
-}
+use fast::V;
 
 /// f64 estimate of the distance and of the slope of the squared distance at t.
 fn f64_at(case: &Case, t: f64) -> (f64, f64) {
-    let c = f64v(case.center);
-    let d = vmad([0.0; 3], case.dt as f64, f64v(case.velocity));
-    let [a, b, cc] = case.tri.map(f64v);
-    let p = vmad(c, t, d);
-    let g = vsub(p, fast::closest_point_triangle(p, a, b, cc));
-    (vdot(g, g).sqrt(), 2.0 * vdot(g, d))
+    let c = fast::of(case.center);
+    let d = fast::mad([0.0; 3], case.dt as f64, fast::of(case.velocity));
+    let [a, b, cc] = case.tri.map(fast::of);
+    let p = fast::mad(c, t, d);
+    let g = fast::sub(p, fast::closest_point_triangle(p, a, b, cc));
+    (fast::dot(g, g).sqrt(), 2.0 * fast::dot(g, d))
 }
 
 /// Minimum over t in [0, 1] of the convex distance (golden section, f64).
@@ -116,14 +104,14 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
         }
     }
     let r = case.radius as f64;
-    let c = f64v(case.center);
-    let dv = vmad([0.0; 3], case.dt as f64, f64v(case.velocity));
+    let c = fast::of(case.center);
+    let dv = fast::mad([0.0; 3], case.dt as f64, fast::of(case.velocity));
     let far = case
         .tri
         .iter()
-        .map(|v| vdot(vsub(f64v(*v), c), vsub(f64v(*v), c)).sqrt())
+        .map(|v| fast::dot(fast::sub(fast::of(*v), c), fast::sub(fast::of(*v), c)).sqrt())
         .fold(0.0f64, f64::max);
-    let l = r + vdot(dv, dv).sqrt() + far;
+    let l = r + fast::dot(dv, dv).sqrt() + far;
     let delta = l * 2f64.powi(-40);
 
     let make = || MovingPoint {
@@ -134,9 +122,9 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
     // Admission: signed height of the start centre; exact unless the f64
     // height (error ~1e-15 L) is clearly beyond delta.
     let behind = {
-        let [a, b, cc] = case.tri.map(f64v);
-        let nf = cross_f(vsub(b, a), vsub(cc, a));
-        let hf = vdot(nf, vsub(c, a)) / vdot(nf, nf).sqrt();
+        let [a, b, cc] = case.tri.map(fast::of);
+        let nf = fast::cross(fast::sub(b, a), fast::sub(cc, a));
+        let hf = fast::dot(nf, fast::sub(c, a)) / fast::dot(nf, nf).sqrt();
         if hf.abs() > 2.0 * delta && !all_exact {
             hf < 0.0
         } else {
@@ -160,11 +148,7 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
         }
         return;
     }
-    let said = match out {
-        SweepOutcome::InitiallyTouching(_) => Said::Initial,
-        SweepOutcome::Hit(i) => Said::Hit(i.time),
-        _ => Said::Miss,
-    };
+    let said = Said::of(&out);
     judge_contact(
         make,
         said,
@@ -182,36 +166,19 @@ fn judge(case: &Case, tally: &mut Tally, time_check: bool, all_exact: bool) {
 
 // ---------- case generators ----------
 
-fn v3(a: [f64; 3]) -> Vec3 {
-    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
-}
-
-fn random_triangle(rng: &mut Rng, size: f64) -> [[f64; 3]; 3] {
+fn random_triangle(rng: &mut SplitMix64, size: f64) -> [[f64; 3]; 3] {
     loop {
         let t = [rng.vec(size), rng.vec(size), rng.vec(size)];
-        let n = cross_f(vsub(t[1], t[0]), vsub(t[2], t[0]));
-        if vdot(n, n).sqrt() > 1e-3 * size * size {
+        let n = fast::cross(fast::sub(t[1], t[0]), fast::sub(t[2], t[0]));
+        if fast::dot(n, n).sqrt() > 1e-3 * size * size {
             return t;
         }
     }
 }
 
-fn cross_f(a: V, b: V) -> V {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn unit_f(a: V) -> V {
-    let n = vdot(a, a).sqrt();
-    [a[0] / n, a[1] / n, a[2] / n]
-}
-
 /// A point of the triangle's plane from barycentric weights that may leave
 /// the triangle by `spill`.
-fn bary(rng: &mut Rng, t: &[[f64; 3]; 3], spill: f64) -> V {
+fn bary(rng: &mut SplitMix64, t: &[[f64; 3]; 3], spill: f64) -> V {
     let mut w = [
         rng.range(-spill, 1.0),
         rng.range(-spill, 1.0),
@@ -225,12 +192,12 @@ fn bary(rng: &mut Rng, t: &[[f64; 3]; 3], spill: f64) -> V {
     }
     let mut p = [0.0; 3];
     for (k, v) in t.iter().enumerate() {
-        p = vmad(p, w[k], *v);
+        p = fast::mad(p, w[k], *v);
     }
     p
 }
 
-fn make_case(rng: &mut Rng) -> Case {
+fn make_case(rng: &mut SplitMix64) -> Case {
     let kind = rng.below(9);
     let size = rng.log_range(0.01, 100.0);
     let mut tri = random_triangle(rng, size);
@@ -238,8 +205,8 @@ fn make_case(rng: &mut Rng) -> Case {
         // Near-degenerate: squash the third vertex towards the first edge,
         // down to about twice the thin-triangle limit (2^-20 relative).
         let k = rng.log_range(2e-6, 1e-2);
-        let mid = vmad(tri[0], 0.5, vsub(tri[1], tri[0]));
-        tri[2] = vmad(mid, k, vsub(tri[2], mid));
+        let mid = fast::mad(tri[0], 0.5, fast::sub(tri[1], tri[0]));
+        tri[2] = fast::mad(mid, k, fast::sub(tri[2], mid));
     }
     if kind == 7 {
         // Axis-aligned floor at a random height, axis-aligned motion below.
@@ -247,24 +214,27 @@ fn make_case(rng: &mut Rng) -> Case {
         for v in tri.iter_mut() {
             v[2] = z;
         }
-        if cross_f(vsub(tri[1], tri[0]), vsub(tri[2], tri[0]))[2] < 0.0 {
+        if fast::cross(fast::sub(tri[1], tri[0]), fast::sub(tri[2], tri[0]))[2] < 0.0 {
             tri.swap(1, 2);
         }
     }
-    let n = unit_f(cross_f(vsub(tri[1], tri[0]), vsub(tri[2], tri[0])));
+    let n = fast::unit(fast::cross(
+        fast::sub(tri[1], tri[0]),
+        fast::sub(tri[2], tri[0]),
+    ));
     let r = (size * rng.log_range(1e-3, 1.0)).max(1.5e-4);
     let dt = rng.log_range(1e-3, 0.1);
     let (center, disp): (V, V) = match kind {
         // Aimed at a point of the plane around the triangle.
         0..=2 | 6 => {
             let target = bary(rng, &tri, 0.3);
-            let start = vmad(
-                vmad(target, rng.range(0.0, 3.0) * size, n),
+            let start = fast::mad(
+                fast::mad(target, rng.range(0.0, 3.0) * size, n),
                 rng.range(-1.0, 1.0) * size,
                 rng.dir(),
             );
             let over = rng.range(0.3, 2.5);
-            (start, vmad([0.0; 3], over, vsub(target, start)))
+            (start, fast::mad([0.0; 3], over, fast::sub(target, start)))
         }
         // Grazing: closest approach of the path at r (1 + eps) from a point
         // of the triangle's boundary or face.
@@ -273,43 +243,43 @@ fn make_case(rng: &mut Rng) -> Case {
                 0 => tri[rng.below(3)],
                 1 => {
                     let i = rng.below(3);
-                    vmad(tri[i], rng.unit(), vsub(tri[(i + 1) % 3], tri[i]))
+                    fast::mad(tri[i], rng.next_unit(), fast::sub(tri[(i + 1) % 3], tri[i]))
                 }
                 _ => bary(rng, &tri, 0.0),
             };
             let eps = [0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6, 1e-3, -1e-3][rng.below(9)];
             // Outward direction: the normal tilted at random.
-            let w = unit_f(vmad(n, rng.range(-0.8, 0.8), rng.dir()));
-            let w = if vdot(w, n) < 0.0 {
-                vmad(w, -2.0 * vdot(w, n), n)
+            let w = fast::unit(fast::mad(n, rng.range(-0.8, 0.8), rng.dir()));
+            let w = if fast::dot(w, n) < 0.0 {
+                fast::mad(w, -2.0 * fast::dot(w, n), n)
             } else {
                 w
             };
-            let mut u = cross_f(w, rng.dir());
-            while vdot(u, u) < 1e-6 {
-                u = cross_f(w, rng.dir());
+            let mut u = fast::cross(w, rng.dir());
+            while fast::dot(u, u) < 1e-6 {
+                u = fast::cross(w, rng.dir());
             }
-            let u = unit_f(u);
-            let closest = vmad(feature_point, r * (1.0 + eps), w);
+            let u = fast::unit(u);
+            let closest = fast::mad(feature_point, r * (1.0 + eps), w);
             let len = rng.range(0.5, 4.0) * (r + size);
             let frac = rng.range(0.2, 0.8);
-            let start = vmad(closest, -frac * len, u);
-            (start, vmad([0.0; 3], len, u))
+            let start = fast::mad(closest, -frac * len, u);
+            (start, fast::mad([0.0; 3], len, u))
         }
         // Parallel to the face at height r (1 + eps), or edge-on in the plane.
         5 | 8 => {
             let eps = [0.0, 1e-9, -1e-9, 1e-4, -1e-4][rng.below(5)];
             let height = if kind == 8 { 0.0 } else { r * (1.0 + eps) };
-            let inplane = unit_f(cross_f(n, rng.dir()));
+            let inplane = fast::unit(fast::cross(n, rng.dir()));
             let through = bary(rng, &tri, 0.2);
             let len = rng.range(1.0, 4.0) * (size + r);
-            let start = vmad(vmad(through, height, n), -0.5 * len, inplane);
-            (start, vmad([0.0; 3], len, inplane))
+            let start = fast::mad(fast::mad(through, height, n), -0.5 * len, inplane);
+            (start, fast::mad([0.0; 3], len, inplane))
         }
         // Axis-aligned straight down onto the floor.
         _ => {
             let target = bary(rng, &tri, 0.2);
-            let start = vmad(target, rng.range(-0.5, 3.0) * size + r, [0.0, 0.0, 1.0]);
+            let start = fast::mad(target, rng.range(-0.5, 3.0) * size + r, [0.0, 0.0, 1.0]);
             (start, [0.0, 0.0, -rng.range(0.5, 4.0) * (size + r)])
         }
     };
@@ -321,20 +291,21 @@ fn make_case(rng: &mut Rng) -> Case {
         [0.0; 3]
     };
     let mut r = r;
-    let big = shift.iter().fold(0.0f64, |m, x| m.max(x.abs())) + vdot(center, center).sqrt() + size;
+    let big =
+        shift.iter().fold(0.0f64, |m, x| m.max(x.abs())) + fast::dot(center, center).sqrt() + size;
     if big / r > 60000.0 {
         r = (big / 60000.0).min(1.0e4);
     }
-    let vel = vmad([0.0; 3], 1.0 / dt, disp);
+    let vel = fast::mad([0.0; 3], 1.0 / dt, disp);
     Case {
-        center: v3(vmad(center, 1.0, shift)),
+        center: fast::to_f32(fast::mad(center, 1.0, shift)),
         radius: r as f32,
-        velocity: v3(vel),
+        velocity: fast::to_f32(vel),
         dt: dt as f32,
         tri: [
-            v3(vmad(tri[0], 1.0, shift)),
-            v3(vmad(tri[1], 1.0, shift)),
-            v3(vmad(tri[2], 1.0, shift)),
+            fast::to_f32(fast::mad(tri[0], 1.0, shift)),
+            fast::to_f32(fast::mad(tri[1], 1.0, shift)),
+            fast::to_f32(fast::mad(tri[2], 1.0, shift)),
         ],
     }
 }
@@ -342,7 +313,7 @@ fn make_case(rng: &mut Rng) -> Case {
 #[test]
 fn random_sphere_sweeps_agree_with_the_exact_oracle() {
     let n = oracle_cases(100_000);
-    let mut rng = Rng(0x5EED_0000_0000_0001);
+    let mut rng = SplitMix64::new(0x5EED_0000_0000_0001);
     let mut tally = Tally::default();
     for i in 0..n {
         let case = make_case(&mut rng);
@@ -371,7 +342,7 @@ fn hand_built_cases_agree_with_the_exact_oracle() {
     let mut tally = Tally::default();
     let down = Vec3::new(0.0, 0.0, -30.0);
     let cases = [
-        // Seed 000's tunnelling example.
+        // The tunnelling example (docs/continuous-collision.md).
         Case {
             center: Vec3::new(0.0, 0.0, 0.15),
             radius: 0.1,

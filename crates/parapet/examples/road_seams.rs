@@ -1,5 +1,5 @@
 //! A box sliding over a tessellated road: the same 1 m grid of triangles
-//! built with `Shape::mesh` (seed 000's mesh: no adjacency, every edge a
+//! built with `Shape::mesh` (the plain mesh: no adjacency, every edge a
 //! feature) and with `Shape::mesh_with_active_edges` (the seams of the
 //! tessellation give no edge normals). The frictionless box slides at 3 m/s
 //! across the rows; on the plain mesh it stops dead at the first seam it

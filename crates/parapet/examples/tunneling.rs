@@ -1,4 +1,4 @@
-//! The seed's tunneling sphere, DISCRETE vs SPHERE_MESH_CCD side by side:
+//! The tunnelling sphere, DISCRETE vs SPHERE_MESH_CCD side by side:
 //! a sphere of radius 0.1 m at height 0.15 m falling at 30 m/s onto a plastic
 //! one-sided triangle, steps of 0.01 s. Run with
 //! `cargo run -p parapet --example tunneling`.

@@ -1,5 +1,5 @@
-//! The benchmark scenes of the CCD report (issue 11, seed 000 "The
-//! interacting-sphere report"): each builds the same world in DISCRETE or in
+//! The benchmark scenes of the CCD report (docs/reports/ccd-performance.md):
+//! each builds the same world in DISCRETE or in
 //! SPHERE_MESH_CCD, one step before the impact that the benchmark measures,
 //! and says how to check it afterwards without sharing code with the step.
 //!
@@ -174,7 +174,7 @@ pub fn bench_terrain(triangles: usize) -> HeightField {
 
 /// Smallest spacing (m) between neighbouring bodies or groups of the bench
 /// scenes: 2.5 m. Moving bodies whose reach regions overlap are swept as one
-/// group (seed 000 "Moving sphere pairs"; a group's pass sweeps its member
+/// group (docs/continuous-collision.md "Moving groups"; a group's pass sweeps its member
 /// pairs), so scenes meant as independent bodies or groups keep their
 /// regions apart: a body at 40 m/s reaches 0.67 m in a step, plus its radius
 /// (at most 0.36 m here), less than half of 2.5 m.

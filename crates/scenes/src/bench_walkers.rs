@@ -1,5 +1,4 @@
-//! The walker benchmark scenes (seed 000 "bench/physics_ccd_walker_bench",
-//! issue 11): rotation-locked capsule walkers and spinning spheres with an
+//! The walker benchmark scenes: rotation-locked capsule walkers and spinning spheres with an
 //! anisotropic inertia tensor on a generated terrain (`bench_ccd`'s
 //! terrain), 1 or 64 bodies, in SPHERE_MESH_CCD, resting on the terrain and
 //! driven sideways by a controller before every step; and the independent

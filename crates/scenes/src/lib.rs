@@ -3,7 +3,7 @@
 //! of each scene, so a figure in a report and an assertion in a test speak of
 //! the same world.
 //!
-//! - [`tunneling()`]: the seed's sphere, DISCRETE vs SPHERE_MESH_CCD.
+//! - [`tunneling()`]: the tunnelling sphere, DISCRETE vs SPHERE_MESH_CCD.
 //! - [`capsule_walker()`]: a rotation-locked capsule dropped onto a generated
 //!   terrain and walked across it.
 //! - [`sphere_stack()`]: a stack of spheres struck by a fast sphere.

@@ -1,7 +1,7 @@
 //! A tumbling capsule on a terrain: a capsule that can turn (the solid
 //! inertia of its shape), thrown at 40 m/s down and sideways with a 15 rad/s
 //! spin onto the walker's height field. SPHERE_MESH_CCD sweeps it as a
-//! turning body, in certified sub-steps (seed 000 "Turning bodies"); its
+//! turning body, in certified sub-steps (docs/turning-bodies.md); its
 //! budgets are raised to the largest valid values because a spinning shape
 //! pressing on a surface takes many sub-steps and impacts.
 

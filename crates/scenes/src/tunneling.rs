@@ -1,5 +1,4 @@
-//! The seed's tunneling sphere (seed 000 "Step and contact behavior", issue
-//! 292): a sphere of radius 0.1 m at height 0.15 m falling at 30 m/s onto a
+//! The tunnelling sphere of docs/continuous-collision.md: a sphere of radius 0.1 m at height 0.15 m falling at 30 m/s onto a
 //! plastic (restitution 0) horizontal one-sided triangle, steps of 0.01 s.
 //! DISCRETE reaches z = -0.15 m after one step; SPHERE_MESH_CCD stops it at
 //! z = 0.1 m.
@@ -30,7 +29,7 @@ pub fn floor() -> Result<Shape, ShapeError> {
     )
 }
 
-/// The scene in `mode`, run for `steps` steps (the seed's case is one step;
+/// The scene in `mode`, run for `steps` steps (the documented case is one step;
 /// the demo runs 50 to show the sphere resting, or falling forever).
 ///
 /// # Errors
@@ -46,7 +45,7 @@ pub fn tunneling(mode: CollisionDetection, steps: usize) -> Result<Scene, SceneE
     let ball = world.add_body(ball)?;
     Ok(Scene {
         name: "tunneling",
-        title: "the seed's sphere: r 0.1 m, z 0.15 m, -30 m/s, dt 0.01 s, onto a plastic triangle",
+        title: "a fast sphere: r 0.1 m, z 0.15 m, -30 m/s, dt 0.01 s, onto a plastic triangle",
         world,
         dt: DT,
         steps,

@@ -1,4 +1,4 @@
-//! Shared helpers of the group CCD tests (`ccd_group_*.rs`, issue 8):
+//! Shared helpers of the group CCD tests (`ccd_group_*.rs`):
 //! bodies, totals (momentum, kinetic energy) in `f64`, and an independent
 //! segment-segment distance (Ericson, Real-Time Collision Detection 5.1.9,
 //! written here in plain `f64`, sharing no code with parapet's sweeps).

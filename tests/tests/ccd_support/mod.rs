@@ -59,7 +59,7 @@ pub fn terrain(cells: usize, step: f32, rough: f32, seed: u64) -> (Vec<Vec3>, Ve
         for i in 0..n {
             let x = i as f32 * step - half;
             let y = j as f32 * step - half;
-            let z = 0.3 * (0.7 * x).sin() * (0.5 * y).cos() + rng.range(-rough, rough);
+            let z = 0.3 * (0.7 * x).sin() * (0.5 * y).cos() + rng.range_f32(-rough, rough);
             v.push(Vec3::new(x, y, z));
         }
     }

@@ -17,8 +17,8 @@ use parapet_solver::RigidBody;
 /// `f64` vector.
 pub type V = Vector3<f64>;
 
-/// The tolerance of a turning sweep as a fraction of the radius: seed 000
-/// "Turning bodies" (radius / 1024), restated here so that the oracle does
+/// The tolerance of a turning sweep as a fraction of the radius:
+/// docs/turning-bodies.md (radius / 1024), restated here so that the oracle does
 /// not read it from parapet.
 pub const TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
 

@@ -370,6 +370,18 @@ pub enum Said {
     Initial,
 }
 
+impl Said {
+    /// What `out` says.
+    pub fn of<F>(out: &parapet_narrow::sweep::SweepOutcome<F>) -> Said {
+        use parapet_narrow::sweep::SweepOutcome;
+        match out {
+            SweepOutcome::InitiallyTouching(_) => Said::Initial,
+            SweepOutcome::Hit(i) => Said::Hit(i.time),
+            _ => Said::Miss,
+        }
+    }
+}
+
 /// The tolerance scale of one case: contact radius, `delta`, length scale.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
@@ -573,35 +585,24 @@ pub fn judge_contact<M: Moving>(
     }
 }
 
-/// splitmix64: a small deterministic random source for reproducible cases.
-pub struct Rng(pub u64);
+/// The one deterministic generator (the scenes' SplitMix64), for
+/// reproducible cases.
+pub use parapet_scenes::prng::SplitMix64;
 
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// Log-uniform in `[lo, hi)`.
-    pub fn log_range(&mut self, lo: f64, hi: f64) -> f64 {
-        (lo.ln() + (hi.ln() - lo.ln()) * self.unit()).exp()
-    }
+/// Random vectors in `f64` drawn from [`SplitMix64`].
+pub trait VectorDraws {
     /// A vector with components uniform in `[-h, h)`.
-    pub fn vec(&mut self, h: f64) -> [f64; 3] {
+    fn vec(&mut self, h: f64) -> [f64; 3];
+    /// A random unit direction (rejection from the unit ball, then normalized).
+    fn dir(&mut self) -> [f64; 3];
+}
+
+impl VectorDraws for SplitMix64 {
+    fn vec(&mut self, h: f64) -> [f64; 3] {
         [self.range(-h, h), self.range(-h, h), self.range(-h, h)]
     }
-    /// A random unit direction.
-    pub fn dir(&mut self) -> [f64; 3] {
+
+    fn dir(&mut self) -> [f64; 3] {
         loop {
             let v = self.vec(1.0);
             let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
@@ -609,10 +610,6 @@ impl Rng {
                 return [v[0] / n, v[1] / n, v[2] / n];
             }
         }
-    }
-    /// An index below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -649,6 +646,15 @@ pub mod fast {
     }
     pub fn of(v: parapet_math::Vec3) -> V {
         [v.x as f64, v.y as f64, v.z as f64]
+    }
+    /// `a` rounded to `f32` per component.
+    pub fn to_f32(a: V) -> parapet_math::Vec3 {
+        parapet_math::Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
+    }
+    /// `a / |a|`.
+    pub fn unit(a: V) -> V {
+        let n = dot(a, a).sqrt();
+        [a[0] / n, a[1] / n, a[2] / n]
     }
 
     /// Ericson 5.1.5.

@@ -3,8 +3,10 @@
 //! then walked across it by setting its horizontal velocity before each step.
 //! In SPHERE_MESH_CCD it lands and walks; in DISCRETE the drop carries it
 //! through the ground in the first step. The scene is
-//! `parapet_scenes::capsule_walker`, shared with the demo and the tests.
-//! Run with `cargo run -p parapet --example capsule_walker`.
+//! `parapet_scenes::capsule_walker`, shared with the demo and the tests (it
+//! needs the scenes' terrain generator and their independent height-field
+//! check, so it is this crate's example, not the facade's).
+//! Run with `cargo run -p parapet-scenes --example capsule_walker`.
 
 use parapet::prelude::*;
 use parapet_scenes::{capsule_walker, run, SceneRun};
