@@ -90,9 +90,9 @@ use parapet_solver::RigidBody;
 use super::cascade::{settle, SettleBody, SettleContact, SettleFailure, MAX_SETTLED_CONTACTS};
 use super::error::CcdError;
 use super::group_response::{respond_pair, PairSide};
+use super::motion::{capsule_half_axis, check_coordinates, MeshView, SweptMotion};
 use super::reach::Reach;
 use super::response::{respond, ResponseBody};
-use super::solo::{capsule_half_axis, check_coordinates, MeshView, SweptMotion};
 
 /// How many `f32` epsilons of the velocity scale (`Σ_k |v_k|` of both
 /// members' velocities, m/s) an initial contact must close by to be an

@@ -62,8 +62,7 @@
 //! [`CcdError::SweepRefused`]); here also the coordinates of the start and
 //! end positions within 65536 radii.
 
-use parapet_geometry::bvh::{Ball, Bounds, TriangleBoundsTree};
-use parapet_geometry::{ActiveEdges, Material};
+use parapet_geometry::bvh::{Ball, Bounds};
 use parapet_math::{demote, promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
 use parapet_narrow::sweep::{
@@ -76,57 +75,11 @@ use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
+use super::motion::{
+    capsule_half_axis, check_coordinates, MeshView, SweptImpact, SweptMotion, SweptShape,
+};
 use super::reach::Reach;
 use super::response::{respond, ResponseBody};
-use super::support::SweptShape;
-
-/// The static triangles a body can hit: the world's snapshot, its bounds
-/// tree, the material of each triangle's owner (`None` when the owner's
-/// collisions are off: its triangles stay in the snapshot but collide with
-/// nothing), and each triangle's active edges (seams of a mesh built with
-/// `Shape::mesh_with_active_edges` admit impacts as face contacts,
-/// [`parapet_narrow::contact::active_edges::admit_impact`]).
-pub struct MeshView<'a> {
-    /// The snapshot, world space, insertion order.
-    pub triangles: &'a [[Vec3; 3]],
-    /// The bounds tree of the snapshot.
-    pub tree: &'a TriangleBoundsTree,
-    /// The owner's material of triangle `i`, `None` when it does not collide.
-    pub material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
-    /// The active edges of triangle `i` ([`ActiveEdges::ALL`] for a mesh
-    /// without adjacency).
-    pub edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
-}
-
-/// One swept impact.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SweptImpact {
-    /// The moving body's index.
-    pub body: usize,
-    /// The triangle's snapshot index.
-    pub triangle: usize,
-    /// Fraction of the step in `[0, 1]`.
-    pub time: f64,
-    /// Contact point on the triangle (world, m).
-    pub point: Vec3d,
-    /// Unit normal from the triangle towards the body.
-    pub normal: Vec3d,
-    /// Impulse applied to the moving body (N s, world).
-    pub impulse: Vec3d,
-}
-
-/// The pose and velocities a body ends the step with after its impacts.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SweptMotion {
-    /// Body origin (m).
-    pub position: Vec3,
-    /// Body rotation.
-    pub rotation: Quat,
-    /// Linear velocity (m/s).
-    pub linear_velocity: Vec3,
-    /// Angular velocity (rad/s).
-    pub angular_velocity: Vec3,
-}
 
 /// What one body's sweep produced.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -160,34 +113,6 @@ fn closes(normal: &Vec3d, motion: &Vec3d) -> bool {
     let dot = t.x + t.y + t.z;
     let scale = t.x.abs() + t.y.abs() + t.z.abs();
     dot < -APPROACH_EPS_FACTOR * f64::EPSILON * scale
-}
-
-/// Checks that every coordinate of `p` is within [`MAX_COORDINATE`] m and
-/// within [`MAX_COORDINATE_RADII`] radii.
-///
-/// # Errors
-/// [`CcdError::Precision`] naming the coordinate.
-pub fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<(), CcdError> {
-    for &x in p.iter() {
-        if !(x.abs() <= MAX_COORDINATE) {
-            return Err(CcdError::Precision {
-                body: index,
-                quantity: "position coordinate (m)",
-                value: x,
-                limit: MAX_COORDINATE,
-            });
-        }
-        let ratio = x.abs() / radius;
-        if !(ratio <= MAX_COORDINATE_RADII) {
-            return Err(CcdError::Precision {
-                body: index,
-                quantity: "position coordinate (radii)",
-                value: ratio,
-                limit: MAX_COORDINATE_RADII,
-            });
-        }
-    }
-    Ok(())
 }
 
 /// A found contact, feature labels dropped.
@@ -666,21 +591,6 @@ impl<'a> Mover<'a> {
     }
 }
 
-/// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
-pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
-    let (_, shape_rotation) = body.shape_offset();
-    // An upright capsule (identity rotations, the common case of a locked
-    // walker): the turn below gives `(0, 0, h)` exactly (every cross
-    // product term is zero and the normalization divides by exactly 1).
-    if body.rotation() == Quat::identity() && shape_rotation == Quat::identity() {
-        return Vec3::new(0.0, 0.0, half_height);
-    }
-    let q =
-        parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
-    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
-    (q * Vec3d::new(0.0, 0.0, half_height as f64)).map(|x| x as f32)
-}
-
 /// Buffers that one thread reuses for the bodies it sweeps alone: the
 /// candidate lists and the pass shape. Nothing carries over from one body to
 /// the next (each sweep clears them), so results do not depend on which
@@ -1028,8 +938,9 @@ mod tests {
     use super::*;
     use crate::ccd::reach::dynamic_reach;
     use crate::ccd::support::classify;
-    use parapet_geometry::bvh::BoundsQuery;
+    use parapet_geometry::bvh::{BoundsQuery, TriangleBoundsTree};
     use parapet_geometry::Shape;
+    use parapet_geometry::{ActiveEdges, Material};
 
     fn floor() -> Vec<[Vec3; 3]> {
         vec![

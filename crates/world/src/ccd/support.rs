@@ -29,46 +29,11 @@ use parapet_solver::integrate::rotation_split::InverseInertiaSplit;
 use parapet_solver::{BodyKind, RigidBody};
 
 use super::error::{CcdError, UnsupportedReason};
-use super::turning::TurningShape;
+use super::motion::{SweptShape, TurningShape};
 
 /// Largest accepted capsule half height (unit: metre). Seed 000: "A capsule's
 /// half height must be finite and at most 10000 meters".
 pub const MAX_HALF_HEIGHT: f64 = 1.0e4;
-
-/// The shape a swept body moves, prepared for its sweep.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SweptShape {
-    /// A sphere centred on its body origin and mass centre.
-    Sphere {
-        /// Radius, metres.
-        radius: f32,
-    },
-    /// A capsule that cannot turn, centred on its body origin.
-    Capsule {
-        /// Radius, metres.
-        radius: f32,
-        /// Half height (excluding the caps), metres.
-        half_height: f32,
-    },
-    /// A box or hull that cannot turn.
-    Solid {
-        /// The solid in its shape frame (shared with [`ClassifyCache`]).
-        solid: Arc<ConvexSolid>,
-        /// "box" or "hull", for messages.
-        name: &'static str,
-    },
-}
-
-impl SweptShape {
-    /// The radius that sets the radius-relative precision limits: the
-    /// sphere or capsule radius, or a solid's farthest-vertex radius.
-    pub fn limit_radius(&self) -> f64 {
-        match self {
-            SweptShape::Sphere { radius } | SweptShape::Capsule { radius, .. } => *radius as f64,
-            SweptShape::Solid { solid, .. } => solid.bounding_radius(),
-        }
-    }
-}
 
 /// What the CCD mode does with one body this step.
 #[derive(Debug, Clone, PartialEq)]

@@ -94,30 +94,10 @@ use parapet_solver::integrate::rotation_split::widen_rotation;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
+use super::motion::{check_coordinates, MeshView, SweptImpact, SweptMotion, TurningShape};
 use super::reach::{dynamic_reach, norm_up, Reach};
-use super::solo::{check_coordinates, MeshView, SweptImpact, SweptMotion};
 use parapet_narrow::contact::active_edges::seam_normal;
 use response::{respond_turning, TurningMass};
-
-/// The shape of a turning body.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TurningShape {
-    /// Radius (m).
-    pub radius: f32,
-    /// Half height of the core segment (m), `0` for a sphere.
-    pub half_height: f32,
-}
-
-impl TurningShape {
-    /// "sphere" or "capsule", for messages.
-    pub fn name(&self) -> &'static str {
-        if self.half_height == 0.0 {
-            "sphere"
-        } else {
-            "capsule"
-        }
-    }
-}
 
 /// One turning body to sweep.
 pub struct TurningInput<'a> {

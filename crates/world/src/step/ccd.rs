@@ -45,12 +45,11 @@ use crate::ccd::group::{form_groups_with, GroupScratch, Groups, Mover, SharedGro
 use crate::ccd::group_sweep::{
     sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
 };
+use crate::ccd::motion::{capsule_half_axis, MeshView, SweptMotion, SweptShape, TurningShape};
 use crate::ccd::reach::{self, Reach};
-use crate::ccd::solo::{
-    capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch, SweptMotion,
-};
-use crate::ccd::support::{classify_cached, ClassifyCache, Role, SweptShape};
-use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
+use crate::ccd::solo::{sweep_alone_prepared, SoloInput, SoloScratch};
+use crate::ccd::support::{classify_cached, ClassifyCache, Role};
+use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput};
 use crate::ccd::{CcdError, CollisionDetection};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
