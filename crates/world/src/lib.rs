@@ -20,6 +20,7 @@ mod body_id;
 mod broad_phase;
 pub mod ccd;
 mod contact_cache;
+mod contact_query;
 mod error;
 mod event;
 mod mesh_index;

@@ -14,6 +14,7 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
+use crate::ccd::scratch::CcdScratch;
 use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
@@ -92,7 +93,7 @@ pub struct PhysicsWorld {
     pub(crate) ccd_classify: ClassifyCache,
     /// The continuous stage's working storage between steps; never part of
     /// the state (it never changes a result).
-    pub(crate) ccd_scratch: crate::step::ccd::CcdScratch,
+    pub(crate) ccd_scratch: CcdScratch,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).

@@ -20,6 +20,7 @@ mod mode;
 pub mod motion;
 pub mod reach;
 pub mod response;
+pub(crate) mod scratch;
 pub mod solo;
 pub mod support;
 pub mod turning;

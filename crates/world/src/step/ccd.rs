@@ -40,17 +40,18 @@ use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
 use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::{BodyError, RigidBody};
 
-use super::contacts::ContactQuery;
-use crate::ccd::group::{form_groups_with, GroupScratch, Groups, Mover, SharedGroups};
+use crate::ccd::group::{form_groups_with, Groups, Mover, SharedGroups};
 use crate::ccd::group_sweep::{
     sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
 };
 use crate::ccd::motion::{capsule_half_axis, MeshView, SweptMotion, SweptShape, TurningShape};
 use crate::ccd::reach::{self, Reach};
+use crate::ccd::scratch::CcdScratch;
 use crate::ccd::solo::{sweep_alone_prepared, SoloInput, SoloScratch};
 use crate::ccd::support::{classify_cached, ClassifyCache, Role};
 use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput};
 use crate::ccd::{CcdError, CollisionDetection};
+use crate::contact_query::ContactQuery;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// What the continuous stage did.
@@ -711,34 +712,6 @@ pub(crate) fn run(
     let outcome = run_with(world, dt, plan, &mut scratch);
     world.ccd_scratch = scratch;
     outcome
-}
-
-/// The continuous stage's working storage, kept in the world between steps
-/// so that a step's bookkeeping allocates nothing once grown. Every step
-/// clears what it reads before filling it (the grouping's sort order only
-/// steers its speed, [`GroupScratch`]), so it never changes a result and is
-/// not part of the world's state: a clone is a copy (a cloned world steps
-/// as fast as its original), and the debug text shows none of it.
-#[derive(Clone, Default)]
-pub(crate) struct CcdScratch {
-    /// The last plan's roles and energies ([`CcdPlan::recycle`]).
-    roles: Vec<Option<Role>>,
-    energy: Vec<f64>,
-    /// The moving bodies (slot, region alone), insertion order.
-    moving: Vec<(usize, Reach)>,
-    /// The grouping's view of them, same order.
-    movers: Vec<Mover>,
-    /// The bodies alone (slot, region), when some group is shared.
-    alone: Vec<(usize, Reach)>,
-    groups: Groups,
-    group: GroupScratch,
-    shared: SharedGroups,
-}
-
-impl std::fmt::Debug for CcdScratch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CcdScratch")
-    }
 }
 
 fn run_with(

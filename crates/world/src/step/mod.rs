@@ -59,7 +59,7 @@ impl PhysicsWorld {
         forces::apply(self, dt)?;
         let plan = plan.map(|p| p.after_forces(self));
         let initial = match &plan {
-            None => contacts::run(self, dt, &contacts::keep_every_contact)?,
+            None => contacts::run(self, dt, &crate::contact_query::keep_every_contact)?,
             Some(p) => contacts::run(self, dt, &|q| p.defers(q))?,
         };
         let swept = match &plan {
