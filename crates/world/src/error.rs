@@ -8,6 +8,7 @@ use parapet_narrow::contact::ContactError;
 use parapet_narrow::sweep::SweepRefusal;
 use parapet_solver::{BodyError, BodyKind};
 
+use crate::ccd::error::{CcdError, UnsupportedReason};
 use crate::BodyId;
 
 /// Why [`crate::PhysicsWorld::step`] refused or failed. On every variant the
@@ -191,4 +192,111 @@ pub enum WorldError {
         /// The most a world holds.
         limit: usize,
     },
+}
+
+/// The name of the continuous mode in the errors it raises.
+const CCD_MODE: &str = "SPHERE_MESH_CCD";
+
+/// What the translation of a continuous-stage error reads from the world
+/// ([`StepError::from_ccd`]): the ids and kinds of the bodies in their
+/// slots, and which mesh owns a snapshot triangle.
+pub(crate) trait BodyNames {
+    /// The id of the body in `slot` (generation 0 for a free slot).
+    fn slot_id(&self, slot: usize) -> BodyId;
+    /// The motion mode and shape kind name of the body in `slot`, `None`
+    /// for a free slot.
+    fn slot_kind(&self, slot: usize) -> Option<(BodyKind, &'static str)>;
+    /// The slot of the mesh body that owns snapshot triangle `t`, and the
+    /// triangle's index in that mesh.
+    fn triangle_owner(&self, t: usize) -> (usize, usize);
+}
+
+impl StepError {
+    /// The world's error for a continuous-stage error, naming bodies by id
+    /// (`names` maps slots and snapshot triangles to bodies).
+    pub(crate) fn from_ccd(e: CcdError, names: &impl BodyNames) -> StepError {
+        let id = names.slot_id(e.body());
+        match e {
+            CcdError::Unsupported { body, reason } => {
+                let text = match reason {
+                    UnsupportedReason::Interacting { other, reach } => format!(
+                        "its reachable region (radius {reach} m) overlaps that of moving body {}",
+                        names.slot_id(other)
+                    ),
+                    _ => reason.to_string(),
+                };
+                let (kind, shape) = names
+                    .slot_kind(body)
+                    .unwrap_or((BodyKind::Static, "unknown"));
+                StepError::Unsupported {
+                    body: id,
+                    kind,
+                    shape,
+                    mode: CCD_MODE,
+                    reason: text,
+                    limit: reason.limit(),
+                }
+            }
+            CcdError::Precision {
+                quantity,
+                value,
+                limit,
+                ..
+            } => StepError::Precision {
+                body: id,
+                quantity,
+                value,
+                limit,
+            },
+            CcdError::SweepRefused {
+                triangle, refusal, ..
+            } => {
+                let (owner, local) = names.triangle_owner(triangle);
+                StepError::SweepRefused {
+                    body: id,
+                    mesh: names.slot_id(owner),
+                    triangle: local,
+                    source: refusal,
+                }
+            }
+            CcdError::InvalidTriangle { error, .. } => StepError::InvalidMesh {
+                body: id,
+                source: error,
+            },
+            CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
+                body: id,
+                impacts,
+                limit,
+            },
+            CcdError::PairSweepRefused { other, refusal, .. } => StepError::PairSweepRefused {
+                body: id,
+                other: names.slot_id(other),
+                source: refusal,
+            },
+            CcdError::Unresolvable {
+                contacts,
+                reason,
+                limit,
+                ..
+            } => StepError::Unresolvable {
+                body: id,
+                contacts,
+                reason,
+                limit,
+            },
+            CcdError::SubstepLimit {
+                substeps, limit, ..
+            } => StepError::SubstepLimit {
+                body: id,
+                substeps,
+                limit,
+            },
+            CcdError::NotRepresentable {
+                quantity, value, ..
+            } => StepError::NotRepresentable {
+                body: id,
+                source: BodyError::NotRepresentable { quantity, value },
+            },
+        }
+    }
 }

@@ -17,6 +17,7 @@ use parapet_solver::RigidBody;
 use crate::ccd::scratch::CcdScratch;
 use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
+use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
@@ -336,6 +337,30 @@ impl PhysicsWorld {
     /// Initial contact points plus swept impacts of the last successful step.
     pub fn contact_count(&self) -> usize {
         self.contact_count
+    }
+}
+
+impl BodyNames for PhysicsWorld {
+    fn slot_id(&self, slot: usize) -> BodyId {
+        self.slots
+            .get(slot)
+            .and_then(|e| e.as_ref())
+            .map(|e| e.id)
+            .unwrap_or_else(|| BodyId::new(slot as u32, 0))
+    }
+
+    fn slot_kind(&self, slot: usize) -> Option<(parapet_solver::BodyKind, &'static str)> {
+        self.slots
+            .get(slot)
+            .and_then(|e| e.as_ref())
+            .map(|e| (e.body.kind(), e.body.shape().kind_name()))
+    }
+
+    fn triangle_owner(&self, t: usize) -> (usize, usize) {
+        (
+            self.meshes.owner(t) as usize,
+            self.meshes.local_index(t) as usize,
+        )
     }
 }
 

@@ -57,7 +57,7 @@ impl PhysicsWorld {
         // in DISCRETE there is no plan and the stages run as they always did.
         let plan = ccd::prepare(self)?;
         forces::apply(self, dt)?;
-        let plan = plan.map(|p| p.after_forces(self));
+        let plan = plan.map(|p| ccd::after_forces(p, self));
         let initial = match &plan {
             None => contacts::run(self, dt, &crate::contact_query::keep_every_contact)?,
             Some(p) => contacts::run(self, dt, &|q| p.defers(q))?,
@@ -67,7 +67,7 @@ impl PhysicsWorld {
             Some(p) => ccd::run(self, dt, p)?,
         };
         if let Some(p) = plan {
-            p.recycle(self);
+            ccd::recycle(p, self);
         }
         integrate::advance(self, dt, &swept.moved)?;
         Ok(report::StepReport::new(initial, swept.events).with_substeps(swept.substeps))
