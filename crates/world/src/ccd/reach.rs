@@ -196,7 +196,8 @@ pub fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> R
 /// the centre, rounded up.
 ///
 /// Computed as `sqrt_up` of the larger outward-rounded squared length,
-/// which has the bits of the larger of the two [`norm_up`]s: `sqrt_up`
+/// which has the bits of the larger of the two outward-rounded norms of
+/// the ends' offsets: `sqrt_up`
 /// (the correctly rounded root moved one ulp up, `+0` kept) never
 /// decreases as its argument grows, so it maps the larger argument to the
 /// larger result (and `max` drops a NaN the same way on both sides).

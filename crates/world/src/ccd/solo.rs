@@ -25,9 +25,9 @@
 //!
 //! Clear misses and the first pass's own region (the world's path,
 //! `sweep_alone_prepared`, whose mesh snapshot passed its geometry check)
-//! are the fast path of [`clear_miss`]: they give the outcome of sweeping
+//! are the fast path of `solo/clear_miss.rs`: they give the outcome of sweeping
 //! every candidate exactly, bit for bit. The fixed geometry of the moving
-//! shape and its per-triangle sweep are in [`mover`].
+//! shape and its per-triangle sweep are in `solo/mover.rs`.
 //!
 //! Orientation: a body with an impact turns over each time segment by the
 //! normalized-quaternion update with that segment's angular velocity (after

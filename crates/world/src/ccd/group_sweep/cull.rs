@@ -123,7 +123,7 @@ pub struct SweptBounds {
 /// Two members whose widened bounds miss each other on some axis are apart
 /// on that axis by more than `G > 2^-16 (L_A + L_B)` at every instant of
 /// the remaining time (`L` the local scales). The pair sweep
-/// ([`sweep_segment_pair`]) reports a contact (a hit or an initial
+/// ([`parapet_narrow::sweep::sweep_segment_pair`]) reports a contact (a hit or an initial
 /// contact) only at an instant where two points of the members' axes (the
 /// ends, or clamped closest points, or points on the two lines) lie within
 /// the summed radius by its own `f64` arithmetic; its error in that
