@@ -19,8 +19,8 @@ use crate::BodyId;
 /// A speculative or touching contact point, as the deferral predicate sees
 /// it: the hook of the continuous stage, which takes over a negative-depth
 /// mesh contact whose closing travel exceeds the margin, and a primitive
-/// pair closing faster than the margin per step (seed 000 "Step and contact
-/// behavior", "Moving sphere pairs").
+/// pair closing faster than the margin per step (see
+/// docs/continuous-collision.md, "How a step works" and "Moving groups").
 // The discrete predicate reads none of the fields; the continuous stage's
 // predicate reads them all.
 #[allow(dead_code)]

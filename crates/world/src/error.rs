@@ -60,8 +60,8 @@ pub enum StepError {
         /// The refusal of the triangle bounds tree (quantity, value, limit).
         source: BvhError,
     },
-    /// The collision-detection mode refuses a body it cannot handle
-    /// (seed 000 "Supported worlds").
+    /// The collision-detection mode refuses a body it cannot handle (see
+    /// docs/continuous-collision.md, "What it refuses, and why").
     #[error("{body} ({kind:?} {shape}) is not supported by collision detection {mode}: {reason} (limit: {limit})")]
     Unsupported {
         /// The first refused body in insertion order.
@@ -78,7 +78,7 @@ pub enum StepError {
         limit: &'static str,
     },
     /// A value outside a checked precision limit of the continuous mode
-    /// (seed 000 "Precision and refusal limits").
+    /// (see docs/continuous-collision.md, "Precision limits").
     #[error("{body}: {quantity} = {value} is beyond the limit {limit} of collision detection SPHERE_MESH_CCD")]
     Precision {
         /// The body.
@@ -90,8 +90,8 @@ pub enum StepError {
         /// The limit.
         limit: f64,
     },
-    /// A continuous sweep refused its input: outside the precision domain of
-    /// seed 000 (radius, coordinates, reach, triangle distance or shape).
+    /// A continuous sweep refused its input: outside its precision domain
+    /// (radius, coordinates, reach, triangle distance or shape).
     #[error("{body}: the sweep against triangle {triangle} of mesh {mesh} was refused: {source}")]
     SweepRefused {
         /// The moving body.
@@ -103,8 +103,9 @@ pub enum StepError {
         /// The refusal (quantity, value and limit).
         source: SweepRefusal,
     },
-    /// A continuous sweep of two moving bodies (a group pair, seed 000
-    /// "Moving sphere pairs") refused its input: outside the precision domain.
+    /// A continuous sweep of two moving bodies (a group pair, see
+    /// docs/continuous-collision.md, "Moving groups") refused its input:
+    /// outside the precision domain.
     #[error("{body}: the sweep against moving body {other} was refused: {source}")]
     PairSweepRefused {
         /// The lower body of the pair (insertion order).
@@ -115,8 +116,8 @@ pub enum StepError {
         source: SweepRefusal,
     },
     /// A static mesh's snapshot triangle fails the continuous mode's geometry
-    /// check (seed 000: every snapshot triangle is checked before the index
-    /// is queried).
+    /// check (every snapshot triangle is checked before the index is
+    /// queried).
     #[error("mesh {body}: {source}")]
     InvalidMesh {
         /// The mesh body.

@@ -21,19 +21,23 @@ use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
-/// The default gravity (m/s², world): (0, 0, -9.8), seed 004 "Frames and units".
+/// The default gravity (m/s², world): (0, 0, -9.8), a z-up world (see
+/// docs/physics.md, "Frames and units").
 pub const DEFAULT_GRAVITY: Vec3 = Vec3::new(0.0, 0.0, -9.8);
 
-/// The default `ccd_max_impacts` (impacts per body per step): 16, seed 000.
+/// The default `ccd_max_impacts` (impacts per body per step): 16 (see
+/// docs/continuous-collision.md, "Ordering, limits and rollback").
 pub const DEFAULT_CCD_MAX_IMPACTS: u32 = 16;
 
-/// The valid range of `ccd_max_impacts` (impacts per body per step), seed 000.
+/// The valid range of `ccd_max_impacts` (impacts per body per step): 1 to 1024.
 pub const CCD_MAX_IMPACTS_LIMIT: std::ops::RangeInclusive<u32> = 1..=1024;
 
-/// The default `ccd_max_substeps` (sub-steps per turning body per step): 256, seed 000.
+/// The default `ccd_max_substeps` (sub-steps per turning body per step): 256
+/// (see docs/continuous-collision.md, "Ordering, limits and rollback").
 pub const DEFAULT_CCD_MAX_SUBSTEPS: u32 = 256;
 
-/// The valid range of `ccd_max_substeps` (sub-steps per turning body per step), seed 000.
+/// The valid range of `ccd_max_substeps` (sub-steps per turning body per step):
+/// 1 to 65536.
 pub const CCD_MAX_SUBSTEPS_LIMIT: std::ops::RangeInclusive<u32> = 1..=65536;
 
 /// One live body.
@@ -323,7 +327,7 @@ impl PhysicsWorld {
     }
 
     /// The certified sub-steps that turning body `id` took in the last
-    /// successful SPHERE_MESH_CCD step (seed 000 "Turning bodies"; each is
+    /// successful SPHERE_MESH_CCD step (see docs/turning-bodies.md; each is
     /// counted against `ccd_max_substeps`), `None` when it was not swept as
     /// a turning body in that step. A diagnostic: replaced, like the events,
     /// only by a successful step.

@@ -1,5 +1,5 @@
-//! Moving-body groups and their reach (seed 000 "Supported worlds", "Moving
-//! sphere pairs", "Performance and verification").
+//! Moving-body groups and their reach (see docs/continuous-collision.md,
+//! "Supported worlds", "Moving groups" and "Performance").
 //!
 //! # Method
 //! Every moving body starts in a group of its own with its own reach

@@ -1,6 +1,6 @@
-//! The sweep and impact loop of a group of moving bodies (seed 000 "Moving
-//! sphere pairs", "Supported worlds" for kinematic spheres, "Ordering,
-//! limits and rollback").
+//! The sweep and impact loop of a group of moving bodies (see
+//! docs/continuous-collision.md, "Moving groups", "Supported worlds" for
+//! kinematic spheres, and "Ordering, limits and rollback").
 //!
 //! # Method
 //! The members (centred spheres, centred capsules that cannot turn and
@@ -73,7 +73,8 @@
 //! moved here.
 //!
 //! # Precision domain
-//! The sweeps' (seed 000); coordinates within 65536 radii at start and end.
+//! The sweeps' (see docs/continuous-collision.md, "Precision limits");
+//! coordinates within 65536 radii at start and end.
 
 mod cull;
 mod memo;

@@ -1,6 +1,7 @@
-//! The geometry check of the static mesh snapshot for SPHERE_MESH_CCD (seed
-//! 000 "Supported worlds"): every snapshot triangle (distant ones and ones
-//! whose owner has collisions disabled included) passes the seed 000 check
+//! The geometry check of the static mesh snapshot for SPHERE_MESH_CCD (see
+//! docs/continuous-collision.md, "Supported worlds"): every snapshot
+//! triangle (distant ones and ones whose owner has collisions disabled
+//! included) passes the triangle check
 //! ([`parapet_geometry::Triangle::validate`]: finite, within 1000000 m,
 //! nonzero `f32` raw normal, not thinner than 1/1048576) before any CCD query
 //! of the index, and the success is retained for that snapshot, so the check
@@ -11,7 +12,8 @@
 //! touch it. A failed check is not retained: the next step checks the same
 //! snapshot again and fails the same way. A success inside a step that is
 //! later rolled back stays valid, because the immutable snapshot did not
-//! change (seed 000 "Ordering, limits and rollback").
+//! change (see docs/continuous-collision.md, "Ordering, limits and
+//! rollback").
 //!
 //! The same pass records the snapshot's largest triangle extent (the widest
 //! side of any triangle's bounds), which bounds how far a candidate

@@ -1,5 +1,5 @@
 //! Continuous collision detection: the mode ([`CollisionDetection`]) and the
-//! SPHERE_MESH_CCD policy of seed 000 "Continuous collision", apart from the
+//! SPHERE_MESH_CCD policy (docs/continuous-collision.md), apart from the
 //! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry):
 //! which bodies the mode supports ([`support`]), how far each can reach
 //! ([`reach`]), the validated mesh snapshot ([`mesh_cache`]), the sweep and

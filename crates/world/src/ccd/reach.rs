@@ -1,5 +1,5 @@
-//! The reach bound of a moving body and the group test (seed 000 "Supported
-//! worlds").
+//! The reach bound of a moving body and the group test (see
+//! docs/continuous-collision.md, "How a step works" and "Moving groups").
 //!
 //! # Method
 //! A dynamic body alone with static meshes never gains kinetic energy during
@@ -27,7 +27,7 @@
 //!
 //! # Precision domain
 //! The reach, including the shape, must not exceed
-//! [`MAX_REACH_RADII`] radii (seed 000), checked by [`check_reach`].
+//! [`MAX_REACH_RADII`] radii, checked by [`check_reach`].
 
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{promote, Vec3, Vec3d};
@@ -233,7 +233,7 @@ pub fn overlaps(a: &Reach, b: &Reach) -> bool {
     d <= add_up(a.radius, b.radius)
 }
 
-/// The group test of this issue: every moving body must be alone. `moving`
+/// The test that every moving body is alone (no two regions overlap). `moving`
 /// lists (body index, region) in body insertion order; the first body (in
 /// that order) whose region overlaps a later one is refused, naming the
 /// other. O(B²).

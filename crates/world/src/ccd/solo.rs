@@ -1,6 +1,6 @@
-//! The sweep and impact loop of one body alone in its group (seed 000 "Step
-//! and contact behavior", "Precision and refusal limits", "Ordering, limits
-//! and rollback").
+//! The sweep and impact loop of one body alone in its group (see
+//! docs/continuous-collision.md, "How a step works", "Precision limits" and
+//! "Ordering, limits and rollback").
 //!
 //! # Method
 //! The body's shape translates at its post-solver velocity (plus its split
@@ -36,7 +36,7 @@
 //! integrates it as in the discrete mode, along the same straight path.
 //!
 //! # Precision domain
-//! The sweeps' (seed 000 limits, checked by them and reported as
+//! The sweeps' (their limits, checked by them and reported as
 //! [`CcdError::SweepRefused`]); here also the coordinates of the start and
 //! end positions within 65536 radii.
 mod clear_miss;
@@ -85,8 +85,8 @@ pub struct SoloInput<'a> {
     pub max_impacts: u32,
 }
 
-/// Whether `normal . motion` closes beyond the approach bound of seed 000
-/// (32 eps times the sum of the absolute products).
+/// Whether `normal . motion` closes beyond the approach bound (32 eps times
+/// the sum of the absolute products).
 fn closes(normal: &Vec3d, motion: &Vec3d) -> bool {
     let t = normal.component_mul(motion);
     let dot = t.x + t.y + t.z;

@@ -1,4 +1,5 @@
-//! Support rules of SPHERE_MESH_CCD (seed 000 "Supported worlds"): which role
+//! Support rules of SPHERE_MESH_CCD (see docs/continuous-collision.md,
+//! "Supported worlds" and "What it refuses, and why"): which role
 //! each enabled collider takes, and the reason a body is refused.
 //!
 //! Roles: a dynamic centred sphere (any symmetric positive-definite inverse
@@ -8,7 +9,7 @@
 //! no spin and no torque, and a static mesh. A body with `collides == false`
 //! is outside collision handling ([`Role::Passive`]) whatever its shape.
 //!
-//! Turning bodies ([`Role::Turning`], seed 000 "Turning bodies"): a dynamic
+//! Turning bodies ([`Role::Turning`], see docs/turning-bodies.md): a dynamic
 //! capsule that can turn (symmetric positive-definite inverse tensor), and a
 //! dynamic sphere or capsule whose shape sits off its body origin or its mass
 //! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
@@ -16,8 +17,8 @@
 //!
 //! Groups of interacting centred spheres, locked capsules and kinematic
 //! spheres are swept together ([`crate::ccd::group`]); a turning body, box or
-//! hull that can reach another moving body is refused there. Everything the seed refuses stays
-//! refused: turning boxes and hulls, kinematic non-spheres, spinning
+//! hull that can reach another moving body is refused there. Refused
+//! outright: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
 use std::sync::Arc;
@@ -31,8 +32,9 @@ use parapet_solver::{BodyKind, RigidBody};
 use super::error::{CcdError, UnsupportedReason};
 use super::motion::{SweptShape, TurningShape};
 
-/// Largest accepted capsule half height (unit: metre). Seed 000: "A capsule's
-/// half height must be finite and at most 10000 meters".
+/// Largest accepted capsule half height (unit: metre): a capsule's half
+/// height must be finite and at most 10,000 m (see
+/// docs/continuous-collision.md, "Precision limits").
 pub const MAX_HALF_HEIGHT: f64 = 1.0e4;
 
 /// What the CCD mode does with one body this step.
@@ -103,7 +105,7 @@ fn offset_length(body: &RigidBody) -> f64 {
 }
 
 /// Checks the offsets of a turning shape: its offset from the body origin
-/// and the mass centre's, each at most [`MAX_SHAPE_OFFSET`] (seed 000).
+/// and the mass centre's, each at most [`MAX_SHAPE_OFFSET`] (10,000 m).
 fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
     let shape = promote(body.shape_offset().0);
     let center = promote(body.center_of_mass());

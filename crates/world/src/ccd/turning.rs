@@ -1,6 +1,6 @@
-//! The sub-step and impact loop of a turning body alone in its group (seed
-//! 000 "Turning bodies", "Precision and refusal limits", "Ordering, limits
-//! and rollback").
+//! The sub-step and impact loop of a turning body alone in its group (see
+//! docs/turning-bodies.md, and docs/continuous-collision.md, "Precision
+//! limits" and "Ordering, limits and rollback").
 //!
 //! A turning body is a dynamic capsule that can turn, or a dynamic sphere or
 //! capsule whose shape sits off its body origin or its mass centre. Its
@@ -22,7 +22,8 @@
 //!    margin` swept from `C` along `v τ` for the remaining time `τ` (turning
 //!    keeps every shape point at its distance from `C`); triangles of owners
 //!    whose collisions are off are dropped, the rest are sorted by insertion
-//!    order and each passes the seed 000 domain check.
+//!    order and each passes the turning domain check
+//!    ([`parapet_narrow::sweep::check_turning_triangle`]).
 //! 2. **Contacts**: every candidate that the shape touches (segment-triangle
 //!    distance at most the radius) and that the segment is not wholly behind
 //!    (one-sided rule: both ends behind the face plane) is examined in
@@ -30,7 +31,7 @@
 //!    the segment that closes fastest (the point of that part nearest the
 //!    mass centre when both close alike, so that a flat landing takes no
 //!    torque from the choice). If the body's velocity closes there beyond
-//!    the approach bound of seed 000, the triangle takes the rigid impulse of
+//!    the approach bound (32 eps of the terms), the triangle takes the rigid impulse of
 //!    [`response`] (restitution, Coulomb friction, a further normal impulse
 //!    when friction closes the contact again), counted against
 //!    `ccd_max_impacts`, and the candidates are queried again.
@@ -72,7 +73,7 @@
 //! further than that.
 //!
 //! # Precision domain
-//! Seed 000's: radii in `[1e-4, 1e4]` m, the shape's start and end positions
+//! Radii in `[1e-4, 1e4]` m, the shape's start and end positions
 //! within 65536 radii, candidate triangles within 1048576 radii, offsets
 //! within 10000 m; the certificate's own `f64` slacks are documented in
 //! `certified_advance`.
@@ -149,14 +150,15 @@ pub fn spin_bound(energy: f64, trace: f64) -> f64 {
     sqrt_up(mul_up(mul_up(2.0, energy), trace) * (1.0 + 4.0 * f64::EPSILON))
 }
 
-/// The reach of a turning body (seed 000 "Turning bodies"): the ball around
+/// The reach of a turning body (see docs/turning-bodies.md, "Reach and
+/// refusals"): the ball around
 /// its world mass centre of radius
 /// `farthest end + radius + margin + speed dt + spin farthest end dt + split travel`,
 /// with the speed bound `sqrt(2 E / m)` and the spin bound [`spin_bound`] of
 /// the energy `E`; every operation rounded outward. (Turning keeps every
 /// shape point at its distance from the mass centre, so the spin term is
-/// more than the ball needs; seed 000 asks for it, and it also covers the
-/// path of the shape's own centre.)
+/// more than the ball needs; it is kept because it also covers the path of
+/// the shape's own centre.)
 pub fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f32) -> Reach {
     let arms = end_arms(body, shape);
     // Rotation roundoff of the arms: a relative 1e-12 outward.
@@ -181,7 +183,7 @@ pub fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f3
 }
 
 /// Whether the contact velocity `v + ω × a` closes along `n` beyond the
-/// approach bound of seed 000 (32 ε times the sum of the absolute terms).
+/// approach bound (32 ε times the sum of the absolute terms).
 fn closes(n: &Vec3d, v: &Vec3d, w: &Vec3d, arm: &Vec3d) -> bool {
     let a = n.component_mul(v);
     let b = n.component_mul(&w.cross(arm));

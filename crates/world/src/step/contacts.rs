@@ -8,7 +8,7 @@
 //! 2. Colliders: every body with `collides == true` and a solid shape, in
 //!    insertion order, with its shape pose and its world bounds grown by the
 //!    margin. Bodies with `collides == false` are skipped entirely (no
-//!    transforms, no pair scans; seed 004 "Disabled collisions").
+//!    transforms, no pair scans; see docs/physics.md, "Disabled collisions").
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
 //!    dynamic), tested by `parapet_narrow::contact::shapes`.
 //! 4. Each dynamic collider queries the mesh index with its grown bounds;

@@ -1,5 +1,6 @@
-//! `PhysicsWorld::step`: the pipeline of ARCHITECTURE.md "One step, as data
-//! flows", one file per stage, called in this order:
+//! `PhysicsWorld::step`: the pipeline of one step, one file per stage,
+//! called in the order data flows through them (see docs/physics.md, "One
+//! step"):
 //!
 //! 1. [`validate`]: the configuration and every body, before anything changes;
 //! 2. [`snapshot`]: the mutable state that a failure restores;
