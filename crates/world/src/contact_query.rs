@@ -8,6 +8,10 @@
 //! Plain data read by a predicate; the contact stage and the continuous
 //! stage both depend on this file and on neither other.
 //!
+//! # Source
+//! docs/continuous-collision.md, "How a step works" (which contacts the
+//! sweep takes) and "Moving groups" (pair routing).
+//!
 //! # Precision domain
 //! None: the query carries the contact stage's values unchanged.
 

@@ -10,6 +10,10 @@
 //! turned in `f64` with the normalized product of the two rotations and
 //! rounded once to `f32` (exactly `(0, 0, h)` for an upright capsule).
 //!
+//! # Source
+//! The shapes and motions of docs/continuous-collision.md, "Supported
+//! worlds" and "How a step works".
+//!
 //! # Precision domain
 //! [`check_coordinates`] enforces the coordinate limits of the sweeps
 //! ([`MAX_COORDINATE`] m and [`MAX_COORDINATE_RADII`] radii per axis).

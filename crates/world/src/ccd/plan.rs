@@ -15,6 +15,10 @@
 //! it. Slower contacts keep the speculative path, overlaps the solver and
 //! its split correction.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Supported worlds", "What it refuses, and
+//! why", "How a step works" and "Moving groups" (pair routing).
+//!
 //! # Precision domain
 //! Moving bodies' position coordinates within [`MAX_COORDINATE`] m, sphere
 //! and capsule radii in `[MIN_RADIUS, MAX_RADIUS]`; limits are written

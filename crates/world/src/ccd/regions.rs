@@ -13,6 +13,10 @@
 //! reach limit; so must a shared group's members with their group regions.
 //! When no group is shared, every moving body is swept alone.
 //!
+//! # Source
+//! docs/continuous-collision.md, "How a step works" (reach) and "Moving
+//! groups" (grouping).
+//!
 //! # Precision domain
 //! Every bound is rounded outward ([`parapet_math::rounding`]); a solid's
 //! bounding radius is widened by a relative `1e-12` for the roundoff of its

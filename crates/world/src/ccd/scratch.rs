@@ -9,6 +9,10 @@
 //! carries a value from one step into the next (the grouping's sort order
 //! only steers the speed of its candidate search).
 //!
+//! # Source
+//! docs/continuous-collision.md, "Performance" (a step's bookkeeping
+//! allocates nothing once grown, and no shortcut changes a result).
+//!
 //! # Precision domain
 //! None: storage only, no arithmetic.
 

@@ -13,6 +13,11 @@
 //! was tested, or when both already share a group; regions without finite
 //! bounds are paired with every other region.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Moving groups" (grouping) and
+//! "Performance"; sort and sweep over one axis, as the broad phase of
+//! this crate does for primitive bounds.
+//!
 //! # Precision domain
 //! Conservative: every pair that the exact overlap test
 //! ([`crate::ccd::reach::overlaps`]) accepts is returned; the sort order

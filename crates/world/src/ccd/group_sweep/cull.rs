@@ -12,6 +12,10 @@
 //! are found by sorting the bounds along the axis where they spread most and
 //! sweeping, or by testing every pair in a small group.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Performance" (pairs whose swept bounds
+//! cannot meet are culled, with the result of the exhaustive pass).
+//!
 //! # Precision domain
 //! Conservative: a culled pair or triangle is a miss of the exact sweep by
 //! a wide factor (the bound on the sweeps' own roundoff is derived on

@@ -14,6 +14,11 @@
 //! or the tournament of [`super::tournament`] for large groups): the same
 //! event, in the same order, as the exhaustive pass.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Performance" (group sweeps are event
+//! driven: each member's earliest event is kept until its motion or a
+//! partner changes).
+//!
 //! # Precision domain
 //! Exact reuse: an entry stands only while its inputs are equal bit for bit
 //! (the sweeps are pure functions of them); the culls' bounds are those of

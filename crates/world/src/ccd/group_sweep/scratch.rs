@@ -9,6 +9,9 @@
 //! it did not write first, so its outcome does not depend on which thread
 //! swept which group.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Performance".
+//!
 //! # Precision domain
 //! None: storage only.
 

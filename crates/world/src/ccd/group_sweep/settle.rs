@@ -14,6 +14,10 @@
 //! keeps the outcomes of spheres unchanged at rest since the previous
 //! settled instant (`at_rest_key`).
 //!
+//! # Source
+//! docs/continuous-collision.md, "Moving groups" (cascades) and
+//! "Performance" (members at rest keep their outcomes).
+//!
 //! # Precision domain
 //! The touching tolerance above; components of at most
 //! [`super::super::cascade::MAX_SETTLED_CONTACTS`] contacts; the energy check

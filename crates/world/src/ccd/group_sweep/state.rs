@@ -13,6 +13,10 @@
 //! ordered by time, then an initial contact before a hit, then the one
 //! offered first (`offer`, `beats`).
 //!
+//! # Source
+//! docs/continuous-collision.md, "Moving groups" (the sweep, its
+//! ordering of equal times).
+//!
 //! # Precision domain
 //! The sweeps' own; the residue and touching factors are stated on
 //! [`RESIDUE_F32_FACTOR`] and [`TOUCH_F32_FACTOR`].

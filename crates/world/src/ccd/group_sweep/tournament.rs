@@ -9,6 +9,10 @@
 //! order keeps it. After a pass only the paths of the members whose best
 //! event changed are replayed: `O(k log n)` for `k` changed members.
 //!
+//! # Source
+//! Knuth, *The Art of Computer Programming*, vol. 3, §5.4.1 (trees of
+//! winners for replacement selection).
+//!
 //! # Precision domain
 //! Comparisons of event times only (never NaN: every sweep time passed
 //! `t <= 1` or is `0`).

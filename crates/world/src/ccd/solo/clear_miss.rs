@@ -32,6 +32,11 @@
 //! ball's, bit for bit. A pass after an impact takes the reach ball's
 //! candidates, queried once.
 //!
+//! # Source
+//! docs/continuous-collision.md, "Performance" (a body's first pass takes
+//! the triangles of the box around its own path, and clear misses are
+//! rejected by a plane test, each with the exact path's result).
+//!
 //! # Precision domain
 //! The margins are stated on their constants ([`REJECT_DISTANCE_RADII`],
 //! [`REJECT_MIN_SINE_SQ`], [`REJECT_MARGIN`], [`PATH_MARGIN_RADII`]): a

@@ -10,6 +10,10 @@
 //! `sweep_solid_triangle`'s outcome bit for bit, its placement refusal
 //! included. Feature labels are dropped (`plain`).
 //!
+//! # Source
+//! docs/continuous-collision.md, "How a step works" and "Precision
+//! limits".
+//!
 //! # Precision domain
 //! The sweeps' own; a solid's farthest-vertex radius is widened by
 //! `SOLID_BOUND_WIDEN` for its bounding ball in the world.
