@@ -115,8 +115,7 @@ impl UnsupportedReason {
 
 /// Why a CCD step failed. The world rolls the whole step back.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CcdError {
+pub(crate) enum CcdError {
     /// The body is outside the supported worlds.
     #[error("body {body}: {reason}")]
     Unsupported {
@@ -212,7 +211,7 @@ pub enum CcdError {
 
 impl CcdError {
     /// The index of the body the error names.
-    pub fn body(&self) -> usize {
+    pub(crate) fn body(&self) -> usize {
         match self {
             CcdError::Unsupported { body, .. }
             | CcdError::Precision { body, .. }

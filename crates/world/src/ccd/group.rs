@@ -32,7 +32,6 @@
 mod candidates;
 
 use parapet_math::rounding::{add_up, mul_up};
-use parapet_math::Vec3d;
 use parapet_solver::contact::CONTACT_MARGIN;
 
 use super::error::{CcdError, UnsupportedReason};
@@ -43,7 +42,7 @@ use candidates::{candidate_pairs, SweepScratch};
 /// positions of every group one after the other, one list with the end of
 /// each group, so that listing them allocates nothing once grown.
 #[derive(Debug, Clone, Default)]
-pub struct SharedGroups {
+pub(crate) struct SharedGroups {
     /// Member positions (input order of the movers), group after group.
     members: Vec<usize>,
     /// Per group: the end of its members in `members`.
@@ -54,34 +53,30 @@ pub struct SharedGroups {
 
 impl SharedGroups {
     /// The number of groups.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// Whether there is no group.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
     /// Group `g`'s member positions, ascending. Panics when `g >= len()`.
-    pub fn group(&self, g: usize) -> &[usize] {
+    pub(crate) fn group(&self, g: usize) -> &[usize] {
         let start = if g == 0 { 0 } else { self.ends[g - 1] };
         &self.members[start..self.ends[g]]
     }
 
     /// The groups in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[usize]> + '_ {
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = &[usize]> + '_ {
         (0..self.len()).map(|g| self.group(g))
     }
 
     /// Appends a group (its member positions).
-    pub fn push(&mut self, group: &[usize]) {
+    #[cfg(test)]
+    pub(crate) fn push(&mut self, group: &[usize]) {
         self.members.extend_from_slice(group);
         self.ends.push(self.members.len());
     }
 
     /// Removes every group, keeping the storage.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.members.clear();
         self.ends.clear();
     }
@@ -89,51 +84,52 @@ impl SharedGroups {
 
 /// One moving body as the grouping sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Mover {
+pub(crate) struct Mover {
     /// The body's index (slot).
-    pub index: usize,
+    pub(crate) index: usize,
     /// Its reach when alone.
-    pub alone: Reach,
+    pub(crate) alone: Reach,
     /// Whether it may share a group: a centred sphere, a centred capsule
     /// that cannot turn, or a kinematic sphere.
-    pub groupable: bool,
+    pub(crate) groupable: bool,
     /// `Some(|v|)` (m/s) for a kinematic sphere.
-    pub kinematic_speed: Option<f64>,
+    pub(crate) kinematic_speed: Option<f64>,
     /// Dynamic bodies: the shape bound around [`Reach::center`] (m).
-    pub shape_bound: f64,
+    pub(crate) shape_bound: f64,
     /// Dynamic bodies: mass (kg).
-    pub mass: f64,
+    pub(crate) mass: f64,
     /// Dynamic bodies: bound energy after forces and solve (J).
-    pub energy: f64,
+    pub(crate) energy: f64,
     /// Dynamic bodies: split-correction travel this step (m).
-    pub split_travel: f64,
+    pub(crate) split_travel: f64,
 }
 
 /// The groups of one step.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Groups {
+pub(crate) struct Groups {
     /// Per mover (same order as the input): its group's label, the
     /// position of the group's first mover.
-    pub label: Vec<usize>,
+    pub(crate) label: Vec<usize>,
     /// Per mover: its reach inside its group.
-    pub reach: Vec<Reach>,
+    pub(crate) reach: Vec<Reach>,
     /// Per mover position: the number of movers in the group it labels
     /// (zero for a position that labels no group).
-    pub size: Vec<usize>,
+    pub(crate) size: Vec<usize>,
 }
 
 impl Groups {
     /// The groups of more than one mover that hold a dynamic body, each as
     /// the positions of its movers in input order; groups come in the order
     /// of their lowest member. `O(B)`.
-    pub fn shared(&self, movers: &[Mover]) -> SharedGroups {
+    #[cfg(test)]
+    pub(crate) fn shared(&self, movers: &[Mover]) -> SharedGroups {
         let mut out = SharedGroups::default();
         self.shared_into(movers, &mut out);
         out
     }
 
     /// [`Groups::shared`] into `out` (its storage reused).
-    pub fn shared_into(&self, movers: &[Mover], out: &mut SharedGroups) {
+    pub(crate) fn shared_into(&self, movers: &[Mover], out: &mut SharedGroups) {
         const NONE: usize = usize::MAX;
         const MARKED: usize = usize::MAX - 1;
         let SharedGroups {
@@ -171,12 +167,13 @@ impl Groups {
     }
 
     /// Whether mover `i` shares its group with another mover.
-    pub fn is_shared(&self, i: usize) -> bool {
+    pub(crate) fn is_shared(&self, i: usize) -> bool {
         self.size[self.label[i]] > 1
     }
 }
 
 /// The reach of dynamic mover `m` with the speed bound `speed` (m/s).
+#[cfg(test)]
 fn reach_with(m: &Mover, speed: f64, dt: f64) -> Reach {
     Reach {
         center: m.alone.center,
@@ -307,7 +304,8 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
 /// [`CcdError::Unsupported`] with [`UnsupportedReason::Interacting`] for the
 /// first mover (insertion order) that may not share a group but does,
 /// naming another member it overlaps.
-pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups, CcdError> {
+#[cfg(test)]
+pub(crate) fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups, CcdError> {
     let mut groups = Groups::default();
     form_groups_with(
         movers,
@@ -327,7 +325,7 @@ pub fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result<Groups
 /// clone is a copy (a cloned world steps as fast as its original); the
 /// debug text shows none of it.
 #[derive(Clone, Default)]
-pub struct GroupScratch {
+pub(crate) struct GroupScratch {
     parent: Vec<usize>,
     fresh: Vec<bool>,
     pairs: Vec<(usize, usize)>,
@@ -348,7 +346,7 @@ impl std::fmt::Debug for GroupScratch {
 ///
 /// # Errors
 /// As [`form_groups`].
-pub fn form_groups_with(
+pub(crate) fn form_groups_with(
     movers: &[Mover],
     max_impacts: u32,
     dt: f32,
@@ -435,8 +433,9 @@ pub fn form_groups_with(
 }
 
 /// A helper for tests and callers: the reach of a dynamic mover alone.
-pub fn alone_reach(
-    center: Vec3d,
+#[cfg(test)]
+pub(crate) fn alone_reach(
+    center: parapet_math::Vec3d,
     shape_bound: f64,
     speed: f64,
     split_travel: f64,

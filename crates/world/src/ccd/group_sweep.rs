@@ -98,13 +98,7 @@ use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
 use settle::settle_instant;
 use state::{charge, every_edge, not_representable, Event, State, Statics};
 
-pub use cull::{
-    meeting_pairs, swept_bounds, SweptBounds, PAIR_CULL_MARGIN, PAIR_CULL_WORLD_MARGIN,
-};
-pub use state::{
-    GroupImpact, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck, RESIDUE_F32_FACTOR,
-    TOUCH_F32_FACTOR,
-};
+pub(crate) use state::{GroupImpact, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck};
 
 /// Sweeps a group (see the module docs). `mesh` is `None` when the world
 /// holds no static triangles.
@@ -113,7 +107,7 @@ pub use state::{
 /// [`CcdError::SweepRefused`], [`CcdError::PairSweepRefused`],
 /// [`CcdError::ImpactLimit`], [`CcdError::Unresolvable`],
 /// [`CcdError::Precision`] or [`CcdError::NotRepresentable`].
-pub fn sweep_group(
+pub(crate) fn sweep_group(
     input: &GroupInput<'_>,
     mesh: Option<&MeshView<'_>>,
 ) -> Result<GroupOutcome, CcdError> {
@@ -125,7 +119,7 @@ pub fn sweep_group(
 /// (members). A smaller group sweeps its few pairs every pass: the
 /// bookkeeping would cost more than it saves. Either way the outcome is
 /// the same, bit for bit.
-pub const CULL_MIN_MEMBERS: usize = 4;
+pub(crate) const CULL_MIN_MEMBERS: usize = 4;
 
 /// [`sweep_group`], with the pair cull on or off (`cull == false` sweeps
 /// every pair every pass and at every settled instant: the reference the

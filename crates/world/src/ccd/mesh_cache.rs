@@ -27,7 +27,7 @@ use super::error::CcdError;
 
 /// The retained result of the snapshot check.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MeshSnapshotCache {
+pub(crate) struct MeshSnapshotCache {
     validated: bool,
     full_checks: u64,
     /// The bits of the widest side (m) of any snapshot triangle's bounds,
@@ -38,17 +38,17 @@ pub struct MeshSnapshotCache {
 
 impl MeshSnapshotCache {
     /// A cache that has checked nothing yet.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Forgets the check (a mesh was added or removed).
-    pub fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.validated = false;
     }
 
     /// Whether the current snapshot has passed the check.
-    pub fn is_validated(&self) -> bool {
+    pub(crate) fn is_validated(&self) -> bool {
         self.validated
     }
 
@@ -64,7 +64,7 @@ impl MeshSnapshotCache {
 
     /// How many full checks ran since the cache was made (diagnostics: one
     /// per snapshot, not one per step).
-    pub fn full_checks(&self) -> u64 {
+    pub(crate) fn full_checks(&self) -> u64 {
         self.full_checks
     }
 
@@ -75,7 +75,7 @@ impl MeshSnapshotCache {
     /// # Errors
     /// [`CcdError::InvalidTriangle`] naming the mesh body and the first
     /// failing triangle (its index in that body's mesh).
-    pub fn ensure<'a>(
+    pub(crate) fn ensure<'a>(
         &mut self,
         meshes: impl IntoIterator<Item = (usize, &'a [[Vec3; 3]])>,
     ) -> Result<(), CcdError> {

@@ -30,7 +30,7 @@ use super::error::CcdError;
 
 /// The shape a swept body moves, prepared for its sweep.
 #[derive(Debug, Clone, PartialEq)]
-pub enum SweptShape {
+pub(crate) enum SweptShape {
     /// A sphere centred on its body origin and mass centre.
     Sphere {
         /// Radius, metres.
@@ -56,7 +56,7 @@ pub enum SweptShape {
 impl SweptShape {
     /// The radius that sets the radius-relative precision limits: the
     /// sphere or capsule radius, or a solid's farthest-vertex radius.
-    pub fn limit_radius(&self) -> f64 {
+    pub(crate) fn limit_radius(&self) -> f64 {
         match self {
             SweptShape::Sphere { radius } | SweptShape::Capsule { radius, .. } => *radius as f64,
             SweptShape::Solid { solid, .. } => solid.bounding_radius(),
@@ -66,22 +66,11 @@ impl SweptShape {
 
 /// The shape of a turning body.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TurningShape {
+pub(crate) struct TurningShape {
     /// Radius (m).
-    pub radius: f32,
+    pub(crate) radius: f32,
     /// Half height of the core segment (m), `0` for a sphere.
-    pub half_height: f32,
-}
-
-impl TurningShape {
-    /// "sphere" or "capsule", for messages.
-    pub fn name(&self) -> &'static str {
-        if self.half_height == 0.0 {
-            "sphere"
-        } else {
-            "capsule"
-        }
-    }
+    pub(crate) half_height: f32,
 }
 
 /// The static triangles a body can hit: the world's snapshot, its bounds
@@ -90,46 +79,46 @@ impl TurningShape {
 /// nothing), and each triangle's active edges (seams of a mesh built with
 /// `Shape::mesh_with_active_edges` admit impacts as face contacts,
 /// [`parapet_narrow::contact::active_edges::admit_impact`]).
-pub struct MeshView<'a> {
+pub(crate) struct MeshView<'a> {
     /// The snapshot, world space, insertion order.
-    pub triangles: &'a [[Vec3; 3]],
+    pub(crate) triangles: &'a [[Vec3; 3]],
     /// The bounds tree of the snapshot.
-    pub tree: &'a TriangleBoundsTree,
+    pub(crate) tree: &'a TriangleBoundsTree,
     /// The owner's material of triangle `i`, `None` when it does not collide.
-    pub material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
+    pub(crate) material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
     /// The active edges of triangle `i` ([`ActiveEdges::ALL`] for a mesh
     /// without adjacency).
-    pub edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
+    pub(crate) edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
 }
 
 /// One swept impact.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SweptImpact {
+pub(crate) struct SweptImpact {
     /// The moving body's index.
-    pub body: usize,
+    pub(crate) body: usize,
     /// The triangle's snapshot index.
-    pub triangle: usize,
+    pub(crate) triangle: usize,
     /// Fraction of the step in `[0, 1]`.
-    pub time: f64,
+    pub(crate) time: f64,
     /// Contact point on the triangle (world, m).
-    pub point: Vec3d,
+    pub(crate) point: Vec3d,
     /// Unit normal from the triangle towards the body.
-    pub normal: Vec3d,
+    pub(crate) normal: Vec3d,
     /// Impulse applied to the moving body (N s, world).
-    pub impulse: Vec3d,
+    pub(crate) impulse: Vec3d,
 }
 
 /// The pose and velocities a body ends the step with after its impacts.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SweptMotion {
+pub(crate) struct SweptMotion {
     /// Body origin (m).
-    pub position: Vec3,
+    pub(crate) position: Vec3,
     /// Body rotation.
-    pub rotation: Quat,
+    pub(crate) rotation: Quat,
     /// Linear velocity (m/s).
-    pub linear_velocity: Vec3,
+    pub(crate) linear_velocity: Vec3,
     /// Angular velocity (rad/s).
-    pub angular_velocity: Vec3,
+    pub(crate) angular_velocity: Vec3,
 }
 
 /// Checks that every coordinate of `p` is within [`MAX_COORDINATE`] m and
@@ -137,7 +126,7 @@ pub struct SweptMotion {
 ///
 /// # Errors
 /// [`CcdError::Precision`] naming the coordinate.
-pub fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<(), CcdError> {
+pub(crate) fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<(), CcdError> {
     for &x in p.iter() {
         if !(x.abs() <= MAX_COORDINATE) {
             return Err(CcdError::Precision {
@@ -161,7 +150,7 @@ pub fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<(), Ccd
 }
 
 /// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
-pub fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
+pub(crate) fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
     let (_, shape_rotation) = body.shape_offset();
     // An upright capsule (identity rotations, the common case of a locked
     // walker): the turn below gives `(0, 0, h)` exactly (every cross

@@ -58,31 +58,29 @@ use super::response::{respond, Response, ResponseBody};
 use clear_miss::{clearly_misses, PassRegion, PassShape};
 use mover::Mover;
 
-pub use clear_miss::{PATH_MARGIN_RADII, REJECT_DISTANCE_RADII, REJECT_MARGIN, REJECT_MIN_SINE_SQ};
-
 /// What one body's sweep produced.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct SoloOutcome {
+pub(crate) struct SoloOutcome {
     /// The end state when the body took an impact (`None`: integrate it as usual).
-    pub motion: Option<SweptMotion>,
+    pub(crate) motion: Option<SweptMotion>,
     /// Its impacts in time order.
-    pub impacts: Vec<SweptImpact>,
+    pub(crate) impacts: Vec<SweptImpact>,
 }
 
 /// One body to sweep.
-pub struct SoloInput<'a> {
+pub(crate) struct SoloInput<'a> {
     /// The body's index (insertion order).
-    pub index: usize,
+    pub(crate) index: usize,
     /// The body: start-of-step pose, post-solver velocity and split velocity.
-    pub body: &'a RigidBody,
+    pub(crate) body: &'a RigidBody,
     /// Its swept shape ([`super::support::classify`]).
-    pub shape: &'a SweptShape,
+    pub(crate) shape: &'a SweptShape,
     /// Its reachable region ([`super::reach`]).
-    pub reach: Reach,
+    pub(crate) reach: Reach,
     /// Step length (s).
-    pub dt: f32,
+    pub(crate) dt: f32,
     /// `ccd_max_impacts`.
-    pub max_impacts: u32,
+    pub(crate) max_impacts: u32,
 }
 
 /// Whether `normal . motion` closes beyond the approach bound (32 eps times
@@ -124,7 +122,11 @@ pub(crate) struct SoloScratch {
 /// # Errors
 /// [`CcdError::SweepRefused`], [`CcdError::ImpactLimit`],
 /// [`CcdError::Precision`] or [`CcdError::NotRepresentable`], naming the body.
-pub fn sweep_alone(input: &SoloInput<'_>, mesh: &MeshView<'_>) -> Result<SoloOutcome, CcdError> {
+#[cfg(test)]
+pub(crate) fn sweep_alone(
+    input: &SoloInput<'_>,
+    mesh: &MeshView<'_>,
+) -> Result<SoloOutcome, CcdError> {
     sweep_alone_with(input, mesh, &mut SoloScratch::default(), None)
 }
 
@@ -405,7 +407,6 @@ fn to_f32(index: usize, quantity: &'static str, x: Vec3d) -> Result<Vec3, CcdErr
 ///
 /// # Errors
 /// [`CcdError::SweepRefused`] for the first candidate whose sweep refuses.
-#[allow(clippy::too_many_arguments)]
 fn earliest_found(
     mover: &Mover<'_>,
     mesh: &MeshView<'_>,
@@ -489,7 +490,6 @@ struct Retained {
 ///
 /// # Errors
 /// As [`respond`].
-#[allow(clippy::too_many_arguments)]
 fn respond_to(
     hit: &Found,
     mover: &Mover<'_>,
@@ -583,5 +583,7 @@ fn end_motion(
     })
 }
 
+#[cfg(test)]
+mod lookup_tests;
 #[cfg(test)]
 mod tests;

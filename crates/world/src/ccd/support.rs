@@ -7,16 +7,16 @@
 //! inverse tensor, no spin, no torque), a dynamic box or hull that cannot
 //! turn (same, may sit off its body origin), a kinematic centred sphere with
 //! no spin and no torque, and a static mesh. A body with `collides == false`
-//! is outside collision handling ([`Role::Passive`]) whatever its shape.
+//! is outside collision handling (`Role::Passive`) whatever its shape.
 //!
-//! Turning bodies ([`Role::Turning`], see docs/turning-bodies.md): a dynamic
+//! Turning bodies (`Role::Turning`, see docs/turning-bodies.md): a dynamic
 //! capsule that can turn (symmetric positive-definite inverse tensor), and a
 //! dynamic sphere or capsule whose shape sits off its body origin or its mass
 //! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
-//! sub-steps of [`crate::ccd::turning`].
+//! sub-steps of `ccd/turning.rs`.
 //!
 //! Groups of interacting centred spheres, locked capsules and kinematic
-//! spheres are swept together ([`crate::ccd::group`]); a turning body, box or
+//! spheres are swept together (`ccd/group.rs`); a turning body, box or
 //! hull that can reach another moving body is refused there. Refused
 //! outright: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
@@ -39,7 +39,7 @@ pub const MAX_HALF_HEIGHT: f64 = 1.0e4;
 
 /// What the CCD mode does with one body this step.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     /// `collides == false`: validated and integrated, never collided.
     Passive,
     /// A static mesh: its triangles are in the world's snapshot.
@@ -131,14 +131,14 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
 /// and both computations are deterministic, so the cache never changes a
 /// result.
 #[derive(Debug, Clone, Default)]
-pub struct ClassifyCache {
+pub(crate) struct ClassifyCache {
     solids: Vec<Option<(Shape, Arc<ConvexSolid>)>>,
     factorable: Vec<Option<[u32; 9]>>,
 }
 
 impl ClassifyCache {
     /// An empty cache.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -165,7 +165,7 @@ impl ClassifyCache {
 
     /// Makes room for `slots` body slots, so that filling the cache during
     /// one classification pass grows it at most once.
-    pub fn reserve_slots(&mut self, slots: usize) {
+    pub(crate) fn reserve_slots(&mut self, slots: usize) {
         if self.factorable.len() < slots {
             self.factorable.resize(slots, None);
         }
@@ -226,7 +226,8 @@ fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
 /// [`CcdError::Unsupported`] with the reason; [`CcdError::Precision`] for a
 /// capsule half height beyond [`MAX_HALF_HEIGHT`] or a solid offset beyond
 /// [`MAX_SHAPE_OFFSET`].
-pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
+#[cfg(test)]
+pub(crate) fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
     classify_cached(index, body, &mut ClassifyCache::new())
 }
 
@@ -235,7 +236,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
 ///
 /// # Errors
 /// As [`classify`].
-pub fn classify_cached(
+pub(crate) fn classify_cached(
     index: usize,
     body: &RigidBody,
     cache: &mut ClassifyCache,

@@ -78,7 +78,7 @@
 //! within 10000 m; the certificate's own `f64` slacks are documented in
 //! `certified_advance`.
 
-pub mod response;
+pub(crate) mod response;
 
 use parapet_geometry::bvh::SweptBall;
 use parapet_geometry::Material;
@@ -101,37 +101,37 @@ use parapet_narrow::contact::active_edges::seam_normal;
 use response::{respond_turning, TurningMass};
 
 /// One turning body to sweep.
-pub struct TurningInput<'a> {
+pub(crate) struct TurningInput<'a> {
     /// The body's index (insertion order).
-    pub index: usize,
+    pub(crate) index: usize,
     /// The body: start-of-step pose, post-solver velocity and split velocity.
-    pub body: &'a RigidBody,
+    pub(crate) body: &'a RigidBody,
     /// Its shape.
-    pub shape: TurningShape,
+    pub(crate) shape: TurningShape,
     /// Step length (s).
-    pub dt: f32,
+    pub(crate) dt: f32,
     /// `ccd_max_impacts`.
-    pub max_impacts: u32,
+    pub(crate) max_impacts: u32,
     /// `ccd_max_substeps`.
-    pub max_substeps: u32,
+    pub(crate) max_substeps: u32,
 }
 
 /// What a turning sweep produced.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TurningOutcome {
+pub(crate) struct TurningOutcome {
     /// The end-of-step pose and velocities (always: the integrate stage skips
     /// turning bodies).
-    pub motion: SweptMotion,
+    pub(crate) motion: SweptMotion,
     /// Its impacts in time order.
-    pub impacts: Vec<SweptImpact>,
+    pub(crate) impacts: Vec<SweptImpact>,
     /// The sub-steps it took (loop passes, each counted against
     /// `ccd_max_substeps`).
-    pub substeps: u32,
+    pub(crate) substeps: u32,
 }
 
 /// The body-frame vectors (m) from the mass centre to the two ends of the
 /// core segment: `t_s + R_s (0, 0, ±h) − c`.
-pub fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
+pub(crate) fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
     let (offset, offset_rotation) = body.shape_offset();
     let rs = UnitQuaternion::new_normalize(promote_quat(offset_rotation).into_inner());
     let axis = rs * Vec3d::new(0.0, 0.0, shape.half_height as f64);
@@ -143,7 +143,7 @@ pub fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
 /// tensor has trace `trace` (1/(kg m²)): `½ ωᵀ I ω <= E` gives
 /// `|ω|² <= 2 E λ_max(A) <= 2 E trace(A)` for a symmetric positive
 /// semi-definite `A`; rounded up.
-pub fn spin_bound(energy: f64, trace: f64) -> f64 {
+pub(crate) fn spin_bound(energy: f64, trace: f64) -> f64 {
     if !(energy > 0.0 && trace > 0.0) {
         return 0.0;
     }
@@ -159,7 +159,7 @@ pub fn spin_bound(energy: f64, trace: f64) -> f64 {
 /// shape point at its distance from the mass centre, so the spin term is
 /// more than the ball needs; it is kept because it also covers the path of
 /// the shape's own centre.)
-pub fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f32) -> Reach {
+pub(crate) fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f32) -> Reach {
     let arms = end_arms(body, shape);
     // Rotation roundoff of the arms: a relative 1e-12 outward.
     let far = norm_up(&arms[0]).max(norm_up(&arms[1])) * (1.0 + 1.0e-12);
@@ -272,7 +272,7 @@ fn touch(
 /// [`CcdError::SubstepLimit`], [`CcdError::ImpactLimit`],
 /// [`CcdError::SweepRefused`], [`CcdError::Precision`] or
 /// [`CcdError::NotRepresentable`], naming the body.
-pub fn sweep_turning(
+pub(crate) fn sweep_turning(
     input: &TurningInput<'_>,
     mesh: Option<&MeshView<'_>>,
 ) -> Result<TurningOutcome, CcdError> {

@@ -4,6 +4,7 @@
 
 use super::candidates::sort_keys;
 use super::*;
+use parapet_math::Vec3d;
 use proptest::prelude::*;
 
 /// The grouping as first written: every pair tested every round

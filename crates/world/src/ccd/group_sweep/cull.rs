@@ -99,22 +99,22 @@ impl TriangleCull {
 /// Relative widening of a member's swept bounds for the pair cull
 /// (dimensionless, `2^-16` of the member's local scale: the extent of its
 /// swept bounds plus its radius). See [`swept_bounds`].
-pub const PAIR_CULL_MARGIN: f64 = 1.0 / 65536.0;
+pub(crate) const PAIR_CULL_MARGIN: f64 = 1.0 / 65536.0;
 
 /// Widening of a member's swept bounds per metre of its largest world
 /// coordinate (dimensionless, `2^-30`): covers the `f64` rounding of the
 /// bounds themselves and of the pair sweep's re-centring (a few `f64`
 /// epsilons of the world coordinates) many times over.
-pub const PAIR_CULL_WORLD_MARGIN: f64 = 1.0 / 1_073_741_824.0;
+pub(crate) const PAIR_CULL_WORLD_MARGIN: f64 = 1.0 / 1_073_741_824.0;
 
 /// Axis-aligned bounds (world, m) of a member's path over the remaining
 /// time, widened for the pair cull; `None` when not finite.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SweptBounds {
+pub(crate) struct SweptBounds {
     /// Lower corner.
-    pub lo: [f64; 3],
+    pub(crate) lo: [f64; 3],
     /// Upper corner.
-    pub hi: [f64; 3],
+    pub(crate) hi: [f64; 3],
 }
 
 /// The bounds of `segment` (its radius grown by `grow` metres) over `tau`
@@ -141,7 +141,7 @@ pub struct SweptBounds {
 /// i.e. `G < 1e-5 (L_A + L_B)`, which the cull's `2^-16 = 1.5e-5` excludes:
 /// a culled pair's sweep is a miss. `sweep_group`'s unit tests check it
 /// on grazing pairs and against the uncut pass.
-pub fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<SweptBounds> {
+pub(crate) fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Option<SweptBounds> {
     // Components written out and compared directly (nalgebra's indexing
     // and `f64::min`'s NaN handling cost more than the arithmetic). For
     // finite inputs the corners are those of `min`/`max`, up to the sign of
@@ -195,7 +195,8 @@ pub(super) fn bounds_meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> b
 /// pairs of two `skip` members; a member without bounds (`None`) meets
 /// every other. Sort along the axis where the bounds spread most and sweep:
 /// `O(B log B)` plus the pairs found.
-pub fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usize, usize)> {
+#[cfg(test)]
+pub(crate) fn meeting_pairs(bounds: &[Option<SweptBounds>], skip: &[bool]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     meeting_pairs_into(bounds, skip, &mut Vec::new(), &mut out);
     out

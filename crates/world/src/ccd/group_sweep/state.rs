@@ -43,7 +43,7 @@ use crate::ccd::response::ResponseBody;
 /// leaves room for the products. A contact ignored under this bound closes
 /// by at most `4 ε_f32 |v|₁ dt` in the step (about 5e-7 of the step's
 /// travel), which the next step's contact stage sees as an overlap.
-pub const RESIDUE_F32_FACTOR: f64 = 4.0;
+pub(crate) const RESIDUE_F32_FACTOR: f64 = 4.0;
 
 /// How many `f32` epsilons of the coordinate scale (largest centre
 /// coordinate plus summed radius, m) two shapes may stand apart and still
@@ -51,11 +51,11 @@ pub const RESIDUE_F32_FACTOR: f64 = 4.0;
 /// rounded to `f32` at the instant (half an ulp per coordinate, at most
 /// `√3/2` epsilon of the scale per member); eight covers both members and
 /// the sweep's `f64` contact time.
-pub const TOUCH_F32_FACTOR: f64 = 8.0;
+pub(crate) const TOUCH_F32_FACTOR: f64 = 8.0;
 
 /// The shape of a group member.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MemberShape {
+pub(crate) enum MemberShape {
     /// A dynamic centred sphere.
     Sphere {
         /// Radius (m).
@@ -77,20 +77,20 @@ pub enum MemberShape {
 
 /// One member of a group.
 #[derive(Debug, Clone, Copy)]
-pub struct GroupMember<'a> {
+pub(crate) struct GroupMember<'a> {
     /// The body's index (slot).
-    pub index: usize,
+    pub(crate) index: usize,
     /// The body (start pose, post-solver velocity and split velocity).
-    pub body: &'a RigidBody,
+    pub(crate) body: &'a RigidBody,
     /// Its shape.
-    pub shape: MemberShape,
+    pub(crate) shape: MemberShape,
     /// Its reach in the group.
-    pub reach: Reach,
+    pub(crate) reach: Reach,
 }
 
 /// What a member struck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Struck {
+pub(crate) enum Struck {
     /// A static triangle (snapshot index).
     Triangle(usize),
     /// Another member (body index).
@@ -99,38 +99,38 @@ pub enum Struck {
 
 /// One impulse of the group's sweep.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroupImpact {
+pub(crate) struct GroupImpact {
     /// The member that took `impulse` (body index).
-    pub body: usize,
+    pub(crate) body: usize,
     /// What it struck (which took the opposite impulse if it is a member).
-    pub other: Struck,
+    pub(crate) other: Struck,
     /// Fraction of the step in `[0, 1]`.
-    pub time: f64,
+    pub(crate) time: f64,
     /// Contact point (world, m).
-    pub point: Vec3d,
+    pub(crate) point: Vec3d,
     /// Unit normal from `other` towards `body`.
-    pub normal: Vec3d,
+    pub(crate) normal: Vec3d,
     /// Impulse on `body` (N s, world).
-    pub impulse: Vec3d,
+    pub(crate) impulse: Vec3d,
 }
 
 /// What a group's sweep produced.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GroupOutcome {
+pub(crate) struct GroupOutcome {
     /// End states of the dynamic members that took an impulse (body index).
-    pub motions: Vec<(usize, SweptMotion)>,
+    pub(crate) motions: Vec<(usize, SweptMotion)>,
     /// Impulses in pass order.
-    pub impacts: Vec<GroupImpact>,
+    pub(crate) impacts: Vec<GroupImpact>,
 }
 
 /// The group's input.
-pub struct GroupInput<'a> {
+pub(crate) struct GroupInput<'a> {
     /// Members in body insertion order.
-    pub members: Vec<GroupMember<'a>>,
+    pub(crate) members: Vec<GroupMember<'a>>,
     /// Step length (s).
-    pub dt: f32,
+    pub(crate) dt: f32,
     /// `ccd_max_impacts`.
-    pub max_impacts: u32,
+    pub(crate) max_impacts: u32,
 }
 
 pub(super) struct State {

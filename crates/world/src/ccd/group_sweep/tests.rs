@@ -1,7 +1,7 @@
 //! Unit tests of the group sweep ([`super`]): the culls against the uncut
 //! pass, bit for bit, on random and grazing groups.
 
-use super::cull::TriangleCull;
+use super::cull::{meeting_pairs, swept_bounds, SweptBounds, TriangleCull};
 use super::settle::{contact_components, Components};
 use super::state::offer;
 use super::tournament::Tournament;

@@ -61,7 +61,7 @@ use crate::ccd::reach::Reach;
 /// sweep measures from its own centre, within 0.01 radii of this one), and
 /// so that every length in the plane test stays below 2048 radii. Farther
 /// triangles are swept.
-pub const REJECT_DISTANCE_RADII: f64 = 1024.0;
+pub(crate) const REJECT_DISTANCE_RADII: f64 = 1024.0;
 
 const _: () = assert!(2.0 * REJECT_DISTANCE_RADII <= MAX_TRIANGLE_DISTANCE_RADII);
 
@@ -69,7 +69,7 @@ const _: () = assert!(2.0 * REJECT_DISTANCE_RADII <= MAX_TRIANGLE_DISTANCE_RADII
 /// `clearly_misses` to decide (dimensionless, `2^-20`: a sine of 1/1024).
 /// The computed plane normal's direction then errs by at most a few ulps
 /// over that sine, below `2^-40`; thinner triangles are swept.
-pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
+pub(crate) const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
 
 /// Clearance, in limit radii, that `clearly_misses` demands beyond contact
 /// before it decides a miss (dimensionless, `2^-13`, about 1.2e-4 radii).
@@ -80,7 +80,7 @@ pub const REJECT_MIN_SINE_SQ: f64 = 1.0 / 1_048_576.0;
 /// this clearance (a discriminant `|e|^2 (h^2 - r^2)` computed from terms
 /// of `|e|^2 |m|^2` with `|m|` below `2^11` radii), so a decided miss is a
 /// miss of the sweep by a factor of thousands.
-pub const REJECT_MARGIN: f64 = 1.0 / 8192.0;
+pub(crate) const REJECT_MARGIN: f64 = 1.0 / 8192.0;
 
 /// Fraction of each of the sweeps' limits on the moving shape within which
 /// `shape_clear` vouches that no sweep of this pass refuses the shape
@@ -109,7 +109,7 @@ pub(super) const SHAPE_LIMIT_FRACTION: f64 = 0.5;
 /// its check are never refused. So either triangle is a miss of the exact
 /// sweep by a factor of millions, and the pass's outcome is the reach
 /// ball's, bit for bit.
-pub const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
+pub(crate) const PATH_MARGIN_RADII: f64 = 1.0 / 1024.0;
 
 /// The candidate region of the first pass of the world's path: the box of
 /// the shape's straight path over the pass (its core's box at both ends,

@@ -2,6 +2,7 @@
 //! [`super::clear_miss`] against the exact sweep of every candidate, bit for
 //! bit, and the loop's refusals.
 
+use super::clear_miss::{PATH_MARGIN_RADII, REJECT_MARGIN};
 use super::*;
 use crate::ccd::reach::dynamic_reach;
 use crate::ccd::support::classify;
@@ -613,7 +614,7 @@ fn the_prepared_path_gives_the_plain_outcome_bit_for_bit() {
                     .unwrap();
             }
             let shape = match classify(0, &body).unwrap() {
-                crate::ccd::Role::Swept(s) => s,
+                crate::ccd::support::Role::Swept(s) => s,
                 other => panic!("{other:?}"),
             };
             let bound = shape.limit_radius()
