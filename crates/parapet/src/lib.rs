@@ -136,9 +136,10 @@ pub mod world {
 }
 
 /// Continuous collision detection: the mode ([`CollisionDetection`](ccd::CollisionDetection),
-/// [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD)) and the
-/// policy of the continuous stage (support rules, reach bounds, the sweep loop
-/// and its errors). See `docs/continuous-collision.md`.
+/// [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD)), the
+/// reasons the continuous stage refuses a body and the limits of its support
+/// rules (the policy itself is internal to the world). See
+/// `docs/continuous-collision.md`.
 ///
 /// ```
 /// use parapet::ccd::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};

@@ -3,7 +3,7 @@
 //! bodies", ch. 7; the single-axis variant of Bullet's `btAxisSweep3`).
 //!
 //! Bodies with `collides == false` never enter the list, so parked bodies
-//! cost no pair scans (seed 004 "Disabled collisions"). Bounds are sorted by
+//! cost no pair scans (see docs/physics.md, "Disabled collisions"). Bounds are sorted by
 //! their lower x bound (ties by list position); a sweep keeps the boxes whose
 //! x interval is still open and tests y and z against each of them. Pairs in
 //! which neither box can move are dropped (static and kinematic bodies do not

@@ -8,6 +8,7 @@ use parapet_narrow::contact::ContactError;
 use parapet_narrow::sweep::SweepRefusal;
 use parapet_solver::{BodyError, BodyKind};
 
+use crate::ccd::error::{CcdError, UnsupportedReason};
 use crate::BodyId;
 
 /// Why [`crate::PhysicsWorld::step`] refused or failed. On every variant the
@@ -59,8 +60,8 @@ pub enum StepError {
         /// The refusal of the triangle bounds tree (quantity, value, limit).
         source: BvhError,
     },
-    /// The collision-detection mode refuses a body it cannot handle
-    /// (seed 000 "Supported worlds").
+    /// The collision-detection mode refuses a body it cannot handle (see
+    /// docs/continuous-collision.md, "What it refuses, and why").
     #[error("{body} ({kind:?} {shape}) is not supported by collision detection {mode}: {reason} (limit: {limit})")]
     Unsupported {
         /// The first refused body in insertion order.
@@ -77,7 +78,7 @@ pub enum StepError {
         limit: &'static str,
     },
     /// A value outside a checked precision limit of the continuous mode
-    /// (seed 000 "Precision and refusal limits").
+    /// (see docs/continuous-collision.md, "Precision limits").
     #[error("{body}: {quantity} = {value} is beyond the limit {limit} of collision detection SPHERE_MESH_CCD")]
     Precision {
         /// The body.
@@ -89,8 +90,8 @@ pub enum StepError {
         /// The limit.
         limit: f64,
     },
-    /// A continuous sweep refused its input: outside the precision domain of
-    /// seed 000 (radius, coordinates, reach, triangle distance or shape).
+    /// A continuous sweep refused its input: outside its precision domain
+    /// (radius, coordinates, reach, triangle distance or shape).
     #[error("{body}: the sweep against triangle {triangle} of mesh {mesh} was refused: {source}")]
     SweepRefused {
         /// The moving body.
@@ -102,8 +103,9 @@ pub enum StepError {
         /// The refusal (quantity, value and limit).
         source: SweepRefusal,
     },
-    /// A continuous sweep of two moving bodies (a group pair, seed 000
-    /// "Moving sphere pairs") refused its input: outside the precision domain.
+    /// A continuous sweep of two moving bodies (a group pair, see
+    /// docs/continuous-collision.md, "Moving groups") refused its input:
+    /// outside the precision domain.
     #[error("{body}: the sweep against moving body {other} was refused: {source}")]
     PairSweepRefused {
         /// The lower body of the pair (insertion order).
@@ -114,8 +116,8 @@ pub enum StepError {
         source: SweepRefusal,
     },
     /// A static mesh's snapshot triangle fails the continuous mode's geometry
-    /// check (seed 000: every snapshot triangle is checked before the index
-    /// is queried).
+    /// check (every snapshot triangle is checked before the index is
+    /// queried).
     #[error("mesh {body}: {source}")]
     InvalidMesh {
         /// The mesh body.
@@ -191,4 +193,111 @@ pub enum WorldError {
         /// The most a world holds.
         limit: usize,
     },
+}
+
+/// The name of the continuous mode in the errors it raises.
+const CCD_MODE: &str = "SPHERE_MESH_CCD";
+
+/// What the translation of a continuous-stage error reads from the world
+/// ([`StepError::from_ccd`]): the ids and kinds of the bodies in their
+/// slots, and which mesh owns a snapshot triangle.
+pub(crate) trait BodyNames {
+    /// The id of the body in `slot` (generation 0 for a free slot).
+    fn slot_id(&self, slot: usize) -> BodyId;
+    /// The motion mode and shape kind name of the body in `slot`, `None`
+    /// for a free slot.
+    fn slot_kind(&self, slot: usize) -> Option<(BodyKind, &'static str)>;
+    /// The slot of the mesh body that owns snapshot triangle `t`, and the
+    /// triangle's index in that mesh.
+    fn triangle_owner(&self, t: usize) -> (usize, usize);
+}
+
+impl StepError {
+    /// The world's error for a continuous-stage error, naming bodies by id
+    /// (`names` maps slots and snapshot triangles to bodies).
+    pub(crate) fn from_ccd(e: CcdError, names: &impl BodyNames) -> StepError {
+        let id = names.slot_id(e.body());
+        match e {
+            CcdError::Unsupported { body, reason } => {
+                let text = match reason {
+                    UnsupportedReason::Interacting { other, reach } => format!(
+                        "its reachable region (radius {reach} m) overlaps that of moving body {}",
+                        names.slot_id(other)
+                    ),
+                    _ => reason.to_string(),
+                };
+                let (kind, shape) = names
+                    .slot_kind(body)
+                    .unwrap_or((BodyKind::Static, "unknown"));
+                StepError::Unsupported {
+                    body: id,
+                    kind,
+                    shape,
+                    mode: CCD_MODE,
+                    reason: text,
+                    limit: reason.limit(),
+                }
+            }
+            CcdError::Precision {
+                quantity,
+                value,
+                limit,
+                ..
+            } => StepError::Precision {
+                body: id,
+                quantity,
+                value,
+                limit,
+            },
+            CcdError::SweepRefused {
+                triangle, refusal, ..
+            } => {
+                let (owner, local) = names.triangle_owner(triangle);
+                StepError::SweepRefused {
+                    body: id,
+                    mesh: names.slot_id(owner),
+                    triangle: local,
+                    source: refusal,
+                }
+            }
+            CcdError::InvalidTriangle { error, .. } => StepError::InvalidMesh {
+                body: id,
+                source: error,
+            },
+            CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
+                body: id,
+                impacts,
+                limit,
+            },
+            CcdError::PairSweepRefused { other, refusal, .. } => StepError::PairSweepRefused {
+                body: id,
+                other: names.slot_id(other),
+                source: refusal,
+            },
+            CcdError::Unresolvable {
+                contacts,
+                reason,
+                limit,
+                ..
+            } => StepError::Unresolvable {
+                body: id,
+                contacts,
+                reason,
+                limit,
+            },
+            CcdError::SubstepLimit {
+                substeps, limit, ..
+            } => StepError::SubstepLimit {
+                body: id,
+                substeps,
+                limit,
+            },
+            CcdError::NotRepresentable {
+                quantity, value, ..
+            } => StepError::NotRepresentable {
+                body: id,
+                source: BodyError::NotRepresentable { quantity, value },
+            },
+        }
+    }
 }

@@ -4,9 +4,10 @@ use parapet_math::Vec3;
 
 use crate::BodyId;
 
-/// How a contact was found.
+/// How a contact was found (more kinds may come: match with a wildcard).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum ContactKind {
     /// A contact point of the discrete contact stage at the start of the step
     /// (touching, overlapping, or speculative and taking an impulse).

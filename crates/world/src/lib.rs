@@ -6,13 +6,15 @@
 //! body; a failed step leaves it bit for bit as it was before the call.
 //!
 //! - [`PhysicsWorld`]: bodies in generational slots ([`BodyId`]), the
-//!   configuration fields of spec/API.md "The world", [`PhysicsWorld::step`]
-//!   and [`PhysicsWorld::cast_ray`].
-//! - `step/`: one file per stage of ARCHITECTURE.md "One step, as data
-//!   flows" (`validate`, `snapshot`, `forces`, `contacts`, `ccd`,
-//!   `integrate`, `report`).
-//! - [`ccd`]: the collision-detection mode ([`CollisionDetection`]); the
-//!   continuous policy of the next issues lives there too.
+//!   configuration fields (gravity, the collision-detection mode and its
+//!   impact and sub-step limits), [`PhysicsWorld::step`] and
+//!   [`PhysicsWorld::cast_ray`].
+//! - `step/`: one file per stage of a step, in the order data flows
+//!   through them (`validate`, `snapshot`, `forces`, `contacts`, `ccd`,
+//!   `integrate`, `report`; see docs/physics.md, "One step").
+//! - [`ccd`]: the collision-detection mode ([`CollisionDetection`]) and the
+//!   continuous policy: support rules, reach, groups, the sweep loops
+//!   (see docs/continuous-collision.md).
 //! - The broad phase (sort and sweep over primitive bounds) and the mesh
 //!   index (one triangle bounds tree over every static mesh snapshot).
 
@@ -20,6 +22,7 @@ mod body_id;
 mod broad_phase;
 pub mod ccd;
 mod contact_cache;
+mod contact_query;
 mod error;
 mod event;
 mod mesh_index;

@@ -1,8 +1,8 @@
 //! The static mesh index: one triangle bounds tree over the world-space
 //! triangle snapshots of every mesh body, with each triangle's owner and its
-//! index in the owner's mesh (seed 000 "Mesh geometry uses the immutable
-//! world-space triangles captured by add_body"; "Performance and
-//! verification").
+//! index in the owner's mesh. Mesh geometry is the immutable world-space
+//! triangles captured by `add_body` (see docs/continuous-collision.md,
+//! "Supported worlds" and "Performance").
 //!
 //! The global triangle order is the mesh bodies' insertion order, then each
 //! mesh's triangle order, so ascending global indices (what the tree returns)

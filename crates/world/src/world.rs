@@ -14,24 +14,30 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
+use crate::ccd::scratch::CcdScratch;
 use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
+use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, WorldError};
 
-/// The default gravity (m/s², world): (0, 0, -9.8), seed 004 "Frames and units".
+/// The default gravity (m/s², world): (0, 0, -9.8), a z-up world (see
+/// docs/physics.md, "Frames and units").
 pub const DEFAULT_GRAVITY: Vec3 = Vec3::new(0.0, 0.0, -9.8);
 
-/// The default `ccd_max_impacts` (impacts per body per step): 16, seed 000.
+/// The default `ccd_max_impacts` (impacts per body per step): 16 (see
+/// docs/continuous-collision.md, "Ordering, limits and rollback").
 pub const DEFAULT_CCD_MAX_IMPACTS: u32 = 16;
 
-/// The valid range of `ccd_max_impacts` (impacts per body per step), seed 000.
+/// The valid range of `ccd_max_impacts` (impacts per body per step): 1 to 1024.
 pub const CCD_MAX_IMPACTS_LIMIT: std::ops::RangeInclusive<u32> = 1..=1024;
 
-/// The default `ccd_max_substeps` (sub-steps per turning body per step): 256, seed 000.
+/// The default `ccd_max_substeps` (sub-steps per turning body per step): 256
+/// (see docs/continuous-collision.md, "Ordering, limits and rollback").
 pub const DEFAULT_CCD_MAX_SUBSTEPS: u32 = 256;
 
-/// The valid range of `ccd_max_substeps` (sub-steps per turning body per step), seed 000.
+/// The valid range of `ccd_max_substeps` (sub-steps per turning body per step):
+/// 1 to 65536.
 pub const CCD_MAX_SUBSTEPS_LIMIT: std::ops::RangeInclusive<u32> = 1..=65536;
 
 /// One live body.
@@ -92,7 +98,7 @@ pub struct PhysicsWorld {
     pub(crate) ccd_classify: ClassifyCache,
     /// The continuous stage's working storage between steps; never part of
     /// the state (it never changes a result).
-    pub(crate) ccd_scratch: crate::step::ccd::CcdScratch,
+    pub(crate) ccd_scratch: CcdScratch,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).
@@ -321,7 +327,7 @@ impl PhysicsWorld {
     }
 
     /// The certified sub-steps that turning body `id` took in the last
-    /// successful SPHERE_MESH_CCD step (seed 000 "Turning bodies"; each is
+    /// successful SPHERE_MESH_CCD step (see docs/turning-bodies.md; each is
     /// counted against `ccd_max_substeps`), `None` when it was not swept as
     /// a turning body in that step. A diagnostic: replaced, like the events,
     /// only by a successful step.
@@ -335,6 +341,30 @@ impl PhysicsWorld {
     /// Initial contact points plus swept impacts of the last successful step.
     pub fn contact_count(&self) -> usize {
         self.contact_count
+    }
+}
+
+impl BodyNames for PhysicsWorld {
+    fn slot_id(&self, slot: usize) -> BodyId {
+        self.slots
+            .get(slot)
+            .and_then(|e| e.as_ref())
+            .map(|e| e.id)
+            .unwrap_or_else(|| BodyId::new(slot as u32, 0))
+    }
+
+    fn slot_kind(&self, slot: usize) -> Option<(parapet_solver::BodyKind, &'static str)> {
+        self.slots
+            .get(slot)
+            .and_then(|e| e.as_ref())
+            .map(|e| (e.body.kind(), e.body.shape().kind_name()))
+    }
+
+    fn triangle_owner(&self, t: usize) -> (usize, usize) {
+        (
+            self.meshes.owner(t) as usize,
+            self.meshes.local_index(t) as usize,
+        )
     }
 }
 

@@ -1,5 +1,6 @@
-//! The errors of the SPHERE_MESH_CCD engine (seed 000 "Supported worlds",
-//! "Precision and refusal limits", "Ordering, limits and rollback"): every
+//! The errors of the SPHERE_MESH_CCD engine (see
+//! docs/continuous-collision.md, "What it refuses, and why", "Precision
+//! limits" and "Ordering, limits and rollback"): every
 //! variant names the body (its index in insertion order), the quantity, its
 //! value and the limit. The world maps them onto its `StepError`.
 
@@ -7,8 +8,8 @@ use parapet_geometry::TriangleError;
 use parapet_narrow::sweep::SweepRefusal;
 use parapet_solver::impact::{ImpactError, MAX_SETTLED_CONTACTS};
 
-/// Why the mode refuses a body (seed 000 "Supported worlds", as lifted so
-/// far: this engine handles bodies alone in their group).
+/// Why the mode refuses a body (see docs/continuous-collision.md, "What it
+/// refuses, and why").
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum UnsupportedReason {
@@ -19,7 +20,8 @@ pub enum UnsupportedReason {
         /// "box" or "hull".
         shape: &'static str,
     },
-    /// A capsule that can turn (later issue: turning bodies).
+    /// A capsule that can turn. Not raised by this engine, which sweeps such
+    /// a capsule as a turning body.
     #[error("a capsule that can turn is not supported yet")]
     TurningCapsule,
     /// A capsule that cannot turn but spins or has a pending torque.
@@ -29,7 +31,8 @@ pub enum UnsupportedReason {
         value: f32,
     },
     /// A sphere or capsule whose shape or mass centre sits off its body
-    /// origin (a turning body, later issue).
+    /// origin. Not raised by this engine, which sweeps such a body as a
+    /// turning body.
     #[error("a {shape} whose shape or mass centre sits {value} m off its body origin is not supported yet")]
     OffCenter {
         /// "sphere" or "capsule".
@@ -113,8 +116,7 @@ impl UnsupportedReason {
 
 /// Why a CCD step failed. The world rolls the whole step back.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CcdError {
+pub(crate) enum CcdError {
     /// The body is outside the supported worlds.
     #[error("body {body}: {reason}")]
     Unsupported {
@@ -123,7 +125,7 @@ pub enum CcdError {
         /// The reason.
         reason: UnsupportedReason,
     },
-    /// A checked precision limit of seed 000 is exceeded.
+    /// A checked precision limit is exceeded.
     #[error("body {body}: {quantity} = {value} is beyond the limit {limit}")]
     Precision {
         /// The body's index.
@@ -135,7 +137,7 @@ pub enum CcdError {
         /// The limit.
         limit: f64,
     },
-    /// A sweep refused its input (precision domain of seed 000).
+    /// A sweep refused its input (outside its precision domain).
     #[error("body {body}: sweep against triangle {triangle} refused: {refusal}")]
     SweepRefused {
         /// The body's index.
@@ -145,7 +147,7 @@ pub enum CcdError {
         /// The refusal, naming quantity, value and limit.
         refusal: SweepRefusal,
     },
-    /// A mesh snapshot triangle fails the seed 000 geometry check.
+    /// A mesh snapshot triangle fails the triangle geometry check.
     #[error("mesh body {body}: {error}")]
     InvalidTriangle {
         /// The mesh body's index.
@@ -220,7 +222,7 @@ pub enum CcdError {
 
 impl CcdError {
     /// The index of the body the error names.
-    pub fn body(&self) -> usize {
+    pub(crate) fn body(&self) -> usize {
         match self {
             CcdError::Unsupported { body, .. }
             | CcdError::Precision { body, .. }

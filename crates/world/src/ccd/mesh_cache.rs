@@ -1,6 +1,7 @@
-//! The geometry check of the static mesh snapshot for SPHERE_MESH_CCD (seed
-//! 000 "Supported worlds"): every snapshot triangle (distant ones and ones
-//! whose owner has collisions disabled included) passes the seed 000 check
+//! The geometry check of the static mesh snapshot for SPHERE_MESH_CCD (see
+//! docs/continuous-collision.md, "Supported worlds"): every snapshot
+//! triangle (distant ones and ones whose owner has collisions disabled
+//! included) passes the triangle check
 //! ([`parapet_geometry::Triangle::validate`]: finite, within 1000000 m,
 //! nonzero `f32` raw normal, not thinner than 1/1048576) before any CCD query
 //! of the index, and the success is retained for that snapshot, so the check
@@ -11,7 +12,8 @@
 //! touch it. A failed check is not retained: the next step checks the same
 //! snapshot again and fails the same way. A success inside a step that is
 //! later rolled back stays valid, because the immutable snapshot did not
-//! change (seed 000 "Ordering, limits and rollback").
+//! change (see docs/continuous-collision.md, "Ordering, limits and
+//! rollback").
 //!
 //! The same pass records the snapshot's largest triangle extent (the widest
 //! side of any triangle's bounds), which bounds how far a candidate
@@ -25,7 +27,7 @@ use super::error::CcdError;
 
 /// The retained result of the snapshot check.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MeshSnapshotCache {
+pub(crate) struct MeshSnapshotCache {
     validated: bool,
     full_checks: u64,
     /// The bits of the widest side (m) of any snapshot triangle's bounds,
@@ -36,17 +38,17 @@ pub struct MeshSnapshotCache {
 
 impl MeshSnapshotCache {
     /// A cache that has checked nothing yet.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Forgets the check (a mesh was added or removed).
-    pub fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.validated = false;
     }
 
     /// Whether the current snapshot has passed the check.
-    pub fn is_validated(&self) -> bool {
+    pub(crate) fn is_validated(&self) -> bool {
         self.validated
     }
 
@@ -62,7 +64,7 @@ impl MeshSnapshotCache {
 
     /// How many full checks ran since the cache was made (diagnostics: one
     /// per snapshot, not one per step).
-    pub fn full_checks(&self) -> u64 {
+    pub(crate) fn full_checks(&self) -> u64 {
         self.full_checks
     }
 
@@ -73,7 +75,7 @@ impl MeshSnapshotCache {
     /// # Errors
     /// [`CcdError::InvalidTriangle`] naming the mesh body and the first
     /// failing triangle (its index in that body's mesh).
-    pub fn ensure<'a>(
+    pub(crate) fn ensure<'a>(
         &mut self,
         meshes: impl IntoIterator<Item = (usize, &'a [[Vec3; 3]])>,
     ) -> Result<(), CcdError> {

@@ -1,32 +1,45 @@
 //! Continuous collision detection: the mode ([`CollisionDetection`]) and the
-//! SPHERE_MESH_CCD policy of seed 000 "Continuous collision", apart from the
-//! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry):
-//! which bodies the mode supports ([`support`]), how far each can reach
-//! ([`reach`]), the validated mesh snapshot ([`mesh_cache`]), the sweep and
-//! impact loop of a body alone ([`solo`]) and its impact response
-//! ([`response`]), and the groups of bodies whose regions overlap
-//! ([`group`], [`group_sweep`], [`group_response`], [`cascade`]). The step stage that runs them is `step/ccd.rs`.
+//! SPHERE_MESH_CCD policy (docs/continuous-collision.md), apart from the
+//! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry).
+//!
+//! Public here: the mode, its numeric codes and their error, the reasons a
+//! body is refused ([`UnsupportedReason`]) and the capsule limit of the
+//! support rules ([`support::MAX_HALF_HEIGHT`]). The policy itself is
+//! internal to the world, one file per layer: which bodies the mode
+//! supports (`support`) and the step's plan (`plan`), how far each body can
+//! reach (`reach`, `regions`), the validated mesh snapshot (`mesh_cache`),
+//! the shared motion types (`motion`), the sweep and impact loop of a body
+//! alone (`solo`, `turning`) and its impact response (`response`), and the
+//! groups of bodies whose regions overlap (`group`, `group_sweep`,
+//! `group_response`, `cascade`). The step stage that runs them is
+//! `step/ccd.rs`.
 
 // Limits are written `!(value <= limit)` so that a NaN fails them too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod cascade;
-pub mod error;
-pub mod group;
-pub mod group_response;
-pub mod group_sweep;
-pub mod mesh_cache;
+// `cascade::problem` (the settling problem written out, which `settle`
+// builds in fixed arrays instead) has no caller in the world.
+#[allow(dead_code)]
+pub(crate) mod cascade;
+pub(crate) mod error;
+pub(crate) mod group;
+pub(crate) mod group_response;
+pub(crate) mod group_sweep;
+pub(crate) mod mesh_cache;
 mod mode;
-pub mod reach;
-pub mod response;
-pub mod solo;
+pub(crate) mod motion;
+pub(crate) mod plan;
+pub(crate) mod reach;
+pub(crate) mod regions;
+pub(crate) mod response;
+pub(crate) mod scratch;
+pub(crate) mod solo;
 pub mod support;
-pub mod turning;
+pub(crate) mod turning;
 
-pub use error::{CcdError, UnsupportedReason};
-pub use mesh_cache::MeshSnapshotCache;
+pub use error::UnsupportedReason;
 pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
-pub use reach::Reach;
-pub use solo::{sweep_alone, MeshView, SoloInput, SoloOutcome, SweptImpact, SweptMotion};
-pub use support::{classify, classify_cached, ClassifyCache, Role, SweptShape};
-pub use turning::{sweep_turning, TurningInput, TurningOutcome, TurningShape};
+
+pub(crate) use error::CcdError;
+pub(crate) use mesh_cache::MeshSnapshotCache;
+pub(crate) use support::ClassifyCache;

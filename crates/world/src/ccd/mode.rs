@@ -1,6 +1,6 @@
-//! The collision-detection mode of a world (seed 000 "Continuous collision":
-//! `DISCRETE` by default, `SPHERE_MESH_CCD` opt-in; a bare integer is not a
-//! mode, and an unknown value is refused).
+//! The collision-detection mode of a world: `DISCRETE` by default,
+//! `SPHERE_MESH_CCD` opt-in; a bare integer is not a mode, and an unknown
+//! value is refused (see docs/continuous-collision.md, "Turning it on").
 
 /// How a step detects contacts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -11,7 +11,7 @@ pub enum CollisionDetection {
     /// a body fast enough to cross a surface in one step can pass through it.
     #[default]
     Discrete,
-    /// Continuous collision of seed 000: supported moving bodies never pass
+    /// Continuous collision: supported moving bodies never pass
     /// through a static triangle during a step (the name is kept for
     /// compatibility; the support is wider than spheres).
     SphereMeshCcd,

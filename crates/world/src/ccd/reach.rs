@@ -1,5 +1,5 @@
-//! The reach bound of a moving body and the group test (seed 000 "Supported
-//! worlds").
+//! The reach bound of a moving body and the group test (see
+//! docs/continuous-collision.md, "How a step works" and "Moving groups").
 //!
 //! # Method
 //! A dynamic body alone with static meshes never gains kinetic energy during
@@ -27,7 +27,7 @@
 //!
 //! # Precision domain
 //! The reach, including the shape, must not exceed
-//! [`MAX_REACH_RADII`] radii (seed 000), checked by [`check_reach`].
+//! [`MAX_REACH_RADII`] radii, checked by [`check_reach`].
 
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{promote, Vec3, Vec3d};
@@ -35,15 +35,15 @@ use parapet_narrow::sweep::MAX_REACH_RADII;
 use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::RigidBody;
 
-use super::error::{CcdError, UnsupportedReason};
+use super::error::CcdError;
 
 /// A reachable region: a ball (metres).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Reach {
+pub(crate) struct Reach {
     /// The ball's centre, world, metres.
-    pub center: Vec3d,
+    pub(crate) center: Vec3d,
     /// The ball's radius, metres (rounded outward).
-    pub radius: f64,
+    pub(crate) radius: f64,
 }
 
 /// The norm of an `f64` vector rounded up (a few ulps above the computed value).
@@ -110,7 +110,7 @@ fn square_up(x: f64) -> f64 {
 /// The total kinetic energy (J) used by the bound: `½ m |v|²` plus, for a
 /// spinning body, `½ ω · L` with the tensor at the current orientation.
 /// A body with no spin has no rotational energy (locked tensors included).
-pub fn bound_energy(body: &RigidBody) -> f64 {
+pub(crate) fn bound_energy(body: &RigidBody) -> f64 {
     let v = promote(body.linear_velocity());
     let translational = 0.5 * body.mass() as f64 * v.norm_squared();
     if body.angular_velocity() == Vec3::zeros() {
@@ -123,7 +123,7 @@ pub fn bound_energy(body: &RigidBody) -> f64 {
 
 /// The largest mass-centre speed (m/s) that `energy` (J) allows a body of
 /// `mass` (kg): `sqrt(2 E / m)`, rounded up.
-pub fn speed_bound(energy: f64, mass: f64) -> f64 {
+pub(crate) fn speed_bound(energy: f64, mass: f64) -> f64 {
     if energy <= 0.0 {
         return 0.0;
     }
@@ -150,7 +150,7 @@ fn twice_up(e: f64) -> f64 {
 /// The reach of a dynamic body: the ball around `center` (the shape's
 /// start centre) of radius `shape_bound + margin + speed dt + split dt`,
 /// where `speed` is [`speed_bound`] of `energy`.
-pub fn dynamic_reach(
+pub(crate) fn dynamic_reach(
     center: Vec3d,
     shape_bound: f64,
     energy: f64,
@@ -183,7 +183,7 @@ pub(crate) fn split_travel(split_velocity: Vec3, dt: f64) -> f64 {
 }
 
 /// The reach of a kinematic sphere: its radius, the margin and `|v| dt`.
-pub fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> Reach {
+pub(crate) fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> Reach {
     let travel = mul_up(norm_up(&promote(velocity)), dt as f64);
     Reach {
         center,
@@ -196,11 +196,12 @@ pub fn kinematic_reach(center: Vec3d, radius: f32, velocity: Vec3, dt: f32) -> R
 /// the centre, rounded up.
 ///
 /// Computed as `sqrt_up` of the larger outward-rounded squared length,
-/// which has the bits of the larger of the two [`norm_up`]s: `sqrt_up`
+/// which has the bits of the larger of the two outward-rounded norms of
+/// the ends' offsets: `sqrt_up`
 /// (the correctly rounded root moved one ulp up, `+0` kept) never
 /// decreases as its argument grows, so it maps the larger argument to the
 /// larger result (and `max` drops a NaN the same way on both sides).
-pub fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
+pub(crate) fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
     let c = promote(center);
     let far = sqrt_up(
         squared_norm_up(&(promote(ends[0]) - c)).max(squared_norm_up(&(promote(ends[1]) - c))),
@@ -212,7 +213,7 @@ pub fn capsule_bound(center: Vec3, ends: [Vec3; 2], radius: f32) -> f64 {
 ///
 /// # Errors
 /// [`CcdError::Precision`] naming the reach in radii.
-pub fn check_reach(body: usize, reach: &Reach, limit_radius: f64) -> Result<(), CcdError> {
+pub(crate) fn check_reach(body: usize, reach: &Reach, limit_radius: f64) -> Result<(), CcdError> {
     let ratio = reach.radius / limit_radius;
     if !(ratio <= MAX_REACH_RADII) {
         return Err(CcdError::Precision {
@@ -227,25 +228,26 @@ pub fn check_reach(body: usize, reach: &Reach, limit_radius: f64) -> Result<(), 
 
 /// Whether two regions overlap (closed balls), decided conservatively: the
 /// centre distance is rounded down and the radius sum up.
-pub fn overlaps(a: &Reach, b: &Reach) -> bool {
+pub(crate) fn overlaps(a: &Reach, b: &Reach) -> bool {
     let d = (a.center - b.center).norm() * (1.0 - 4.0 * f64::EPSILON);
     d <= add_up(a.radius, b.radius)
 }
 
-/// The group test of this issue: every moving body must be alone. `moving`
+/// The test that every moving body is alone (no two regions overlap). `moving`
 /// lists (body index, region) in body insertion order; the first body (in
 /// that order) whose region overlaps a later one is refused, naming the
 /// other. O(B²).
 ///
 /// # Errors
 /// [`CcdError::Unsupported`] with [`UnsupportedReason::Interacting`].
-pub fn check_alone(moving: &[(usize, Reach)]) -> Result<(), CcdError> {
+#[cfg(test)]
+pub(crate) fn check_alone(moving: &[(usize, Reach)]) -> Result<(), CcdError> {
     for (i, (a, ra)) in moving.iter().enumerate() {
         for (b, rb) in &moving[i + 1..] {
             if overlaps(ra, rb) {
                 return Err(CcdError::Unsupported {
                     body: *a,
-                    reason: UnsupportedReason::Interacting {
+                    reason: super::error::UnsupportedReason::Interacting {
                         other: *b,
                         reach: ra.radius,
                     },
@@ -259,6 +261,7 @@ pub fn check_alone(moving: &[(usize, Reach)]) -> Result<(), CcdError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ccd::error::UnsupportedReason;
     use parapet_geometry::Shape;
 
     /// Knuth's MMIX linear congruential generator: the randomized tests'

@@ -1,4 +1,5 @@
-//! Support rules of SPHERE_MESH_CCD (seed 000 "Supported worlds"): which role
+//! Support rules of SPHERE_MESH_CCD (see docs/continuous-collision.md,
+//! "Supported worlds" and "What it refuses, and why"): which role
 //! each enabled collider takes, and the reason a body is refused.
 //!
 //! Roles: a dynamic centred sphere (any symmetric positive-definite inverse
@@ -6,18 +7,18 @@
 //! inverse tensor, no spin, no torque), a dynamic box or hull that cannot
 //! turn (same, may sit off its body origin), a kinematic centred sphere with
 //! no spin and no torque, and a static mesh. A body with `collides == false`
-//! is outside collision handling ([`Role::Passive`]) whatever its shape.
+//! is outside collision handling (`Role::Passive`) whatever its shape.
 //!
-//! Turning bodies ([`Role::Turning`], seed 000 "Turning bodies"): a dynamic
+//! Turning bodies (`Role::Turning`, see docs/turning-bodies.md): a dynamic
 //! capsule that can turn (symmetric positive-definite inverse tensor), and a
 //! dynamic sphere or capsule whose shape sits off its body origin or its mass
 //! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
-//! sub-steps of [`crate::ccd::turning`].
+//! sub-steps of `ccd/turning.rs`.
 //!
 //! Groups of interacting centred spheres, locked capsules and kinematic
-//! spheres are swept together ([`crate::ccd::group`]); a turning body, box or
-//! hull that can reach another moving body is refused there. Everything the seed refuses stays
-//! refused: turning boxes and hulls, kinematic non-spheres, spinning
+//! spheres are swept together (`ccd/group.rs`); a turning body, box or
+//! hull that can reach another moving body is refused there. Refused
+//! outright: turning boxes and hulls, kinematic non-spheres, spinning
 //! kinematic spheres, static primitives.
 
 use std::sync::Arc;
@@ -29,50 +30,16 @@ use parapet_solver::integrate::rotation_split::InverseInertiaSplit;
 use parapet_solver::{BodyKind, RigidBody};
 
 use super::error::{CcdError, UnsupportedReason};
-use super::turning::TurningShape;
+use super::motion::{SweptShape, TurningShape};
 
-/// Largest accepted capsule half height (unit: metre). Seed 000: "A capsule's
-/// half height must be finite and at most 10000 meters".
+/// Largest accepted capsule half height (unit: metre): a capsule's half
+/// height must be finite and at most 10,000 m (see
+/// docs/continuous-collision.md, "Precision limits").
 pub const MAX_HALF_HEIGHT: f64 = 1.0e4;
-
-/// The shape a swept body moves, prepared for its sweep.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SweptShape {
-    /// A sphere centred on its body origin and mass centre.
-    Sphere {
-        /// Radius, metres.
-        radius: f32,
-    },
-    /// A capsule that cannot turn, centred on its body origin.
-    Capsule {
-        /// Radius, metres.
-        radius: f32,
-        /// Half height (excluding the caps), metres.
-        half_height: f32,
-    },
-    /// A box or hull that cannot turn.
-    Solid {
-        /// The solid in its shape frame (shared with [`ClassifyCache`]).
-        solid: Arc<ConvexSolid>,
-        /// "box" or "hull", for messages.
-        name: &'static str,
-    },
-}
-
-impl SweptShape {
-    /// The radius that sets the radius-relative precision limits: the
-    /// sphere or capsule radius, or a solid's farthest-vertex radius.
-    pub fn limit_radius(&self) -> f64 {
-        match self {
-            SweptShape::Sphere { radius } | SweptShape::Capsule { radius, .. } => *radius as f64,
-            SweptShape::Solid { solid, .. } => solid.bounding_radius(),
-        }
-    }
-}
 
 /// What the CCD mode does with one body this step.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     /// `collides == false`: validated and integrated, never collided.
     Passive,
     /// A static mesh: its triangles are in the world's snapshot.
@@ -138,7 +105,7 @@ fn offset_length(body: &RigidBody) -> f64 {
 }
 
 /// Checks the offsets of a turning shape: its offset from the body origin
-/// and the mass centre's, each at most [`MAX_SHAPE_OFFSET`] (seed 000).
+/// and the mass centre's, each at most [`MAX_SHAPE_OFFSET`] (10,000 m).
 fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
     let shape = promote(body.shape_offset().0);
     let center = promote(body.center_of_mass());
@@ -164,14 +131,14 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
 /// and both computations are deterministic, so the cache never changes a
 /// result.
 #[derive(Debug, Clone, Default)]
-pub struct ClassifyCache {
+pub(crate) struct ClassifyCache {
     solids: Vec<Option<(Shape, Arc<ConvexSolid>)>>,
     factorable: Vec<Option<[u32; 9]>>,
 }
 
 impl ClassifyCache {
     /// An empty cache.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -198,7 +165,7 @@ impl ClassifyCache {
 
     /// Makes room for `slots` body slots, so that filling the cache during
     /// one classification pass grows it at most once.
-    pub fn reserve_slots(&mut self, slots: usize) {
+    pub(crate) fn reserve_slots(&mut self, slots: usize) {
         if self.factorable.len() < slots {
             self.factorable.resize(slots, None);
         }
@@ -259,7 +226,8 @@ fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
 /// [`CcdError::Unsupported`] with the reason; [`CcdError::Precision`] for a
 /// capsule half height beyond [`MAX_HALF_HEIGHT`] or a solid offset beyond
 /// [`MAX_SHAPE_OFFSET`].
-pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
+#[cfg(test)]
+pub(crate) fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
     classify_cached(index, body, &mut ClassifyCache::new())
 }
 
@@ -268,7 +236,7 @@ pub fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError> {
 ///
 /// # Errors
 /// As [`classify`].
-pub fn classify_cached(
+pub(crate) fn classify_cached(
     index: usize,
     body: &RigidBody,
     cache: &mut ClassifyCache,

@@ -1,6 +1,6 @@
-//! The sub-step and impact loop of a turning body alone in its group (seed
-//! 000 "Turning bodies", "Precision and refusal limits", "Ordering, limits
-//! and rollback").
+//! The sub-step and impact loop of a turning body alone in its group (see
+//! docs/turning-bodies.md, and docs/continuous-collision.md, "Precision
+//! limits" and "Ordering, limits and rollback").
 //!
 //! A turning body is a dynamic capsule that can turn, or a dynamic sphere or
 //! capsule whose shape sits off its body origin or its mass centre. Its
@@ -22,7 +22,8 @@
 //!    margin` swept from `C` along `v τ` for the remaining time `τ` (turning
 //!    keeps every shape point at its distance from `C`); triangles of owners
 //!    whose collisions are off are dropped, the rest are sorted by insertion
-//!    order and each passes the seed 000 domain check.
+//!    order and each passes the turning domain check
+//!    ([`parapet_narrow::sweep::check_turning_triangle`]).
 //! 2. **Contacts**: every candidate that the shape touches (segment-triangle
 //!    distance at most the radius) and that the segment is not wholly behind
 //!    (one-sided rule: both ends behind the face plane) is examined in
@@ -30,7 +31,7 @@
 //!    the segment that closes fastest (the point of that part nearest the
 //!    mass centre when both close alike, so that a flat landing takes no
 //!    torque from the choice). If the body's velocity closes there beyond
-//!    the approach bound of seed 000, the triangle takes the rigid impulse of
+//!    the approach bound (32 eps of the terms), the triangle takes the rigid impulse of
 //!    [`response`] (restitution, Coulomb friction, a further normal impulse
 //!    when friction closes the contact again), counted against
 //!    `ccd_max_impacts`, and the candidates are queried again.
@@ -72,12 +73,12 @@
 //! further than that.
 //!
 //! # Precision domain
-//! Seed 000's: radii in `[1e-4, 1e4]` m, the shape's start and end positions
+//! Radii in `[1e-4, 1e4]` m, the shape's start and end positions
 //! within 65536 radii, candidate triangles within 1048576 radii, offsets
 //! within 10000 m; the certificate's own `f64` slacks are documented in
 //! `certified_advance`.
 
-pub mod response;
+pub(crate) mod response;
 
 use parapet_geometry::bvh::SweptBall;
 use parapet_geometry::Material;
@@ -94,63 +95,43 @@ use parapet_solver::integrate::rotation_split::widen_rotation;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
+use super::motion::{check_coordinates, MeshView, SweptImpact, SweptMotion, TurningShape};
 use super::reach::{dynamic_reach, norm_up, Reach};
-use super::solo::{check_coordinates, MeshView, SweptImpact, SweptMotion};
 use parapet_narrow::contact::active_edges::seam_normal;
 use response::{respond_turning, TurningMass};
 
-/// The shape of a turning body.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TurningShape {
-    /// Radius (m).
-    pub radius: f32,
-    /// Half height of the core segment (m), `0` for a sphere.
-    pub half_height: f32,
-}
-
-impl TurningShape {
-    /// "sphere" or "capsule", for messages.
-    pub fn name(&self) -> &'static str {
-        if self.half_height == 0.0 {
-            "sphere"
-        } else {
-            "capsule"
-        }
-    }
-}
-
 /// One turning body to sweep.
-pub struct TurningInput<'a> {
+pub(crate) struct TurningInput<'a> {
     /// The body's index (insertion order).
-    pub index: usize,
+    pub(crate) index: usize,
     /// The body: start-of-step pose, post-solver velocity and split velocity.
-    pub body: &'a RigidBody,
+    pub(crate) body: &'a RigidBody,
     /// Its shape.
-    pub shape: TurningShape,
+    pub(crate) shape: TurningShape,
     /// Step length (s).
-    pub dt: f32,
+    pub(crate) dt: f32,
     /// `ccd_max_impacts`.
-    pub max_impacts: u32,
+    pub(crate) max_impacts: u32,
     /// `ccd_max_substeps`.
-    pub max_substeps: u32,
+    pub(crate) max_substeps: u32,
 }
 
 /// What a turning sweep produced.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TurningOutcome {
+pub(crate) struct TurningOutcome {
     /// The end-of-step pose and velocities (always: the integrate stage skips
     /// turning bodies).
-    pub motion: SweptMotion,
+    pub(crate) motion: SweptMotion,
     /// Its impacts in time order.
-    pub impacts: Vec<SweptImpact>,
+    pub(crate) impacts: Vec<SweptImpact>,
     /// The sub-steps it took (loop passes, each counted against
     /// `ccd_max_substeps`).
-    pub substeps: u32,
+    pub(crate) substeps: u32,
 }
 
 /// The body-frame vectors (m) from the mass centre to the two ends of the
 /// core segment: `t_s + R_s (0, 0, ±h) − c`.
-pub fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
+pub(crate) fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
     let (offset, offset_rotation) = body.shape_offset();
     let rs = UnitQuaternion::new_normalize(promote_quat(offset_rotation).into_inner());
     let axis = rs * Vec3d::new(0.0, 0.0, shape.half_height as f64);
@@ -162,22 +143,23 @@ pub fn end_arms(body: &RigidBody, shape: &TurningShape) -> [Vec3d; 2] {
 /// tensor has trace `trace` (1/(kg m²)): `½ ωᵀ I ω <= E` gives
 /// `|ω|² <= 2 E λ_max(A) <= 2 E trace(A)` for a symmetric positive
 /// semi-definite `A`; rounded up.
-pub fn spin_bound(energy: f64, trace: f64) -> f64 {
+pub(crate) fn spin_bound(energy: f64, trace: f64) -> f64 {
     if !(energy > 0.0 && trace > 0.0) {
         return 0.0;
     }
     sqrt_up(mul_up(mul_up(2.0, energy), trace) * (1.0 + 4.0 * f64::EPSILON))
 }
 
-/// The reach of a turning body (seed 000 "Turning bodies"): the ball around
+/// The reach of a turning body (see docs/turning-bodies.md, "Reach and
+/// refusals"): the ball around
 /// its world mass centre of radius
 /// `farthest end + radius + margin + speed dt + spin farthest end dt + split travel`,
 /// with the speed bound `sqrt(2 E / m)` and the spin bound [`spin_bound`] of
 /// the energy `E`; every operation rounded outward. (Turning keeps every
 /// shape point at its distance from the mass centre, so the spin term is
-/// more than the ball needs; seed 000 asks for it, and it also covers the
-/// path of the shape's own centre.)
-pub fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f32) -> Reach {
+/// more than the ball needs; it is kept because it also covers the path of
+/// the shape's own centre.)
+pub(crate) fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f32) -> Reach {
     let arms = end_arms(body, shape);
     // Rotation roundoff of the arms: a relative 1e-12 outward.
     let far = norm_up(&arms[0]).max(norm_up(&arms[1])) * (1.0 + 1.0e-12);
@@ -201,7 +183,7 @@ pub fn turning_reach(body: &RigidBody, shape: &TurningShape, energy: f64, dt: f3
 }
 
 /// Whether the contact velocity `v + ω × a` closes along `n` beyond the
-/// approach bound of seed 000 (32 ε times the sum of the absolute terms).
+/// approach bound (32 ε times the sum of the absolute terms).
 fn closes(n: &Vec3d, v: &Vec3d, w: &Vec3d, arm: &Vec3d) -> bool {
     let a = n.component_mul(v);
     let b = n.component_mul(&w.cross(arm));
@@ -290,32 +272,27 @@ fn touch(
 /// [`CcdError::SubstepLimit`], [`CcdError::ImpactLimit`],
 /// [`CcdError::SweepRefused`], [`CcdError::Precision`] or
 /// [`CcdError::NotRepresentable`], naming the body.
-pub fn sweep_turning(
+pub(crate) fn sweep_turning(
     input: &TurningInput<'_>,
     mesh: Option<&MeshView<'_>>,
 ) -> Result<TurningOutcome, CcdError> {
-    let index = input.index;
     let body = input.body;
     let radius = input.shape.radius as f64;
-    let tol = turning_tolerance(radius);
-    let dt = input.dt as f64;
     let arms = end_arms(body, &input.shape);
-    let far = norm_up(&arms[0]).max(norm_up(&arms[1])) * (1.0 + 1.0e-12);
-    let refused = |triangle: usize, refusal| CcdError::SweepRefused {
-        body: index,
-        triangle,
-        refusal,
-    };
-    let check_ends = |m: &Motion| -> Result<(), CcdError> {
-        for a in &arms {
-            check_coordinates(index, &(m.center + m.rotation * a), radius)?;
-        }
-        Ok(())
-    };
-
-    let mass = TurningMass {
-        inverse_mass: body.inverse_mass() as f64,
-        inverse_inertia: body.world_inverse_inertia_f64(),
+    let sweep = Turning {
+        index: input.index,
+        body,
+        mesh,
+        radius,
+        tol: turning_tolerance(radius),
+        dt: input.dt as f64,
+        far: norm_up(&arms[0]).max(norm_up(&arms[1])) * (1.0 + 1.0e-12),
+        arms,
+        mass: TurningMass {
+            inverse_mass: body.inverse_mass() as f64,
+            inverse_inertia: body.world_inverse_inertia_f64(),
+        },
+        max_impacts: input.max_impacts,
     };
     let mut m = Motion {
         center: body.world_center_of_mass_f64(),
@@ -325,19 +302,107 @@ pub fn sweep_turning(
         split_velocity: promote(body.split_linear_velocity()),
         split_spin: promote(body.split_angular_velocity()),
     };
-    check_ends(&m)?;
+    sweep.check_ends(&m)?;
 
-    let query = |m: &Motion, tau: f64| -> Result<Vec<(usize, Material)>, CcdError> {
-        let Some(mesh) = mesh else {
+    let mut tau = sweep.dt;
+    let mut elapsed = 0.0f64;
+    let mut substeps = 0u32;
+    let mut impacts_taken = 0u32;
+    let mut impacts: Vec<SweptImpact> = Vec::new();
+    let mut candidates = sweep.query(&m, tau)?;
+
+    while tau > 0.0 {
+        if substeps >= input.max_substeps {
+            return Err(CcdError::SubstepLimit {
+                body: sweep.index,
+                substeps: substeps + 1,
+                limit: input.max_substeps,
+            });
+        }
+        substeps += 1;
+        let ends = [m.rotation * sweep.arms[0], m.rotation * sweep.arms[1]];
+        let at = Instant {
+            ends: &ends,
+            candidates: &candidates,
+            elapsed,
+        };
+        if sweep.contacts(&mut m, &at, &mut impacts_taken, &mut impacts)? {
+            candidates = sweep.query(&m, tau)?;
+        }
+        sweep.press_out(&mut m, &ends, &candidates);
+        let (step, last) = sweep.advance(&mut m, &ends, &candidates, tau);
+        elapsed += step;
+        tau = if last { 0.0 } else { tau - step };
+    }
+    sweep.check_ends(&m)?;
+    Ok(TurningOutcome {
+        motion: sweep.end_motion(&m)?,
+        impacts,
+        substeps,
+    })
+}
+
+/// What stays fixed while one turning body is swept: the body and its
+/// shape, the static triangles, the tolerance and the step.
+struct Turning<'a> {
+    index: usize,
+    body: &'a RigidBody,
+    mesh: Option<&'a MeshView<'a>>,
+    /// Radius (m).
+    radius: f64,
+    /// The turning tolerance (m, [`turning_tolerance`]).
+    tol: f64,
+    /// The step (s).
+    dt: f64,
+    /// The body-frame arms of the core segment's ends ([`end_arms`]).
+    arms: [Vec3d; 2],
+    /// The farther arm's length (m), rounded up and widened for the
+    /// rotation's roundoff.
+    far: f64,
+    mass: TurningMass,
+    /// `ccd_max_impacts`.
+    max_impacts: u32,
+}
+
+/// One sub-step's pose as the contact pass sees it: the core segment's
+/// ends relative to the mass centre, the candidates (with their mixed
+/// materials) and the time elapsed since the step's start (s).
+struct Instant<'s> {
+    ends: &'s [Vec3d; 2],
+    candidates: &'s [(usize, Material)],
+    elapsed: f64,
+}
+
+impl Turning<'_> {
+    /// Both core ends of the shape at pose `m` within the coordinate
+    /// limits.
+    fn check_ends(&self, m: &Motion) -> Result<(), CcdError> {
+        for a in &self.arms {
+            check_coordinates(self.index, &(m.center + m.rotation * a), self.radius)?;
+        }
+        Ok(())
+    }
+
+    /// The candidates of the rest of the step from pose `m` (`tau`, s,
+    /// left): the triangles the bounds tree returns for the ball of radius
+    /// `farthest end + radius + contact margin` swept along the moving
+    /// velocity, in insertion order, owners that collide, each with its
+    /// mixed material and checked by the turning domain check.
+    ///
+    /// # Errors
+    /// [`CcdError::NotRepresentable`] for a query ball the tree refuses,
+    /// [`CcdError::SweepRefused`] for a triangle outside the domain.
+    fn query(&self, m: &Motion, tau: f64) -> Result<Vec<(usize, Material)>, CcdError> {
+        let Some(mesh) = self.mesh else {
             return Ok(Vec::new());
         };
-        let reach = add_up(add_up(far, radius), CONTACT_MARGIN as f64);
+        let reach = add_up(add_up(self.far, self.radius), CONTACT_MARGIN as f64);
         let end = m.center + m.moving_velocity() * tau;
         // A relative 1e-12 of the coordinates covers the f64 rounding of the end.
         let slack = 1.0e-12 * (m.center.amax() + end.amax() + reach);
         let ball = SweptBall::new(m.center, end, reach + slack).map_err(|_| {
             CcdError::NotRepresentable {
-                body: index,
+                body: self.index,
                 quantity: "turning query",
                 value: reach,
             }
@@ -354,52 +419,57 @@ pub fn sweep_turning(
             let Some(other) = (mesh.material)(t) else {
                 continue;
             };
-            check_turning_triangle(&mesh.triangles[t], m.center, radius)
-                .map_err(|r| refused(t, r))?;
-            out.push((t, body.material().mix(&other)));
+            check_turning_triangle(&mesh.triangles[t], m.center, self.radius).map_err(
+                |refusal| CcdError::SweepRefused {
+                    body: self.index,
+                    triangle: t,
+                    refusal,
+                },
+            )?;
+            out.push((t, self.body.material().mix(&other)));
         }
         Ok(out)
-    };
-    let relative = |t: usize, origin: &Vec3d| -> [Vec3d; 3] {
-        let tri = match mesh {
+    }
+
+    /// Triangle `t` relative to `origin` (m).
+    fn relative(&self, t: usize, origin: &Vec3d) -> [Vec3d; 3] {
+        let tri = match self.mesh {
             Some(mesh) => &mesh.triangles[t],
             None => return [Vec3d::zeros(); 3],
         };
         tri.map(|v| promote(v) - origin)
-    };
+    }
 
-    let mut tau = dt;
-    let mut elapsed = 0.0f64;
-    let mut substeps = 0u32;
-    let mut impacts_taken = 0u32;
-    let mut impacts: Vec<SweptImpact> = Vec::new();
-    let mut candidates = query(&m, tau)?;
-
-    while tau > 0.0 {
-        if substeps >= input.max_substeps {
-            return Err(CcdError::SubstepLimit {
-                body: index,
-                substeps: substeps + 1,
-                limit: input.max_substeps,
-            });
-        }
-        substeps += 1;
-        let ends = [m.rotation * arms[0], m.rotation * arms[1]];
-
-        // Contacts at the current pose, in triangle insertion order.
+    /// The contacts at the current pose, in triangle insertion order (step
+    /// 2 of the module docs): a touched triangle drops the split velocities
+    /// when the combined motion closes on it, and one that the body's own
+    /// velocity closes on beyond the approach bound takes the rigid impulse
+    /// (counted in `impacts_taken`, reported in `impacts`). Whether the
+    /// motion changed (the candidates are then queried again).
+    ///
+    /// # Errors
+    /// [`CcdError::ImpactLimit`] when the impacts exceed `ccd_max_impacts`.
+    fn contacts(
+        &self,
+        m: &mut Motion,
+        at: &Instant<'_>,
+        impacts_taken: &mut u32,
+        impacts: &mut Vec<SweptImpact>,
+    ) -> Result<bool, CcdError> {
+        let (radius, ends) = (self.radius, at.ends);
         let mut changed = false;
-        for &(t, material) in &candidates {
-            let tri = relative(t, &m.center);
-            let Some(cl) = clearance(&ends, &tri, radius) else {
+        for &(t, material) in at.candidates {
+            let tri = self.relative(t, &m.center);
+            let Some(cl) = clearance(ends, &tri, radius) else {
                 continue;
             };
             if !(cl.distance <= radius) {
                 continue;
             }
-            let mut contact = touch(&ends, &tri, radius, &cl, &m.velocity, &m.spin);
+            let mut contact = touch(ends, &tri, radius, &cl, &m.velocity, &m.spin);
             // A seam of a mesh with active edges pushes along its face
             // normal only (the discrete and swept admission alike).
-            if let Some(mesh) = mesh {
+            if let Some(mesh) = self.mesh {
                 contact.normal = seam_normal(contact.normal, contact.arm, &tri, (mesh.edges)(t));
             }
             let moving = (m.split_velocity, m.split_spin) != (Vec3d::zeros(), Vec3d::zeros());
@@ -423,9 +493,9 @@ pub fn sweep_turning(
             // tolerance within sqrt(2 tol / a); leaving at sqrt(2 tol a) (or
             // at the closing speed, when smaller) prevents that sinking.
             let pressing = norm_up(&m.spin) * norm_up(&m.spin.cross(&contact.core));
-            let separation = (2.0 * tol * pressing).sqrt();
+            let separation = (2.0 * self.tol * pressing).sqrt();
             let Some(r) = respond_turning(
-                &mass,
+                &self.mass,
                 m.velocity,
                 m.spin,
                 contact.arm,
@@ -435,42 +505,43 @@ pub fn sweep_turning(
             ) else {
                 continue;
             };
-            impacts_taken += 1;
-            if impacts_taken > input.max_impacts {
+            *impacts_taken += 1;
+            if *impacts_taken > self.max_impacts {
                 return Err(CcdError::ImpactLimit {
-                    body: index,
-                    impacts: impacts_taken,
-                    limit: input.max_impacts,
+                    body: self.index,
+                    impacts: *impacts_taken,
+                    limit: self.max_impacts,
                 });
             }
             m.velocity = r.linear_velocity;
             m.spin = r.angular_velocity;
             changed = true;
             impacts.push(SweptImpact {
-                body: index,
+                body: self.index,
                 triangle: t,
-                time: (elapsed / dt).clamp(0.0, 1.0),
+                time: (at.elapsed / self.dt).clamp(0.0, 1.0),
                 point: m.center + contact.arm,
                 normal: contact.normal,
                 impulse: r.impulse,
             });
         }
-        if changed {
-            candidates = query(&m, tau)?;
-        }
+        Ok(changed)
+    }
 
-        // Pressing correction: a touched triangle whose separation has sunk
-        // below `radius − tolerance` plus the smallest sub-step gap (a shape
-        // that the spin presses on it without closing fast enough for an
-        // impulse to lift it, or one that storage rounding left a little
-        // deeper) pushes the pose out along its plane by the shortfall, at
-        // most MIN_GAP_FRACTION of the tolerance per pass, pose only (like
-        // the split correction): velocities, hence energy, are untouched,
-        // and a pressed shape never sinks below where it started.
+    /// Pressing correction: a touched triangle whose separation has sunk
+    /// below `radius − tolerance` plus the smallest sub-step gap (a shape
+    /// that the spin presses on it without closing fast enough for an
+    /// impulse to lift it, or one that storage rounding left a little
+    /// deeper) pushes the pose out along its plane by the shortfall, at
+    /// most MIN_GAP_FRACTION of the tolerance per pass, pose only (like
+    /// the split correction): velocities, hence energy, are untouched,
+    /// and a pressed shape never sinks below where it started.
+    fn press_out(&self, m: &mut Motion, ends: &[Vec3d; 2], candidates: &[(usize, Material)]) {
+        let (radius, tol) = (self.radius, self.tol);
         let lift = tol * MIN_GAP_FRACTION;
-        for &(t, _) in &candidates {
-            let tri = relative(t, &m.center);
-            let Some(cl) = clearance(&ends, &tri, radius) else {
+        for &(t, _) in candidates {
+            let tri = self.relative(t, &m.center);
+            let Some(cl) = clearance(ends, &tri, radius) else {
                 continue;
             };
             let shortfall = radius - tol + lift - cl.separation;
@@ -478,24 +549,36 @@ pub fn sweep_turning(
                 m.center += cl.plane_normal * shortfall.min(lift);
             }
         }
+    }
 
-        // The certified sub-step.
+    /// The certified sub-step from pose `m` (`tau`, s, left): the smallest
+    /// admissible time over the candidates and the remaining time; moves
+    /// the pose by it and returns its length (s) and whether it ends the
+    /// step.
+    fn advance(
+        &self,
+        m: &mut Motion,
+        ends: &[Vec3d; 2],
+        candidates: &[(usize, Material)],
+        tau: f64,
+    ) -> (f64, bool) {
+        let radius = self.radius;
         let v = m.moving_velocity();
         let w = m.moving_spin();
         let wn = norm_up(&w);
         let lever = norm_up(&w.cross(&ends[0])).max(norm_up(&w.cross(&ends[1])));
         let segment = TurningSegment {
-            ends,
+            ends: *ends,
             velocities: [v + w.cross(&ends[0]), v + w.cross(&ends[1])],
             // |ω|² r / 2 with r |ω| = |ω × ℓ|, rounded up.
             bend: mul_up(mul_up(wn, lever), 0.5) * (1.0 + 8.0 * f64::EPSILON),
             radius,
         };
         let mut step = tau;
-        for &(t, _) in &candidates {
-            let tri = relative(t, &m.center);
-            if let Some(cl) = clearance(&ends, &tri, radius) {
-                let floor = sub_step_floor(cl.separation, radius, tol);
+        for &(t, _) in candidates {
+            let tri = self.relative(t, &m.center);
+            if let Some(cl) = clearance(ends, &tri, radius) {
+                let floor = sub_step_floor(cl.separation, radius, self.tol);
                 step = step.min(admissible_time(&segment, &cl, floor));
             }
         }
@@ -504,39 +587,42 @@ pub fn sweep_turning(
         m.center += v * step;
         m.rotation = UnitQuaternion::from_scaled_axis(w * step) * m.rotation;
         m.rotation = UnitQuaternion::new_normalize(m.rotation.into_inner());
-        elapsed += step;
-        tau = if last { 0.0 } else { tau - step };
+        (step, last)
     }
-    check_ends(&m)?;
 
-    let not_representable = |quantity: &'static str, value: f64| CcdError::NotRepresentable {
-        body: index,
-        quantity,
-        value,
-    };
-    let rotation = {
-        let q = m.rotation.into_inner().cast::<f32>();
-        Quat::new_normalize(q)
-    };
-    if !rotation.coords.iter().all(|x| x.is_finite()) {
-        return Err(not_representable("rotation", f64::NAN));
-    }
-    let origin = m.center - widen_rotation(&rotation) * promote(body.center_of_mass());
-    let position = demote(origin).map_err(|_| not_representable("position", origin.amax()))?;
-    let linear_velocity: Vec3 =
-        demote(m.velocity).map_err(|_| not_representable("linear velocity", m.velocity.amax()))?;
-    let angular_velocity: Vec3 =
-        demote(m.spin).map_err(|_| not_representable("angular velocity", m.spin.amax()))?;
-    Ok(TurningOutcome {
-        motion: SweptMotion {
+    /// The end-of-step pose and velocities, rounded to `f32` once: the
+    /// rotation, and the body origin placed from the rounded rotation so
+    /// that the mass centre is kept.
+    ///
+    /// # Errors
+    /// [`CcdError::NotRepresentable`] for a rotation, position or velocity
+    /// out of `f32` range.
+    fn end_motion(&self, m: &Motion) -> Result<SweptMotion, CcdError> {
+        let not_representable = |quantity: &'static str, value: f64| CcdError::NotRepresentable {
+            body: self.index,
+            quantity,
+            value,
+        };
+        let rotation = {
+            let q = m.rotation.into_inner().cast::<f32>();
+            Quat::new_normalize(q)
+        };
+        if !rotation.coords.iter().all(|x| x.is_finite()) {
+            return Err(not_representable("rotation", f64::NAN));
+        }
+        let origin = m.center - widen_rotation(&rotation) * promote(self.body.center_of_mass());
+        let position = demote(origin).map_err(|_| not_representable("position", origin.amax()))?;
+        let linear_velocity: Vec3 = demote(m.velocity)
+            .map_err(|_| not_representable("linear velocity", m.velocity.amax()))?;
+        let angular_velocity: Vec3 =
+            demote(m.spin).map_err(|_| not_representable("angular velocity", m.spin.amax()))?;
+        Ok(SweptMotion {
             position,
             rotation,
             linear_velocity,
             angular_velocity,
-        },
-        impacts,
-        substeps,
-    })
+        })
+    }
 }
 
 #[cfg(test)]

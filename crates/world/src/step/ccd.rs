@@ -1,57 +1,54 @@
-//! Stage 5: continuous collision (seed 000 "Continuous collision"). Nothing
-//! happens in DISCRETE. In SPHERE_MESH_CCD the stage runs in three parts
-//! around the force and contact stages:
+//! Stage 5: continuous collision. Nothing happens in DISCRETE. In
+//! SPHERE_MESH_CCD the stage runs in three parts around the force and
+//! contact stages; this file wires them, the policy lives in
+//! [`crate::ccd`]:
 //!
 //! 1. [`prepare`] (before forces, which consume the pending torques that the
-//!    support rules read): every body is classified by
-//!    [`crate::ccd::support::classify`] in insertion order (box and hull
-//!    solids and factorable tensors kept per slot between steps,
-//!    [`crate::ccd::support::ClassifyCache`]) and refused with
-//!    [`StepError::Unsupported`] when the mode cannot handle it; positions
-//!    and radii are checked against the precision limits; the mesh snapshot
-//!    passes its geometry check (once per snapshot, [`crate::ccd::mesh_cache`]).
+//!    support rules read): the plan of the step ([`CcdPlan::classify`]):
+//!    every body classified by the support rules in insertion order (box
+//!    and hull solids and factorable tensors kept per slot between steps)
+//!    and refused with [`StepError::Unsupported`] when the mode cannot
+//!    handle it, positions and radii checked against the precision limits;
+//!    then the mesh snapshot passes its geometry check (once per snapshot,
+//!    [`crate::ccd::mesh_cache`]).
 //! 2. [`CcdPlan::after_forces`] records each swept body's kinetic energy
 //!    after the force update, and [`CcdPlan::defers`] hands the contact stage
 //!    every negative-depth mesh contact of a swept body whose closing travel
-//!    this step exceeds [`CONTACT_MARGIN`] (the sweep takes it: no early
+//!    this step exceeds the contact margin (the sweep takes it: no early
 //!    bounce; slower contacts keep the speculative path, overlaps keep the
 //!    solver and split correction); a separated pair of centred spheres,
 //!    locked capsules or kinematic spheres closing faster than the margin
-//!    per step goes to the group sweep too ([`CcdPlan::defers_pair`]).
-//! 3. [`run`] (after the contact solve): reach bounds from the larger of the
-//!    post-force and post-solver energies plus split travel; the groups
-//!    ([`crate::ccd::group`]: regions that overlap join, group energy
-//!    widens each member's reach, a turning body, box or hull in a shared
-//!    group is refused); each swept body alone in insertion order is swept
-//!    alone ([`crate::ccd::solo`]), then each shared group, in the order of
-//!    its lowest member, is swept together ([`crate::ccd::group_sweep`]).
+//!    per step goes to the group sweep too.
+//! 3. [`run`] (after the contact solve): the regions and groups of the step
+//!    ([`crate::ccd::regions`]: reach bounds from the larger of the
+//!    post-force and post-solver energies plus split travel; regions that
+//!    overlap join, group energy widens each member's reach, a turning body,
+//!    box or hull in a shared group is refused); each swept body alone in
+//!    insertion order is swept alone ([`crate::ccd::solo`],
+//!    [`crate::ccd::turning`]), then each shared group, in the order of its
+//!    lowest member, is swept together ([`crate::ccd::group_sweep`]).
 //!    Bodies with an impact end the step here; the others are integrated as
 //!    usual (kinematic spheres always). Swept impacts become
 //!    [`ContactKind::Swept`] events, which the report sorts stably by time
 //!    after the initial contacts.
 //!
-//! Every error rolls the whole step back (`PhysicsWorld::step`).
+//! Errors of the engine become the world's ([`StepError::from_ccd`]), and
+//! every error rolls the whole step back (`PhysicsWorld::step`).
 
-// Limits are written `!(value <= limit)` so that a NaN fails them too.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use parapet_math::Vec3d;
 
-use parapet_math::{promote, Vec3d};
-use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
-use parapet_solver::contact::CONTACT_MARGIN;
-use parapet_solver::{BodyError, RigidBody};
-
-use super::contacts::ContactQuery;
-use crate::ccd::group::{form_groups_with, GroupScratch, Groups, Mover, SharedGroups};
-use crate::ccd::group_sweep::{
-    sweep_group, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck,
-};
-use crate::ccd::reach::{self, Reach};
-use crate::ccd::solo::{
-    capsule_half_axis, sweep_alone_prepared, MeshView, SoloInput, SoloScratch, SweptMotion,
-};
-use crate::ccd::support::{classify_cached, ClassifyCache, Role, SweptShape};
-use crate::ccd::turning::{sweep_turning, turning_reach, TurningInput, TurningShape};
+use crate::ccd::group::SharedGroups;
+use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, Struck};
+use crate::ccd::motion::{MeshView, SweptMotion};
+use crate::ccd::plan::CcdPlan;
+use crate::ccd::reach::Reach;
+use crate::ccd::regions::{member_shape, regions, Regions};
+use crate::ccd::scratch::CcdScratch;
+use crate::ccd::solo::{sweep_alone_prepared, SoloInput, SoloOutcome, SoloScratch};
+use crate::ccd::support::Role;
+use crate::ccd::turning::{sweep_turning, TurningInput};
 use crate::ccd::{CcdError, CollisionDetection};
+use crate::error::BodyNames;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// What the continuous stage did.
@@ -65,17 +62,6 @@ pub(crate) struct CcdOutcome {
     /// The sub-steps each turning body took, in insertion order.
     pub substeps: Vec<(BodyId, u32)>,
 }
-
-/// The continuous mode's plan for one step.
-#[derive(Debug, Clone)]
-pub(crate) struct CcdPlan {
-    /// Per slot: the body's role (`None` for free slots).
-    roles: Vec<Option<Role>>,
-    /// Per slot: the kinetic energy after the force update (J), swept bodies.
-    energy: Vec<f64>,
-}
-
-const MODE: &str = "SPHERE_MESH_CCD";
 
 /// Bodies alone from which their sweeps run in parallel (count). A sweep
 /// of a body alone costs about a microsecond (one tree query, clear misses
@@ -108,15 +94,6 @@ const PARALLEL_GROUP_WORK: usize = 1024;
 fn groups_in_parallel(shared: &SharedGroups) -> bool {
     let work: usize = shared.iter().map(|g| g.len() * g.len()).sum();
     shared.len() >= 2 && work >= PARALLEL_GROUP_WORK && rayon::current_num_threads() > 1
-}
-
-fn id_of(world: &PhysicsWorld, slot: usize) -> BodyId {
-    world
-        .slots
-        .get(slot)
-        .and_then(|e| e.as_ref())
-        .map(|e| e.id)
-        .unwrap_or_else(|| BodyId::new(slot as u32, 0))
 }
 
 /// The material of snapshot triangle `t`'s owner, `None` when the owner's
@@ -170,164 +147,6 @@ fn apply_motion(world: &mut PhysicsWorld, slot: usize, motion: &SweptMotion, mov
     }
 }
 
-/// Turns an engine error into the world's error, naming bodies by id.
-fn step_error(world: &PhysicsWorld, e: CcdError) -> StepError {
-    let id = id_of(world, e.body());
-    match e {
-        CcdError::Unsupported { body, reason } => {
-            let text = match reason {
-                crate::ccd::UnsupportedReason::Interacting { other, reach } => format!(
-                    "its reachable region (radius {reach} m) overlaps that of moving body {}",
-                    id_of(world, other)
-                ),
-                _ => reason.to_string(),
-            };
-            let (kind, shape) = world
-                .slots
-                .get(body)
-                .and_then(|e| e.as_ref())
-                .map(|e| (e.body.kind(), e.body.shape().kind_name()))
-                .unwrap_or((parapet_solver::BodyKind::Static, "unknown"));
-            StepError::Unsupported {
-                body: id,
-                kind,
-                shape,
-                mode: MODE,
-                reason: text,
-                limit: reason.limit(),
-            }
-        }
-        CcdError::Precision {
-            quantity,
-            value,
-            limit,
-            ..
-        } => StepError::Precision {
-            body: id,
-            quantity,
-            value,
-            limit,
-        },
-        CcdError::SweepRefused {
-            triangle, refusal, ..
-        } => {
-            let owner = world.meshes.owner(triangle) as usize;
-            StepError::SweepRefused {
-                body: id,
-                mesh: id_of(world, owner),
-                triangle: world.meshes.local_index(triangle) as usize,
-                source: refusal,
-            }
-        }
-        CcdError::InvalidTriangle { error, .. } => StepError::InvalidMesh {
-            body: id,
-            source: error,
-        },
-        CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
-            body: id,
-            impacts,
-            limit,
-        },
-        CcdError::PairSweepRefused { other, refusal, .. } => StepError::PairSweepRefused {
-            body: id,
-            other: id_of(world, other),
-            source: refusal,
-        },
-        CcdError::Unresolvable {
-            contacts,
-            reason,
-            limit,
-            ..
-        } => StepError::Unresolvable {
-            body: id,
-            contacts,
-            reason,
-            limit,
-        },
-        CcdError::SubstepLimit {
-            substeps, limit, ..
-        } => StepError::SubstepLimit {
-            body: id,
-            substeps,
-            limit,
-        },
-        CcdError::NotRepresentable {
-            quantity, value, ..
-        } => StepError::NotRepresentable {
-            body: id,
-            source: BodyError::NotRepresentable { quantity, value },
-        },
-        // CcdError is non_exhaustive for users; every variant is mapped above.
-        #[allow(unreachable_patterns)]
-        other => StepError::Unsupported {
-            body: id,
-            kind: parapet_solver::BodyKind::Static,
-            shape: "unknown",
-            mode: MODE,
-            reason: other.to_string(),
-            limit: "supported worlds of seed 000",
-        },
-    }
-}
-
-fn precision(body: usize, quantity: &'static str, value: f64, limit: f64) -> CcdError {
-    CcdError::Precision {
-        body,
-        quantity,
-        value,
-        limit,
-    }
-}
-
-/// Radius limits of seed 000 for spheres and capsules.
-fn check_radius(slot: usize, radius: f32) -> Result<(), CcdError> {
-    let r = radius as f64;
-    if !(MIN_RADIUS..=MAX_RADIUS).contains(&r) {
-        let limit = if r < MIN_RADIUS {
-            MIN_RADIUS
-        } else {
-            MAX_RADIUS
-        };
-        return Err(precision(slot, "sphere or capsule radius (m)", r, limit));
-    }
-    Ok(())
-}
-
-fn classify_all(
-    world: &PhysicsWorld,
-    cache: &mut ClassifyCache,
-    roles: &mut Vec<Option<Role>>,
-) -> Result<(), CcdError> {
-    roles.clear();
-    roles.resize(world.slots.len(), None);
-    cache.reserve_slots(world.slots.len());
-    for e in world.entries() {
-        let slot = e.id.index() as usize;
-        let role = classify_cached(slot, &e.body, cache)?;
-        if !matches!(role, Role::Passive) {
-            for &x in e.body.position().iter() {
-                if !((x as f64).abs() <= MAX_COORDINATE) {
-                    return Err(precision(
-                        slot,
-                        "position coordinate (m)",
-                        x as f64,
-                        MAX_COORDINATE,
-                    ));
-                }
-            }
-        }
-        match &role {
-            Role::KinematicSphere { radius }
-            | Role::Swept(SweptShape::Sphere { radius })
-            | Role::Swept(SweptShape::Capsule { radius, .. })
-            | Role::Turning(TurningShape { radius, .. }) => check_radius(slot, *radius)?,
-            _ => {}
-        }
-        roles[slot] = Some(role);
-    }
-    Ok(())
-}
-
 /// Part 1: the plan of a CCD step, `None` in DISCRETE (nothing is read or
 /// changed then).
 ///
@@ -340,12 +159,13 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         CollisionDetection::SphereMeshCcd => {}
     }
     let mut cache = std::mem::take(&mut world.ccd_classify);
-    // The plan's lists reuse the last plan's storage ([`CcdPlan::recycle`]).
-    let mut roles = std::mem::take(&mut world.ccd_scratch.roles);
-    let mut energy = std::mem::take(&mut world.ccd_scratch.energy);
-    let classified = classify_all(world, &mut cache, &mut roles);
+    // The plan's lists reuse the last plan's storage ([`recycle`]).
+    let roles = std::mem::take(&mut world.ccd_scratch.roles);
+    let energy = std::mem::take(&mut world.ccd_scratch.energy);
+    let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
+    let plan = CcdPlan::classify(world.slots.len(), bodies, &mut cache, roles, energy);
     world.ccd_classify = cache;
-    classified.map_err(|e| step_error(world, e))?;
+    let plan = plan.map_err(|e| StepError::from_ccd(e, world))?;
     if !world.ccd_mesh.is_validated() {
         // Once per snapshot: every mesh body's triangles, in insertion order.
         let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
@@ -355,127 +175,22 @@ pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepE
         let checked = world
             .ccd_mesh
             .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
-        checked.map_err(|e| step_error(world, e))?;
+        checked.map_err(|e| StepError::from_ccd(e, world))?;
     }
-    energy.clear();
-    energy.resize(roles.len(), 0.0);
-    Ok(Some(CcdPlan { energy, roles }))
+    Ok(Some(plan))
 }
 
-impl CcdPlan {
-    /// Hands the plan's storage back to the world for the next step's plan
-    /// (only its capacity is reused: [`prepare`] refills both lists).
-    pub(crate) fn recycle(mut self, world: &mut PhysicsWorld) {
-        // No role (nor a solid it shares) outlives its step.
-        self.roles.clear();
-        world.ccd_scratch.roles = self.roles;
-        world.ccd_scratch.energy = self.energy;
-    }
-
-    /// Part 2: records the swept bodies' energies after the force update.
-    pub(crate) fn after_forces(mut self, world: &PhysicsWorld) -> CcdPlan {
-        for e in world.entries() {
-            let slot = e.id.index() as usize;
-            if matches!(
-                self.roles.get(slot),
-                Some(Some(Role::Swept(_) | Role::Turning(_)))
-            ) {
-                self.energy[slot] = reach::bound_energy(&e.body);
-            }
-        }
-        self
-    }
-
-    /// Whether the contact stage hands this contact to the sweep: a mesh
-    /// contact of a swept or turning body, separated (negative depth), whose
-    /// closing travel `(v . n) dt` exceeds [`CONTACT_MARGIN`] (for a turning
-    /// body, `v` is its contact point's velocity); a primitive pair goes
-    /// through [`CcdPlan::defers_pair`].
-    pub(crate) fn defers(&self, q: &ContactQuery<'_>) -> bool {
-        if q.triangle.is_none() {
-            return self.defers_pair(q);
-        }
-        let role = self.roles.get(q.body.index() as usize);
-        let swept = matches!(role, Some(Some(Role::Swept(_) | Role::Turning(_))));
-        if !swept || !(q.depth < 0.0) {
-            return false;
-        }
-        // A turning body's contact point moves with its spin too.
-        let velocity = if matches!(role, Some(Some(Role::Turning(_)))) {
-            q.rigid.point_velocity(q.point)
-        } else {
-            promote(q.rigid.linear_velocity())
-        };
-        let closing = velocity.dot(&promote(q.normal));
-        closing * q.dt as f64 > CONTACT_MARGIN as f64
-    }
-
-    /// Pair routing (seed 000 "Moving sphere pairs"): a separated pair of
-    /// group-able bodies (centred spheres, capsules that cannot turn,
-    /// kinematic spheres) whose relative closing travel `((v_A - v_B) . n) dt`
-    /// exceeds [`CONTACT_MARGIN`] goes to the group sweep; slower pairs keep
-    /// the speculative contact, overlaps keep the solver.
-    fn defers_pair(&self, q: &ContactQuery<'_>) -> bool {
-        let groupable = |slot: usize| {
-            matches!(
-                self.roles.get(slot),
-                Some(Some(
-                    Role::KinematicSphere { .. }
-                        | Role::Swept(SweptShape::Sphere { .. })
-                        | Role::Swept(SweptShape::Capsule { .. })
-                ))
-            )
-        };
-        if !groupable(q.body.index() as usize)
-            || !groupable(q.other.index() as usize)
-            || !(q.depth < 0.0)
-        {
-            return false;
-        }
-        let relative =
-            promote(q.rigid.linear_velocity()) - promote(q.other_rigid.linear_velocity());
-        let closing = relative.dot(&promote(q.normal));
-        closing * q.dt as f64 > CONTACT_MARGIN as f64
-    }
+/// Part 2: the plan with the swept bodies' energies after the force update.
+pub(crate) fn after_forces(plan: CcdPlan, world: &PhysicsWorld) -> CcdPlan {
+    plan.after_forces(world.entries().map(|e| (e.id.index() as usize, &e.body)))
 }
 
-/// The reach of a swept body from its region centre and shape bound
-/// ([`swept_bound`]) and its bound energy (J, the larger of the post-force
-/// and post-solver energies).
-fn swept_reach(body: &RigidBody, (center, bound): (Vec3d, f64), energy: f64, dt: f32) -> Reach {
-    reach::dynamic_reach(
-        center,
-        bound,
-        energy,
-        body.mass() as f64,
-        body.split_linear_velocity(),
-        dt,
-    )
-}
-
-/// The region centre and shape bound of a swept body.
-fn swept_bound(body: &RigidBody, shape: &SweptShape) -> (Vec3d, f64) {
-    let p = body.position();
-    match shape {
-        SweptShape::Sphere { radius } => (promote(p), *radius as f64),
-        SweptShape::Capsule {
-            radius,
-            half_height,
-        } => {
-            let a = promote(capsule_half_axis(body, *half_height));
-            let c = promote(p);
-            let ends = [(c - a).map(|x| x as f32), (c + a).map(|x| x as f32)];
-            (c, reach::capsule_bound(p, ends, *radius))
-        }
-        SweptShape::Solid { solid, .. } => {
-            let (offset, _) = body.shape_offset();
-            let q = parapet_math::promote_quat(body.rotation());
-            let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
-            let c: Vec3d = promote(p) + q * promote(offset);
-            // Rotation roundoff of the vertices: a relative 1e-12 outward.
-            (c, solid.bounding_radius() * (1.0 + 1.0e-12))
-        }
-    }
+/// Hands the plan's storage back to the world for the next step's plan
+/// (only its capacity is reused: [`prepare`] refills both lists).
+pub(crate) fn recycle(plan: CcdPlan, world: &mut PhysicsWorld) {
+    let (roles, energy) = plan.into_lists();
+    world.ccd_scratch.roles = roles;
+    world.ccd_scratch.energy = energy;
 }
 
 /// Sweeps every swept body alone, in insertion order, reading the world
@@ -486,7 +201,7 @@ fn sweep_each(
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
     substeps: &mut Vec<(BodyId, u32)>,
-) -> Result<Vec<(usize, crate::ccd::SoloOutcome)>, StepError> {
+) -> Result<Vec<(usize, SoloOutcome)>, StepError> {
     let mut results = Vec::new();
     let material = |t: usize| triangle_material(world, t);
     let edges = |t: usize| world.snapshot_triangle_edges(t);
@@ -504,12 +219,12 @@ fn sweep_each(
     // there are enough of them, and the results are taken in insertion
     // order, so the outcome and the first error do not depend on the
     // thread count. A turning body also reports its sub-step count.
-    type Swept = (crate::ccd::SoloOutcome, Option<u32>);
+    type Swept = (SoloOutcome, Option<u32>);
     let sweep = |scratch: &mut SoloScratch,
                  (slot, r): &(usize, Reach)|
      -> Option<Result<Swept, CcdError>> {
         let entry = world.slots[*slot].as_ref()?;
-        match &plan.roles[*slot] {
+        match plan.role(*slot) {
             Some(Role::Turning(shape)) => {
                 // A turning body always takes its pose from its sweep, with
                 // or without meshes.
@@ -522,7 +237,7 @@ fn sweep_each(
                     max_substeps: world.ccd_max_substeps,
                 };
                 Some(sweep_turning(&input, mesh.as_ref()).map(|t| {
-                    let outcome = crate::ccd::SoloOutcome {
+                    let outcome = SoloOutcome {
                         motion: Some(t.motion),
                         impacts: t.impacts,
                     };
@@ -551,9 +266,9 @@ fn sweep_each(
         let Some(outcome) = outcome else {
             return Ok(());
         };
-        let (result, count) = outcome.map_err(|err| step_error(world, err))?;
+        let (result, count) = outcome.map_err(|err| StepError::from_ccd(err, world))?;
         if let Some(n) = count {
-            substeps.push((id_of(world, slot), n));
+            substeps.push((world.slot_id(slot), n));
         }
         if result.motion.is_some() || !result.impacts.is_empty() {
             results.push((slot, result));
@@ -582,56 +297,19 @@ fn sweep_each(
     Ok(results)
 }
 
-/// The grouping's view of moving body `slot` with region `alone`: `bound`
-/// is a swept body's shape bound (m) and `energy` its bound energy (J, the
-/// larger of the post-force and post-solver energies).
-fn mover_of(
-    body: &RigidBody,
-    slot: usize,
-    role: &Role,
-    alone: Reach,
-    bound: f64,
-    energy: f64,
-    dt: f32,
-) -> Mover {
-    let mut m = Mover {
-        index: slot,
-        alone,
-        groupable: false,
-        kinematic_speed: None,
-        shape_bound: 0.0,
-        mass: body.mass() as f64,
-        energy: 0.0,
-        split_travel: 0.0,
-    };
-    match role {
-        Role::KinematicSphere { .. } => {
-            m.groupable = true;
-            m.kinematic_speed = Some(reach::norm_up(&promote(body.linear_velocity())));
-        }
-        Role::Swept(shape) => {
-            m.groupable = matches!(
-                shape,
-                SweptShape::Sphere { .. } | SweptShape::Capsule { .. }
-            );
-            m.shape_bound = bound;
-            m.energy = energy;
-            m.split_travel = reach::split_travel(body.split_linear_velocity(), dt as f64);
-        }
-        _ => {}
-    }
-    m
-}
-
 /// Sweeps every shared group, in the order of its lowest member.
 fn sweep_groups(
     world: &PhysicsWorld,
     dt: f32,
     plan: &CcdPlan,
-    movers: &[Mover],
-    groups: &Groups,
-    shared: &SharedGroups,
+    regions: &Regions<'_>,
 ) -> Result<Vec<GroupOutcome>, StepError> {
+    let Regions {
+        movers,
+        groups,
+        shared,
+        ..
+    } = *regions;
     let material = |t: usize| triangle_material(world, t);
     let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
@@ -650,21 +328,8 @@ fn sweep_groups(
             let Some(entry) = world.slots[slot].as_ref() else {
                 continue;
             };
-            let shape = match &plan.roles[slot] {
-                Some(Role::KinematicSphere { radius }) => {
-                    MemberShape::Kinematic { radius: *radius }
-                }
-                Some(Role::Swept(SweptShape::Sphere { radius })) => {
-                    MemberShape::Sphere { radius: *radius }
-                }
-                Some(Role::Swept(SweptShape::Capsule {
-                    radius,
-                    half_height,
-                })) => MemberShape::Capsule {
-                    radius: *radius,
-                    half_height: *half_height,
-                },
-                _ => continue,
+            let Some(shape) = member_shape(plan.role(slot)) else {
+                continue;
             };
             members.push(GroupMember {
                 index: slot,
@@ -691,7 +356,7 @@ fn sweep_groups(
     };
     results
         .into_iter()
-        .map(|r| r.map_err(|err| step_error(world, err)))
+        .map(|r| r.map_err(|err| StepError::from_ccd(err, world)))
         .collect()
 }
 
@@ -714,34 +379,6 @@ pub(crate) fn run(
     outcome
 }
 
-/// The continuous stage's working storage, kept in the world between steps
-/// so that a step's bookkeeping allocates nothing once grown. Every step
-/// clears what it reads before filling it (the grouping's sort order only
-/// steers its speed, [`GroupScratch`]), so it never changes a result and is
-/// not part of the world's state: a clone is a copy (a cloned world steps
-/// as fast as its original), and the debug text shows none of it.
-#[derive(Clone, Default)]
-pub(crate) struct CcdScratch {
-    /// The last plan's roles and energies ([`CcdPlan::recycle`]).
-    roles: Vec<Option<Role>>,
-    energy: Vec<f64>,
-    /// The moving bodies (slot, region alone), insertion order.
-    moving: Vec<(usize, Reach)>,
-    /// The grouping's view of them, same order.
-    movers: Vec<Mover>,
-    /// The bodies alone (slot, region), when some group is shared.
-    alone: Vec<(usize, Reach)>,
-    groups: Groups,
-    group: GroupScratch,
-    shared: SharedGroups,
-}
-
-impl std::fmt::Debug for CcdScratch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CcdScratch")
-    }
-}
-
 fn run_with(
     world: &mut PhysicsWorld,
     dt: f32,
@@ -753,91 +390,14 @@ fn run_with(
         events: Vec::new(),
         substeps: Vec::new(),
     };
-    let CcdScratch {
-        roles: _,
-        energy: _,
-        moving,
-        movers,
-        alone,
-        groups,
-        group,
-        shared,
-    } = scratch;
-    moving.clear();
-    movers.clear();
-    // Reach bounds, and each moving body as the grouping sees it.
-    for e in world.entries() {
-        let slot = e.id.index() as usize;
-        let Some(role) = &plan.roles[slot] else {
-            continue;
-        };
-        let (r, bound, energy) = match role {
-            Role::Swept(shape) => {
-                let bound = swept_bound(&e.body, shape);
-                let energy = plan.energy[slot].max(reach::bound_energy(&e.body));
-                let r = swept_reach(&e.body, bound, energy, dt);
-                reach::check_reach(slot, &r, shape.limit_radius())
-                    .map_err(|err| step_error(world, err))?;
-                (r, bound.1, energy)
-            }
-            Role::Turning(shape) => {
-                let energy = plan.energy[slot].max(reach::bound_energy(&e.body));
-                let r = turning_reach(&e.body, shape, energy, dt);
-                reach::check_reach(slot, &r, shape.radius as f64)
-                    .map_err(|err| step_error(world, err))?;
-                (r, 0.0, 0.0)
-            }
-            Role::KinematicSphere { radius } => {
-                let r = reach::kinematic_reach(
-                    promote(e.body.position()),
-                    *radius,
-                    e.body.linear_velocity(),
-                    dt,
-                );
-                (r, 0.0, 0.0)
-            }
-            _ => continue,
-        };
-        moving.push((slot, r));
-        movers.push(mover_of(&e.body, slot, role, r, bound, energy, dt));
-    }
-    form_groups_with(movers, world.ccd_max_impacts, dt, group, groups)
-        .map_err(|err| step_error(world, err))?;
-    // A mover alone keeps its region alone (checked above); a shared
-    // group's members are checked with their group regions.
-    let mut all_alone = true;
-    for (i, m) in movers.iter().enumerate() {
-        if !groups.is_shared(i) {
-            continue;
-        }
-        all_alone = false;
-        if let Some(Role::Swept(shape)) = &plan.roles[m.index] {
-            reach::check_reach(m.index, &groups.reach[i], shape.limit_radius())
-                .map_err(|err| step_error(world, err))?;
-        }
-    }
-    // Every mover alone: no group is shared (`Groups::shared` lists groups
-    // of more than one mover), and the bodies alone are the moving bodies.
-    let moving: &[(usize, Reach)] = if all_alone {
-        shared.clear();
-        moving
-    } else {
-        groups.shared_into(movers, shared);
-        alone.clear();
-        alone.extend(
-            moving
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !groups.is_shared(*i))
-                .map(|(_, m)| *m),
-        );
-        alone
-    };
-    let results = sweep_each(world, dt, plan, moving, &mut outcome.substeps)?;
+    let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
+    let regions = regions(bodies, plan, dt, world.ccd_max_impacts, scratch)
+        .map_err(|err| StepError::from_ccd(err, &*world))?;
+    let results = sweep_each(world, dt, plan, regions.alone, &mut outcome.substeps)?;
     for (slot, result) in results {
-        let id = id_of(world, slot);
+        let id = world.slot_id(slot);
         for impact in &result.impacts {
-            let owner = id_of(world, world.meshes.owner(impact.triangle) as usize);
+            let owner = world.slot_id(world.meshes.owner(impact.triangle) as usize);
             outcome.events.push(swept_event(
                 id,
                 owner,
@@ -851,13 +411,13 @@ fn run_with(
             apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
-    let group_results = sweep_groups(world, dt, plan, movers, groups, shared)?;
+    let group_results = sweep_groups(world, dt, plan, &regions)?;
     for result in group_results {
         for impact in &result.impacts {
-            let id = id_of(world, impact.body);
+            let id = world.slot_id(impact.body);
             let other = match impact.other {
-                Struck::Triangle(t) => id_of(world, world.meshes.owner(t) as usize),
-                Struck::Member(b) => id_of(world, b),
+                Struck::Triangle(t) => world.slot_id(world.meshes.owner(t) as usize),
+                Struck::Member(b) => world.slot_id(b),
             };
             outcome.events.push(swept_event(
                 id,
@@ -880,6 +440,7 @@ mod tests {
     use super::*;
     use parapet_geometry::Shape;
     use parapet_math::Vec3;
+    use parapet_solver::RigidBody;
 
     /// A CCD world: a floor triangle, a row of falling spheres far apart
     /// (each alone) and a head-on pair of spheres (one shared group).

@@ -8,7 +8,7 @@
 //! 2. Colliders: every body with `collides == true` and a solid shape, in
 //!    insertion order, with its shape pose and its world bounds grown by the
 //!    margin. Bodies with `collides == false` are skipped entirely (no
-//!    transforms, no pair scans; seed 004 "Disabled collisions").
+//!    transforms, no pair scans; see docs/physics.md, "Disabled collisions").
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
 //!    dynamic), tested by `parapet_narrow::contact::shapes`.
 //! 4. Each dynamic collider queries the mesh index with its grown bounds;
@@ -35,48 +35,14 @@ use parapet_geometry::Material;
 use parapet_math::{promote, Vec3};
 use parapet_narrow::contact::{self, Pose};
 use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CONTACT_MARGIN};
-use parapet_solver::{BodyError, BodyKind, RigidBody};
+use parapet_solver::{BodyError, BodyKind};
 
 use crate::broad_phase::{overlapping_pairs, BroadBox};
 use crate::contact_cache::{CachedPoint, ContactCache};
+use crate::contact_query::ContactQuery;
 use crate::shape_pose::{shape_bounds, shape_pose};
 use crate::world::mesh_triangle_edges;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
-
-/// A speculative or touching contact point, as the deferral predicate sees
-/// it: the hook of the continuous stage, which takes over a negative-depth
-/// mesh contact whose closing travel exceeds the margin, and a primitive
-/// pair closing faster than the margin per step (seed 000 "Step and contact
-/// behavior", "Moving sphere pairs").
-// The discrete predicate reads none of the fields; the continuous stage's
-// predicate reads them all.
-#[allow(dead_code)]
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ContactQuery<'a> {
-    /// The moving body: body A of a primitive pair, the solid of a mesh contact.
-    pub body: BodyId,
-    /// Its state after the force stage.
-    pub rigid: &'a RigidBody,
-    /// The other body: B of a primitive pair, the mesh's owner.
-    pub other: BodyId,
-    /// Its state after the force stage.
-    pub other_rigid: &'a RigidBody,
-    /// The triangle's global index in the mesh index, `None` for a primitive pair.
-    pub triangle: Option<usize>,
-    /// Unit normal from `body` to `other`.
-    pub normal: Vec3,
-    /// The contact point (m, world).
-    pub point: Vec3,
-    /// Penetration (m), negative for a gap.
-    pub depth: f32,
-    /// The step (s).
-    pub dt: f32,
-}
-
-/// The deferral predicate of the discrete mode: every contact stays.
-pub(crate) fn keep_every_contact(_: &ContactQuery<'_>) -> bool {
-    false
-}
 
 /// A body taking part in contacts this step.
 struct Collider {
@@ -280,7 +246,7 @@ fn mesh_contacts(
 /// contact events in (body_a, body_b, feature, point) order.
 ///
 /// `defer` decides, for each contact point, whether the continuous
-/// stage takes it instead ([`keep_every_contact`] in DISCRETE).
+/// stage takes it instead ([`crate::contact_query::keep_every_contact`] in DISCRETE).
 ///
 /// # Errors
 /// [`StepError::MeshIndex`], [`StepError::Contact`], or
@@ -374,7 +340,9 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contact_query::keep_every_contact;
     use parapet_geometry::Shape;
+    use parapet_solver::RigidBody;
 
     fn floor_and_ball() -> (PhysicsWorld, BodyId) {
         let mut w = PhysicsWorld::new();

@@ -1,7 +1,7 @@
 //! Stage 3: forces. Every body's velocity takes gravity, its pending force
-//! and torque and damping once ([`parapet_solver::RigidBody::integrate_velocity`],
-//! seed 004 "Apply forces"); pending loads are consumed for every kind
-//! (kinematic and static bodies ignore them).
+//! and torque and damping once ([`parapet_solver::RigidBody::integrate_velocity`];
+//! see docs/physics.md, "Forces and impulses"); pending loads are consumed
+//! for every kind (kinematic and static bodies ignore them).
 
 use crate::{PhysicsWorld, StepError};
 

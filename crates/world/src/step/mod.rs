@@ -1,5 +1,6 @@
-//! `PhysicsWorld::step`: the pipeline of ARCHITECTURE.md "One step, as data
-//! flows", one file per stage, called in this order:
+//! `PhysicsWorld::step`: the pipeline of one step, one file per stage,
+//! called in the order data flows through them (see docs/physics.md, "One
+//! step"):
 //!
 //! 1. [`validate`]: the configuration and every body, before anything changes;
 //! 2. [`snapshot`]: the mutable state that a failure restores;
@@ -57,9 +58,9 @@ impl PhysicsWorld {
         // in DISCRETE there is no plan and the stages run as they always did.
         let plan = ccd::prepare(self)?;
         forces::apply(self, dt)?;
-        let plan = plan.map(|p| p.after_forces(self));
+        let plan = plan.map(|p| ccd::after_forces(p, self));
         let initial = match &plan {
-            None => contacts::run(self, dt, &contacts::keep_every_contact)?,
+            None => contacts::run(self, dt, &crate::contact_query::keep_every_contact)?,
             Some(p) => contacts::run(self, dt, &|q| p.defers(q))?,
         };
         let swept = match &plan {
@@ -67,7 +68,7 @@ impl PhysicsWorld {
             Some(p) => ccd::run(self, dt, p)?,
         };
         if let Some(p) = plan {
-            p.recycle(self);
+            ccd::recycle(p, self);
         }
         integrate::advance(self, dt, &swept.moved)?;
         Ok(report::StepReport::new(initial, swept.events).with_substeps(swept.substeps))

@@ -1,7 +1,7 @@
 //! Stage 7: report. Initial contact events (already in (body_a, body_b,
 //! feature) order) come first, then swept impacts stably sorted by time
-//! (seed 000 "Ordering, limits and rollback": initial discrete-solver reports
-//! precede swept reports); events and contact count replace the previous
+//! (initial discrete-solver reports precede swept reports; see
+//! docs/continuous-collision.md, "Ordering, limits and rollback"); events and contact count replace the previous
 //! ones only when the step succeeds.
 
 use crate::{BodyId, ContactEvent, PhysicsWorld};

@@ -1,6 +1,6 @@
 //! Stage 2: the snapshot of everything a step may change, restored bit for
-//! bit when a later stage fails (seed 000 "Ordering, limits and rollback":
-//! positions, rotations, velocities, forces, torques, split state, previous
+//! bit when a later stage fails (see docs/continuous-collision.md, "Ordering,
+//! limits and rollback"; positions, rotations, velocities, forces, torques, split state, previous
 //! contact count, previous events, primitive order and mesh dirty state),
 //! plus the warm-starting contact cache.
 //!
@@ -42,7 +42,7 @@ impl Snapshot {
 
     /// Puts the captured state back. A mesh index rebuilt during the failed
     /// step stays allocated but is marked dirty again when it was dirty, so
-    /// queries behave as before (seed 000).
+    /// queries behave as before.
     pub fn restore(self, world: &mut PhysicsWorld) {
         for (slot, body) in self.bodies {
             if let Some(entry) = world.slots[slot as usize].as_mut() {

@@ -1,7 +1,7 @@
 //! Stage 1: validate the configuration and every body before anything
-//! changes (seed 004: "A step checks all bodies before it changes any body or
-//! consumes forces"; seed 000: the CCD limits are checked at every step entry
-//! whatever the mode).
+//! changes: a step checks all bodies before it changes any body or consumes
+//! forces, and the CCD limits are checked at every step entry whatever the
+//! mode (see docs/physics.md, "One step").
 
 use crate::ccd::CollisionDetection;
 use crate::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};

@@ -1,0 +1,165 @@
+//! The motion types that the continuous sweeps share, apart from any sweep
+//! algorithm: the shape a body moves ([`SweptShape`] for a body that moves
+//! in a straight line, [`TurningShape`] for one that turns), the static
+//! triangles it can hit ([`MeshView`]), what a sweep reports ([`SweptImpact`],
+//! [`SweptMotion`]), and the two placement helpers every loop uses
+//! ([`check_coordinates`], [`capsule_half_axis`]).
+//!
+//! # Method
+//! Plain data; a capsule's world half axis is `R_body R_shape (0, 0, h)`
+//! turned in `f64` with the normalized product of the two rotations and
+//! rounded once to `f32` (exactly `(0, 0, h)` for an upright capsule).
+//!
+//! # Source
+//! The shapes and motions of docs/continuous-collision.md, "Supported
+//! worlds" and "How a step works".
+//!
+//! # Precision domain
+//! [`check_coordinates`] enforces the coordinate limits of the sweeps
+//! ([`MAX_COORDINATE`] m and [`MAX_COORDINATE_RADII`] radii per axis).
+
+use std::sync::Arc;
+
+use parapet_geometry::bvh::TriangleBoundsTree;
+use parapet_geometry::{ActiveEdges, Material};
+use parapet_math::{Quat, Vec3, Vec3d};
+use parapet_narrow::sweep::{ConvexSolid, MAX_COORDINATE, MAX_COORDINATE_RADII};
+use parapet_solver::RigidBody;
+
+use super::error::CcdError;
+
+/// The shape a swept body moves, prepared for its sweep.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SweptShape {
+    /// A sphere centred on its body origin and mass centre.
+    Sphere {
+        /// Radius, metres.
+        radius: f32,
+    },
+    /// A capsule that cannot turn, centred on its body origin.
+    Capsule {
+        /// Radius, metres.
+        radius: f32,
+        /// Half height (excluding the caps), metres.
+        half_height: f32,
+    },
+    /// A box or hull that cannot turn.
+    Solid {
+        /// The solid in its shape frame (kept between steps by the
+        /// classification cache).
+        solid: Arc<ConvexSolid>,
+        /// "box" or "hull", for messages.
+        name: &'static str,
+    },
+}
+
+impl SweptShape {
+    /// The radius that sets the radius-relative precision limits: the
+    /// sphere or capsule radius, or a solid's farthest-vertex radius.
+    pub(crate) fn limit_radius(&self) -> f64 {
+        match self {
+            SweptShape::Sphere { radius } | SweptShape::Capsule { radius, .. } => *radius as f64,
+            SweptShape::Solid { solid, .. } => solid.bounding_radius(),
+        }
+    }
+}
+
+/// The shape of a turning body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TurningShape {
+    /// Radius (m).
+    pub(crate) radius: f32,
+    /// Half height of the core segment (m), `0` for a sphere.
+    pub(crate) half_height: f32,
+}
+
+/// The static triangles a body can hit: the world's snapshot, its bounds
+/// tree, the material of each triangle's owner (`None` when the owner's
+/// collisions are off: its triangles stay in the snapshot but collide with
+/// nothing), and each triangle's active edges (seams of a mesh built with
+/// `Shape::mesh_with_active_edges` admit impacts as face contacts,
+/// [`parapet_narrow::contact::active_edges::admit_impact`]).
+pub(crate) struct MeshView<'a> {
+    /// The snapshot, world space, insertion order.
+    pub(crate) triangles: &'a [[Vec3; 3]],
+    /// The bounds tree of the snapshot.
+    pub(crate) tree: &'a TriangleBoundsTree,
+    /// The owner's material of triangle `i`, `None` when it does not collide.
+    pub(crate) material: &'a (dyn Fn(usize) -> Option<Material> + Sync),
+    /// The active edges of triangle `i` ([`ActiveEdges::ALL`] for a mesh
+    /// without adjacency).
+    pub(crate) edges: &'a (dyn Fn(usize) -> ActiveEdges + Sync),
+}
+
+/// One swept impact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SweptImpact {
+    /// The moving body's index.
+    pub(crate) body: usize,
+    /// The triangle's snapshot index.
+    pub(crate) triangle: usize,
+    /// Fraction of the step in `[0, 1]`.
+    pub(crate) time: f64,
+    /// Contact point on the triangle (world, m).
+    pub(crate) point: Vec3d,
+    /// Unit normal from the triangle towards the body.
+    pub(crate) normal: Vec3d,
+    /// Impulse applied to the moving body (N s, world).
+    pub(crate) impulse: Vec3d,
+}
+
+/// The pose and velocities a body ends the step with after its impacts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SweptMotion {
+    /// Body origin (m).
+    pub(crate) position: Vec3,
+    /// Body rotation.
+    pub(crate) rotation: Quat,
+    /// Linear velocity (m/s).
+    pub(crate) linear_velocity: Vec3,
+    /// Angular velocity (rad/s).
+    pub(crate) angular_velocity: Vec3,
+}
+
+/// Checks that every coordinate of `p` is within [`MAX_COORDINATE`] m and
+/// within [`MAX_COORDINATE_RADII`] radii.
+///
+/// # Errors
+/// [`CcdError::Precision`] naming the coordinate.
+pub(crate) fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<(), CcdError> {
+    for &x in p.iter() {
+        if !(x.abs() <= MAX_COORDINATE) {
+            return Err(CcdError::Precision {
+                body: index,
+                quantity: "position coordinate (m)",
+                value: x,
+                limit: MAX_COORDINATE,
+            });
+        }
+        let ratio = x.abs() / radius;
+        if !(ratio <= MAX_COORDINATE_RADII) {
+            return Err(CcdError::Precision {
+                body: index,
+                quantity: "position coordinate (radii)",
+                value: ratio,
+                limit: MAX_COORDINATE_RADII,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
+pub(crate) fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
+    let (_, shape_rotation) = body.shape_offset();
+    // An upright capsule (identity rotations, the common case of a locked
+    // walker): the turn below gives `(0, 0, h)` exactly (every cross
+    // product term is zero and the normalization divides by exactly 1).
+    if body.rotation() == Quat::identity() && shape_rotation == Quat::identity() {
+        return Vec3::new(0.0, 0.0, half_height);
+    }
+    let q =
+        parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
+    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
+    (q * Vec3d::new(0.0, 0.0, half_height as f64)).map(|x| x as f32)
+}
