@@ -6,6 +6,7 @@ use parapet_geometry::bvh::BvhError;
 use parapet_geometry::TriangleError;
 use parapet_narrow::contact::ContactError;
 use parapet_narrow::sweep::SweepRefusal;
+use parapet_solver::impact::ImpactError;
 use parapet_solver::{BodyError, BodyKind};
 
 use crate::ccd::error::{CcdError, UnsupportedReason};
@@ -158,6 +159,15 @@ pub enum StepError {
         /// The largest set the settling accepts.
         limit: usize,
     },
+    /// The solver refused an impact response for a reason that none of the
+    /// variants above names (the solver's [`ImpactError`] may grow).
+    #[error("{body}: impact response refused: {source}")]
+    ImpactRefused {
+        /// The body whose impact was refused.
+        body: BodyId,
+        /// The solver's error, naming the quantity, its value and the limit.
+        source: ImpactError,
+    },
 }
 
 /// Why [`crate::PhysicsWorld::add_body`] or
@@ -297,6 +307,10 @@ impl StepError {
             } => StepError::NotRepresentable {
                 body: id,
                 source: BodyError::NotRepresentable { quantity, value },
+            },
+            CcdError::Impact { error, .. } => StepError::ImpactRefused {
+                body: id,
+                source: error,
             },
         }
     }

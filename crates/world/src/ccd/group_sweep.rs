@@ -17,9 +17,9 @@
 //! gives it), the one impulse is applied, and the remaining time is swept
 //! again.
 //!
-//! * Triangle impacts use [`super::response::respond`] after the
+//! * Triangle impacts use [`parapet_solver::impact::respond_body_triangle`] after the
 //!   pre-response lookup of the solo sweep.
-//! * Pair impacts use [`super::group_response::respond_pair`] with the
+//! * Pair impacts use [`parapet_solver::impact::respond_pair`] with the
 //!   normal between the two closest points.
 //! * **Pair cull**: a pass checks each member's precision domain once
 //!   ([`parapet_narrow::sweep::segment_pair::CheckedSegment`]), sweeps only the pairs whose widened swept bounds
@@ -90,10 +90,9 @@ use parapet_narrow::sweep::SweepOutcome;
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 
 use super::error::CcdError;
-use super::group_response::respond_pair;
 use super::motion::{capsule_half_axis, check_coordinates, MeshView, SweptMotion};
-use super::response::{respond, ResponseBody};
 use memo::{earliest, earliest_exhaustive};
+use parapet_solver::impact::{respond_body_triangle, respond_pair, ImpactMass};
 use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
 use settle::settle_instant;
 use state::{charge, every_edge, not_representable, Event, State, Statics};
@@ -305,12 +304,12 @@ fn start_member(
         demote(s).map_err(|_| not_representable(m.index, "swept velocity", &s))?
     };
     let response = if kinematic {
-        ResponseBody {
+        ImpactMass {
             inverse_mass: 0.0,
             inverse_inertia: parapet_math::Mat3d::zeros(),
         }
     } else {
-        ResponseBody {
+        ImpactMass {
             inverse_mass: body.inverse_mass() as f64,
             inverse_inertia: body.world_inverse_inertia_f64(),
         }
@@ -504,26 +503,26 @@ fn sequential(
                     contact = i;
                 }
             }
-            let mut r = respond(
-                a.index,
+            let mut r = respond_body_triangle(
                 &a.response,
                 a.v,
                 a.w,
                 a.arm(&contact.point, &contact.normal),
                 contact.normal,
                 &material,
-            )?;
+            )
+            .map_err(|e| CcdError::from_impact(a.index, e))?;
             if r.is_none() && contact != ev.impact {
                 contact = ev.impact;
-                r = respond(
-                    a.index,
+                r = respond_body_triangle(
                     &a.response,
                     a.v,
                     a.w,
                     a.arm(&contact.point, &contact.normal),
                     contact.normal,
                     &material,
-                )?;
+                )
+                .map_err(|e| CcdError::from_impact(a.index, e))?;
             }
             let Some(r) = r else { return Ok(None) };
             let a = &mut states[ev.member];
@@ -545,7 +544,9 @@ fn sequential(
             let point = ev.impact.point;
             let sa = states[ev.member].side(&point, &n);
             let sb = states[j].side(&point, &-n);
-            let Some(r) = respond_pair(states[ev.member].index, &sa, &sb, n, &material)? else {
+            let Some(r) = respond_pair(&sa, &sb, n, &material)
+                .map_err(|e| CcdError::from_impact(states[ev.member].index, e))?
+            else {
                 return Ok(None);
             };
             for (pos, (v, w)) in [(ev.member, r.a), (j, r.b)] {

@@ -9,21 +9,16 @@
 //! supports (`support`) and the step's plan (`plan`), how far each body can
 //! reach (`reach`, `regions`), the validated mesh snapshot (`mesh_cache`),
 //! the shared motion types (`motion`), the sweep and impact loop of a body
-//! alone (`solo`, `turning`) and its impact response (`response`), and the
-//! groups of bodies whose regions overlap (`group`, `group_sweep`,
-//! `group_response`, `cascade`). The step stage that runs them is
-//! `step/ccd.rs`.
+//! alone (`solo`, `turning`), and the groups of bodies whose regions
+//! overlap (`group`, `group_sweep`). The impulses at an impact come from
+//! `parapet_solver::impact`; this module decides when and which. The step
+//! stage that runs them is `step/ccd.rs`.
 
 // Limits are written `!(value <= limit)` so that a NaN fails them too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-// `cascade::problem` (the settling problem written out, which `settle`
-// builds in fixed arrays instead) has no caller in the world.
-#[allow(dead_code)]
-pub(crate) mod cascade;
 pub(crate) mod error;
 pub(crate) mod group;
-pub(crate) mod group_response;
 pub(crate) mod group_sweep;
 pub(crate) mod mesh_cache;
 mod mode;
@@ -31,7 +26,6 @@ pub(crate) mod motion;
 pub(crate) mod plan;
 pub(crate) mod reach;
 pub(crate) mod regions;
-pub(crate) mod response;
 pub(crate) mod scratch;
 pub(crate) mod solo;
 pub mod support;

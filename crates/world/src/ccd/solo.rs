@@ -54,9 +54,9 @@ use super::motion::{
     capsule_half_axis, check_coordinates, MeshView, SweptImpact, SweptMotion, SweptShape,
 };
 use super::reach::Reach;
-use super::response::{respond, Response, ResponseBody};
 use clear_miss::{clearly_misses, PassRegion, PassShape};
 use mover::Mover;
+use parapet_solver::impact::{respond_body_triangle, ImpactMass, TriangleResponse};
 
 /// What one body's sweep produced.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -204,7 +204,7 @@ fn sweep_alone_with(
     // first pass that needs them).
     let mut reach_ready = false;
     // Only needed at an impact (the world tensor costs a matrix product).
-    let mut response_body: Option<ResponseBody> = None;
+    let mut response_body: Option<ImpactMass> = None;
     let mut sweep_v = swept?;
     let mut tau = dt;
     let mut elapsed = 0.0f64;
@@ -263,7 +263,7 @@ fn sweep_alone_with(
         segments.push((w, travel));
         tau = ((tau as f64 - travel).max(0.0)) as f32;
 
-        let response_body = response_body.get_or_insert_with(|| ResponseBody {
+        let response_body = response_body.get_or_insert_with(|| ImpactMass {
             inverse_mass: body.inverse_mass() as f64,
             inverse_inertia: body.world_inverse_inertia_f64(),
         });
@@ -496,10 +496,10 @@ fn respond_to(
     mesh: &MeshView<'_>,
     input: &SoloInput<'_>,
     at: Retained,
-    response_body: &ResponseBody,
+    response_body: &ImpactMass,
     v: Vec3,
     w: Vec3,
-) -> Result<Option<(Impact<()>, Response)>, CcdError> {
+) -> Result<Option<(Impact<()>, TriangleResponse)>, CcdError> {
     let Retained { p, sweep_v, tau } = at;
     let index = input.index;
     // Pre-response lookup at the retained impact position.
@@ -520,14 +520,16 @@ fn respond_to(
         .map(|m| input.body.material().mix(&m))
         .unwrap_or_default();
     let arm = mover.arm(p, &contact);
-    let mut response = respond(index, response_body, v, w, arm, contact.normal, &material)?;
+    let mut response = respond_body_triangle(response_body, v, w, arm, contact.normal, &material)
+        .map_err(|e| CcdError::from_impact(index, e))?;
     if response.is_none() && contact != hit.impact {
         // The looked-up contact does not close: the sweep's own normal,
         // which approaches by construction, takes the impact, so the
         // loop always makes progress.
         contact = hit.impact;
         let arm = mover.arm(p, &contact);
-        response = respond(index, response_body, v, w, arm, contact.normal, &material)?;
+        response = respond_body_triangle(response_body, v, w, arm, contact.normal, &material)
+            .map_err(|e| CcdError::from_impact(index, e))?;
     }
     Ok(response.map(|r| (contact, r)))
 }

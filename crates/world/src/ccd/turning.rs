@@ -78,8 +78,6 @@
 //! within 10000 m; the certificate's own `f64` slacks are documented in
 //! `certified_advance`.
 
-pub(crate) mod response;
-
 use parapet_geometry::bvh::SweptBall;
 use parapet_geometry::Material;
 use parapet_math::nalgebra::UnitQuaternion;
@@ -98,7 +96,7 @@ use super::error::CcdError;
 use super::motion::{check_coordinates, MeshView, SweptImpact, SweptMotion, TurningShape};
 use super::reach::{dynamic_reach, norm_up, Reach};
 use parapet_narrow::contact::active_edges::seam_normal;
-use response::{respond_turning, TurningMass};
+use parapet_solver::impact::{respond_turning_point, ImpactMass};
 
 /// One turning body to sweep.
 pub(crate) struct TurningInput<'a> {
@@ -288,7 +286,7 @@ pub(crate) fn sweep_turning(
         dt: input.dt as f64,
         far: norm_up(&arms[0]).max(norm_up(&arms[1])) * (1.0 + 1.0e-12),
         arms,
-        mass: TurningMass {
+        mass: ImpactMass {
             inverse_mass: body.inverse_mass() as f64,
             inverse_inertia: body.world_inverse_inertia_f64(),
         },
@@ -359,7 +357,7 @@ struct Turning<'a> {
     /// The farther arm's length (m), rounded up and widened for the
     /// rotation's roundoff.
     far: f64,
-    mass: TurningMass,
+    mass: ImpactMass,
     /// `ccd_max_impacts`.
     max_impacts: u32,
 }
@@ -494,7 +492,7 @@ impl Turning<'_> {
             // at the closing speed, when smaller) prevents that sinking.
             let pressing = norm_up(&m.spin) * norm_up(&m.spin.cross(&contact.core));
             let separation = (2.0 * self.tol * pressing).sqrt();
-            let Some(r) = respond_turning(
+            let Some(r) = respond_turning_point(
                 &self.mass,
                 m.velocity,
                 m.spin,

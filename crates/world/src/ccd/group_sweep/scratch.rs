@@ -21,7 +21,7 @@ use parapet_math::{Vec3, Vec3d};
 use super::memo::PassMemo;
 use super::settle::SettleScratch;
 use super::state::State;
-use crate::ccd::response::ResponseBody;
+use parapet_solver::impact::ImpactMass;
 
 /// Buffers of a group's sweep kept between groups (one set per thread, see
 /// [`SCRATCH`]): the members' states with their candidate and rotation
@@ -72,7 +72,7 @@ pub(super) fn blank_state() -> State {
         half_axis: Vec3d::zeros(),
         capsule: false,
         candidates: Vec::new(),
-        response: ResponseBody {
+        response: ImpactMass {
             inverse_mass: 0.0,
             inverse_inertia: parapet_math::Mat3d::zeros(),
         },

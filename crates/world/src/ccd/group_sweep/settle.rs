@@ -9,7 +9,7 @@
 //! into connected components (contacts that share a dynamic member;
 //! triangles and kinematic spheres pass no impulse on), and each component
 //! is settled as one plastic frictionless problem
-//! ([`super::super::cascade::settle`]), then checked not to add kinetic
+//! ([`parapet_solver::impact::settle`]), then checked not to add kinetic
 //! energy in the frame where its non-dynamic bodies rest. The touching memo
 //! keeps the outcomes of spheres unchanged at rest since the previous
 //! settled instant (`at_rest_key`).
@@ -20,7 +20,7 @@
 //!
 //! # Precision domain
 //! The touching tolerance above; components of at most
-//! [`super::super::cascade::MAX_SETTLED_CONTACTS`] contacts; the energy check
+//! [`parapet_solver::impact::MAX_SETTLED_CONTACTS`] contacts; the energy check
 //! allows `1e-12` of the energy for the `f64` elimination.
 
 use parapet_math::{demote, promote, Vec3, Vec3d};
@@ -31,8 +31,10 @@ use super::cull::{meeting_pairs_into, swept_bounds, SweptBounds, TriangleCull};
 use super::state::{
     charge, not_representable, GroupImpact, State, Statics, Struck, TOUCH_F32_FACTOR,
 };
-use crate::ccd::cascade::{settle, SettleBody, SettleContact, SettleFailure, MAX_SETTLED_CONTACTS};
 use crate::ccd::error::CcdError;
+use parapet_solver::impact::{
+    settle, ImpactError, SettleBody, SettleContact, MAX_SETTLED_CONTACTS,
+};
 
 /// The touching tolerance (m) of two shapes around centres `a` and `b`
 /// with summed radius `r` ([`TOUCH_F32_FACTOR`]).
@@ -499,13 +501,13 @@ fn solve_components(states: &[State], scratch: &mut SettleScratch) -> Result<(),
         part.clear();
         part.extend(component.iter().map(|&c| list[c]));
         let solved = settle(bodies, part).map_err(|f| match f {
-            SettleFailure::TooMany => unresolvable(
+            ImpactError::TooManyContacts { .. } => unresolvable(
                 states,
                 list,
                 component,
                 "more simultaneous contacts than the settling solves",
             ),
-            SettleFailure::NoOpening => unresolvable(
+            _ => unresolvable(
                 states,
                 list,
                 component,

@@ -30,10 +30,10 @@ use parapet_narrow::sweep::{
 use parapet_solver::RigidBody;
 
 use crate::ccd::error::CcdError;
-use crate::ccd::group_response::PairSide;
 use crate::ccd::motion::SweptMotion;
 use crate::ccd::reach::Reach;
-use crate::ccd::response::ResponseBody;
+use parapet_solver::impact::ImpactMass;
+use parapet_solver::impact::PairSide;
 
 /// How many `f32` epsilons of the velocity scale (`Σ_k |v_k|` of both
 /// members' velocities, m/s) an initial contact must close by to be an
@@ -145,7 +145,7 @@ pub(super) struct State {
     pub(super) half_axis: Vec3d,
     pub(super) capsule: bool,
     pub(super) candidates: Vec<(usize, Material)>,
-    pub(super) response: ResponseBody,
+    pub(super) response: ImpactMass,
     pub(super) material: Material,
     pub(super) impacts: u32,
     pub(super) touched: bool,

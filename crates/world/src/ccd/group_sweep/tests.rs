@@ -6,12 +6,12 @@ use super::settle::{contact_components, Components};
 use super::state::offer;
 use super::tournament::Tournament;
 use super::*;
-use crate::ccd::cascade::SettleContact;
 use crate::ccd::reach::Reach;
 use parapet_geometry::ActiveEdges;
 use parapet_geometry::Shape;
 use parapet_math::Quat;
 use parapet_narrow::sweep::{sweep_segment_pair, sweep_sphere_triangle, Impact, MovingSegment};
+use parapet_solver::impact::SettleContact;
 use parapet_solver::RigidBody;
 use proptest::prelude::*;
 

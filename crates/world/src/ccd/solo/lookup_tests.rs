@@ -1,6 +1,6 @@
 //! Unit tests of the pre-response initial-contact lookup at the retained
 //! impact position ([`super`]) and of the velocity reconstruction of the
-//! impact response ([`crate::ccd::response::respond`]), through the exact
+//! impact response ([`parapet_solver::impact::respond_body_triangle`]), through the exact
 //! path of a body alone (`sweep_alone`):
 //!
 //! * The lookup does not move the body, search future times or add an
@@ -30,8 +30,8 @@ use parapet_solver::RigidBody;
 use super::{sweep_alone, SoloInput, SoloOutcome};
 use crate::ccd::motion::{MeshView, SweptShape};
 use crate::ccd::reach::{bound_energy, dynamic_reach};
-use crate::ccd::response::{respond, ResponseBody};
 use crate::PhysicsWorld;
+use parapet_solver::impact::{respond_body_triangle, ImpactMass};
 
 /// Sphere radius (m).
 const RADIUS: f32 = 0.1;
@@ -133,7 +133,7 @@ fn respond_reconstructs_the_normal_velocity_where_plain_rounding_closes() {
     // The reconstruction matters: rounding the ideal f64 velocity to f32
     // leaves a closing residue (n · v' < target) in many of these cases,
     // while `respond` never does and stays within the bound.
-    let body = ResponseBody {
+    let body = ImpactMass {
         inverse_mass: 1.0,
         inverse_inertia: parapet_math::Mat3d::zeros(),
     };
@@ -150,7 +150,9 @@ fn respond_reconstructs_the_normal_velocity_where_plain_rounding_closes() {
             let a = 1e-7 * (1.05f64).powi(i);
             let n = Vec3d::new(a.sin() * 0.8, a.sin() * 0.6, a.cos()).normalize();
             let v = Vec3::new(0.3 * (i as f32).sin(), 0.0, -1.0 - 0.37 * i as f32);
-            let Some(r) = respond(0, &body, v, Vec3::zeros(), arm, n, &material).unwrap() else {
+            let Some(r) =
+                respond_body_triangle(&body, v, Vec3::zeros(), arm, n, &material).unwrap()
+            else {
                 panic!("a closing contact takes an impulse");
             };
             let vd = promote(v);
