@@ -1,5 +1,5 @@
-//! Inclusion-based continuous collision detection between linearly moving
-//! triangle primitives: vertex-face and edge-edge, in `f64`.
+//! parapet-inclusion: inclusion-based continuous collision detection between
+//! linearly moving triangle primitives: vertex-face and edge-edge, in `f64`.
 //!
 //! Method (seed 002, "包含函数与二分法"; Snyder 1992, "Interval analysis for
 //! computer graphics"; Wang, Ferguson, Schneider, Jiang, Attene and Panozzo

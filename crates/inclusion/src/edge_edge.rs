@@ -189,7 +189,7 @@ mod tests {
         q.edge_b_end = q.edge_b_start;
         let result = edge_edge_toi(&q, &InclusionConfig::default()).unwrap();
         assert_eq!(result.toi, None);
-        assert_eq!(result.status, crate::inclusion::InclusionStatus::Separated);
+        assert_eq!(result.status, crate::InclusionStatus::Separated);
     }
 
     #[test]
