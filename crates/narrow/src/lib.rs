@@ -9,4 +9,5 @@
 
 pub mod contact;
 pub mod ray;
+pub mod solid;
 pub mod sweep;

@@ -2,7 +2,7 @@
 //! touches a triangle of a mesh only at seams of the tessellation (edges
 //! that [`parapet_geometry::mesh_edges`] finds inactive) takes the face
 //! normal, so that solids slide over flat or gently curved meshes without
-//! ghost contacts. Discrete contacts go through [`admit`] (crate-private,
+//! ghost contacts. Discrete contacts go through `admit` (crate-private,
 //! used by `shape_mesh_triangle`), swept impacts through [`admit_impact`]:
 //! seed 000's "tessellated-floor limitation" asks for "topology-aware
 //! feature admission for swept and initial contacts".

@@ -36,7 +36,8 @@
 //!   No sweep panics on any input.
 //!
 //! One file per shape pair: [`sphere_triangle`], [`capsule_triangle`],
-//! [`segment_pair`], [`polyhedron_triangle`]; the shared precision checks are
+//! [`segment_pair`], [`solid_triangle`] (with one file per layer of the solid
+//! sweep, named `solid_*`); the shared precision checks are
 //! in [`domain`].
 
 // Negated comparisons (`!(x <= limit)`) are deliberate throughout the sweeps:
@@ -47,14 +48,24 @@
 pub mod capsule_triangle;
 pub mod certified_advance;
 pub mod domain;
-pub mod polyhedron_triangle;
 pub mod segment_pair;
+mod solid_centred_box;
+mod solid_contact_point;
+mod solid_gauss_map;
+mod solid_inscribed_ball;
+mod solid_path_bounds;
+mod solid_placement;
+mod solid_prepared;
+mod solid_silhouette;
+pub(crate) mod solid_tables;
+pub mod solid_triangle;
 pub mod sphere_triangle;
 
 /// Fixtures shared by the unit tests of the sweep files.
 #[cfg(test)]
 pub(crate) mod test_fixtures {
     use super::{Impact, SweepOutcome};
+    use crate::solid::ConvexSolid;
     use parapet_math::Vec3;
 
     /// A front-facing (+z) triangle in the plane z = 0 around the origin.
@@ -73,12 +84,62 @@ pub(crate) mod test_fixtures {
             other => panic!("expected a hit, got {other:?}"),
         }
     }
+
+    /// A front-facing (+z) triangle in the plane z = 0, 8 m across, for the
+    /// solid sweeps.
+    pub(crate) fn solid_floor() -> [Vec3; 3] {
+        [
+            Vec3::new(-4.0, -4.0, 0.0),
+            Vec3::new(4.0, -4.0, 0.0),
+            Vec3::new(0.0, 4.0, 0.0),
+        ]
+    }
+
+    /// A skewed octahedron: 6 vertices, 8 faces.
+    pub(crate) fn skewed_octahedron() -> ConvexSolid {
+        let v = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let f: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        ConvexSolid::from_points(&v, &f).unwrap()
+    }
+
+    /// A unit cube centred on its shape origin.
+    pub(crate) fn unit_box() -> ConvexSolid {
+        ConvexSolid::from_cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap()
+    }
+
+    /// A xorshift generator of `f32` values in `[0, 1)` from `seed`: the
+    /// random cases of the solid sweeps' tests, reproducible.
+    pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> f32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        }
+    }
 }
 
 pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
+pub use crate::solid::{ConvexSolid, SolidError};
 pub use certified_advance::{
     admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
     sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
@@ -89,12 +150,12 @@ pub use domain::{
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
-pub use polyhedron_triangle::{
-    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
-};
 pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };
+pub use solid_placement::SolidPlacement;
+pub use solid_prepared::SolidSweep;
+pub use solid_triangle::{sweep_solid_triangle, SatAxis};
 pub use sphere_triangle::{
     sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
 };
