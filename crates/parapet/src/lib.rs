@@ -118,7 +118,7 @@ pub mod body {
 /// ```
 pub mod collide {
     pub use parapet_inclusion as inclusion;
-    pub use parapet_narrow::{contact, ray, sweep};
+    pub use parapet_narrow::{contact, ray, solid, sweep};
     pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
 }
 

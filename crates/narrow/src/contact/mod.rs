@@ -26,26 +26,26 @@ pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
-mod convex_convex;
-mod convex_triangle;
 mod dispatch;
 mod error;
 mod manifold;
-pub(crate) mod polytope;
+pub(crate) mod placed_solid;
+mod solid_solid;
+mod solid_triangle;
 mod sphere_capsule;
 mod sphere_sphere;
 mod sphere_triangle;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_triangle::contact_capsule_triangle;
-pub use convex_convex::{
-    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
-    contact_sphere_cuboid,
-};
-pub use convex_triangle::contact_cuboid_triangle;
 pub use dispatch::{shape_mesh, shape_mesh_triangle, shape_triangle, shapes, MeshContact};
 pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
+pub use solid_solid::{
+    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
+    contact_sphere_cuboid,
+};
+pub use solid_triangle::contact_cuboid_triangle;
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
 pub use sphere_sphere::contact_sphere_sphere;
 pub use sphere_triangle::contact_sphere_triangle;

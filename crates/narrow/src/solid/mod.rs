@@ -1,19 +1,36 @@
-//! [`ConvexSolid`]: a box or a convex hull in its own (shape) frame, as the
-//! continuous sweeps read it.
+//! [`ConvexSolid`]: parapet's one convex polytope type, a box or a convex
+//! hull in its own (shape) frame, read by the discrete contact tests and by
+//! the continuous sweeps alike.
 //!
 //! # What a solid holds
 //! - its **vertices** (`f64`, shape frame);
-//! - the separating-axis **directions**: its outward unit face normals,
-//!   parallel duplicates merged ([`ConvexSolid::face_normals`]), and its
-//!   unit edge directions, merged up to sign ([`ConvexSolid::edges`]);
-//! - the tables of the sweeps (projection intervals, silhouettes seen along
-//!   each edge direction, the inscribed ball, the Gauss-map arcs, the local
-//!   bounding box): see `sweep::solid_tables`.
+//! - its **faces**: counter-clockwise vertex loops seen from outside, each
+//!   with its outward unit normal (the points of the solid's Gauss map);
+//! - its **edges**: two vertices and the faces on either side, so each edge
+//!   is an arc of the Gauss map between its two face normals (Gregorius,
+//!   "The Separating Axis Test between Convex Polyhedra", GDC 2013). The
+//!   contact tests prune edge pairs on these arcs in the working frame
+//!   (`contact::solid_solid`), and the sweeps prune edge-pair axes on the
+//!   same arcs in the shape frame (`sweep::solid_gauss_map`);
+//! - the separating-axis **directions**: the face normals merged up to
+//!   parallel duplicates ([`ConvexSolid::face_normals`]) and the edge
+//!   directions merged up to sign ([`ConvexSolid::edges`]);
+//! - the tables that only the sweeps read (projection intervals, silhouettes
+//!   seen along each edge direction, the inscribed ball, the Gauss-map arcs
+//!   by direction, the local bounding box), built on a solid's first sweep
+//!   and kept with it, so that a contact test, which builds a solid for one
+//!   call, never pays for them.
 //!
 //! # Constructors
-//! [`ConvexSolid::from_cuboid`] (a box centred on the shape origin) and
+//! [`ConvexSolid::from_cuboid`] (a box centred on the shape origin),
+//! [`ConvexSolid::from_hull`] (the polygon faces of a
+//! [`parapet_geometry::ConvexHull`], with its exact `f64` normals) and
 //! [`ConvexSolid::from_points`] (vertices of a convex polytope and the
-//! triangles of its boundary).
+//! triangles of its boundary, each triangle one face). The contact tests
+//! build a hull's solid with [`ConvexSolid::from_hull`]; a caller that sweeps
+//! a hull may build it either way: the two solids are the same polytope, but
+//! a triangle's normal rounds differently from the polygon's exact one, so
+//! their sweeps agree to rounding, not bit for bit.
 //!
 //! # Precision domain
 //! Vertices are `f32` values promoted to `f64` exactly; face normals of
@@ -24,6 +41,9 @@
 // so a NaN extent or area is refused, never mistaken for a valid one.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use std::sync::OnceLock;
+
+use parapet_geometry::ConvexHull;
 use parapet_math::{promote, Vec3, Vec3d};
 
 use crate::sweep::solid_tables::SweepTables;
@@ -78,24 +98,88 @@ pub enum SolidError {
     },
 }
 
-/// A convex polyhedron in its own (shape) frame, prepared for the
-/// separating-axis sweep: vertices, outward unit face normals (parallel
-/// duplicates merged) and unit edge directions (parallel and antiparallel
-/// duplicates merged).
+/// One face: the range of its vertex loop in the solid's loop list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Face {
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+}
+
+/// One edge: its two vertex indices (`a < b` for a solid) and the faces on
+/// either side (`faces[1]` is `None` on a triangle's boundary, or where a
+/// boundary is not closed): an arc of the Gauss map.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Edge {
+    pub(crate) a: usize,
+    pub(crate) b: usize,
+    pub(crate) faces: [Option<usize>; 2],
+}
+
+/// A convex polytope (a box or a convex hull) in its own (shape) frame:
+/// vertices, faces with outward unit normals, edges with their two faces,
+/// and the merged separating-axis directions (see the module docs).
 ///
-/// Build it with [`ConvexSolid::from_cuboid`] or [`ConvexSolid::from_points`]
-/// (vertices of a convex polytope and the triangles of its boundary).
-#[derive(Debug, Clone, PartialEq)]
+/// Build it with [`ConvexSolid::from_cuboid`], [`ConvexSolid::from_hull`]
+/// or [`ConvexSolid::from_points`].
+#[derive(Debug, Clone)]
 pub struct ConvexSolid {
     vertices: Vec<Vec3d>,
-    face_normals: Vec<Vec3d>,
-    edges: Vec<Vec3d>,
+    /// Faces in order; `normals[f]` is face `f`'s outward unit normal.
+    faces: Vec<Face>,
+    normals: Vec<Vec3d>,
+    /// The faces' vertex loops, one after the other.
+    loops: Vec<usize>,
+    /// Every edge once, sorted by its vertex pair.
+    edge_list: Vec<Edge>,
+    /// Outward unit face normals, parallel duplicates merged.
+    axes: Vec<Vec3d>,
+    /// Unit edge directions, parallel and antiparallel duplicates merged.
+    directions: Vec<Vec3d>,
+    /// The farthest-vertex distance from the shape origin (m).
     radius: f64,
     /// The half extents of a box centred on the shape origin with its faces
     /// along the shape axes ([`ConvexSolid::from_cuboid`]).
     centred_box: Option<Vec3d>,
-    tables: SweepTables,
+    /// The sweeps' tables, built on first use.
+    tables: OnceLock<SweepTables>,
 }
+
+/// Two solids are equal when their geometry is: the sweeps' tables are a
+/// function of it (built or not).
+impl PartialEq for ConvexSolid {
+    fn eq(&self, other: &Self) -> bool {
+        self.vertices == other.vertices
+            && self.faces == other.faces
+            && self.normals == other.normals
+            && self.loops == other.loops
+            && self.edge_list == other.edge_list
+            && self.axes == other.axes
+            && self.directions == other.directions
+            && self.radius == other.radius
+            && self.centred_box == other.centred_box
+    }
+}
+
+/// Counter-clockwise (from outside) loops of a cuboid whose vertex `i` has
+/// coordinate signs `(+ if i & 1, + if i & 2, + if i & 4)`.
+const CUBOID_LOOPS: [[usize; 4]; 6] = [
+    [1, 3, 7, 5],
+    [0, 4, 6, 2],
+    [2, 6, 7, 3],
+    [0, 1, 5, 4],
+    [4, 5, 7, 6],
+    [0, 2, 3, 1],
+];
+
+/// Local outward normals of the faces of [`CUBOID_LOOPS`], in order.
+const CUBOID_NORMALS: [Vec3d; 6] = [
+    Vec3d::new(1.0, 0.0, 0.0),
+    Vec3d::new(-1.0, 0.0, 0.0),
+    Vec3d::new(0.0, 1.0, 0.0),
+    Vec3d::new(0.0, -1.0, 0.0),
+    Vec3d::new(0.0, 0.0, 1.0),
+    Vec3d::new(0.0, 0.0, -1.0),
+];
 
 /// Adds the unit direction `v` to `list` unless a direction within
 /// [`PARALLEL_DIRECTION_COS`] (of either sign when `either_sign`) is there.
@@ -107,6 +191,32 @@ fn push_direction(list: &mut Vec<Vec3d>, v: Vec3d, either_sign: bool) {
     if !dup {
         list.push(v);
     }
+}
+
+/// Every undirected edge of the face loops once, sorted by its vertex pair,
+/// with the faces on either side (in face order).
+fn edge_list(faces: &[Face], loops: &[usize]) -> Vec<Edge> {
+    let mut directed = Vec::with_capacity(loops.len());
+    for (f, face) in faces.iter().enumerate() {
+        let l = &loops[face.start..face.start + face.len];
+        for k in 0..l.len() {
+            let (i, j) = (l[k], l[(k + 1) % l.len()]);
+            directed.push((i.min(j), i.max(j), f));
+        }
+    }
+    directed.sort_unstable();
+    let mut edges: Vec<Edge> = Vec::with_capacity(directed.len() / 2 + 1);
+    for (i, j, f) in directed {
+        match edges.last_mut() {
+            Some(e) if e.a == i && e.b == j && e.faces[1].is_none() => e.faces[1] = Some(f),
+            _ => edges.push(Edge {
+                a: i,
+                b: j,
+                faces: [Some(f), None],
+            }),
+        }
+    }
+    edges
 }
 
 impl ConvexSolid {
@@ -125,36 +235,85 @@ impl ConvexSolid {
                 return Err(SolidError::NonPositiveExtent { axis, value });
             }
         }
-        let h = promote(half_extents);
-        let mut vertices = Vec::with_capacity(8);
-        for i in 0..8 {
-            let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
-            vertices.push(Vec3d::new(s(1) * h.x, s(2) * h.y, s(4) * h.z));
-        }
-        let mut face_normals = Vec::with_capacity(6);
-        for axis in 0..3 {
-            let mut n = Vec3d::zeros();
-            n[axis] = 1.0;
-            face_normals.push(n);
-            face_normals.push(-n);
-        }
-        let edges = vec![Vec3d::x(), Vec3d::y(), Vec3d::z()];
-        Ok(ConvexSolid {
-            tables: SweepTables::for_box(&vertices, &face_normals, &edges, h),
-            vertices,
-            face_normals,
-            edges,
+        Ok(Self::cuboid(promote(half_extents)))
+    }
+
+    /// [`ConvexSolid::from_cuboid`] for half extents that are not checked
+    /// (the contact tests take any value and give no contact for nonsense).
+    pub(crate) fn cuboid(h: Vec3d) -> Self {
+        let vertices: Vec<Vec3d> = (0..8)
+            .map(|i| {
+                let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+                Vec3d::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+            })
+            .collect();
+        let faces: Vec<Face> = (0..6)
+            .map(|f| Face {
+                start: 4 * f,
+                len: 4,
+            })
+            .collect();
+        let loops: Vec<usize> = CUBOID_LOOPS.iter().flatten().copied().collect();
+        ConvexSolid {
+            edge_list: edge_list(&faces, &loops),
+            faces,
+            normals: CUBOID_NORMALS.to_vec(),
+            loops,
+            axes: CUBOID_NORMALS.to_vec(),
+            directions: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
             radius: h.norm(),
+            vertices,
             centred_box: Some(h),
-        })
+            tables: OnceLock::new(),
+        }
+    }
+
+    /// The solid of a convex hull: its vertices, its polygon faces with
+    /// their exact outward normals, and its edges.
+    pub fn from_hull(hull: &ConvexHull) -> Self {
+        let vertices: Vec<Vec3d> = hull.vertices().iter().map(|v| promote(*v)).collect();
+        let mut faces = Vec::with_capacity(hull.faces().len());
+        let mut normals = Vec::with_capacity(hull.faces().len());
+        let mut loops = Vec::with_capacity(hull.faces().len() * 4);
+        let mut axes = Vec::new();
+        let mut directions = Vec::new();
+        for face in hull.faces() {
+            let l = face.vertices();
+            faces.push(Face {
+                start: loops.len(),
+                len: l.len(),
+            });
+            loops.extend(l.iter().map(|&i| i as usize));
+            normals.push(face.normal());
+            push_direction(&mut axes, face.normal(), false);
+            for k in 0..l.len() {
+                let e = vertices[l[(k + 1) % l.len()] as usize] - vertices[l[k] as usize];
+                let el = e.norm();
+                if el > 0.0 {
+                    push_direction(&mut directions, e / el, true);
+                }
+            }
+        }
+        ConvexSolid {
+            edge_list: edge_list(&faces, &loops),
+            faces,
+            normals,
+            loops,
+            axes,
+            directions,
+            radius: vertices.iter().map(|v| v.norm()).fold(0.0, f64::max),
+            vertices,
+            centred_box: None,
+            tables: OnceLock::new(),
+        }
     }
 
     /// A convex hull from its vertices (shape frame, metres) and the
-    /// triangles of its boundary. Each triangle's normal is turned outward
-    /// (away from the vertex centroid) whatever its winding. The caller
-    /// promises that the vertices are those of a convex polytope and that the
-    /// triangles cover its boundary; interior diagonals of triangulated faces
-    /// only add harmless candidate axes.
+    /// triangles of its boundary, each triangle one face. Each triangle's
+    /// normal is turned outward (away from the vertex centroid) whatever its
+    /// winding. The caller promises that the vertices are those of a convex
+    /// polytope and that the triangles cover its boundary; interior
+    /// diagonals of triangulated faces only add harmless candidate axes.
     ///
     /// # Errors
     /// [`SolidError::TooSmall`], [`SolidError::NotFinite`],
@@ -173,8 +332,10 @@ impl ConvexSolid {
         }
         let verts: Vec<Vec3d> = vertices.iter().map(|v| promote(*v)).collect();
         let centroid = verts.iter().sum::<Vec3d>() / verts.len() as f64;
-        let mut face_normals = Vec::new();
-        let mut edges = Vec::new();
+        let mut normals = Vec::with_capacity(faces.len());
+        let mut loops = Vec::with_capacity(3 * faces.len());
+        let mut axes = Vec::new();
+        let mut directions = Vec::new();
         for (face, tri) in faces.iter().enumerate() {
             let mut p = [Vec3d::zeros(); 3];
             for k in 0..3 {
@@ -193,26 +354,40 @@ impl ConvexSolid {
                 return Err(SolidError::DegenerateFace { face });
             }
             let mut n = n / len;
+            let mut l = tri.map(|i| i as usize);
             if n.dot(&(p[0] - centroid)) < 0.0 {
+                // Wound clockwise from outside: the loop turns with the normal.
                 n = -n;
+                l.swap(1, 2);
             }
-            push_direction(&mut face_normals, n, false);
+            normals.push(n);
+            loops.extend(l);
+            push_direction(&mut axes, n, false);
             for k in 0..3 {
                 let e = p[(k + 1) % 3] - p[k];
                 let el = e.norm();
                 if el > 0.0 {
-                    push_direction(&mut edges, e / el, true);
+                    push_direction(&mut directions, e / el, true);
                 }
             }
         }
-        let radius = verts.iter().map(|v| v.norm()).fold(0.0, f64::max);
+        let faces: Vec<Face> = (0..faces.len())
+            .map(|f| Face {
+                start: 3 * f,
+                len: 3,
+            })
+            .collect();
         Ok(ConvexSolid {
-            tables: SweepTables::for_hull(&verts, faces, centroid, &face_normals, &edges),
+            edge_list: edge_list(&faces, &loops),
+            faces,
+            normals,
+            loops,
+            axes,
+            directions,
+            radius: verts.iter().map(|v| v.norm()).fold(0.0, f64::max),
             vertices: verts,
-            face_normals,
-            edges,
-            radius,
             centred_box: None,
+            tables: OnceLock::new(),
         })
     }
 
@@ -221,14 +396,15 @@ impl ConvexSolid {
         &self.vertices
     }
 
-    /// The outward unit face normals in the shape frame.
+    /// The outward unit face normals in the shape frame, parallel
+    /// duplicates merged (the solid's face axes).
     pub fn face_normals(&self) -> &[Vec3d] {
-        &self.face_normals
+        &self.axes
     }
 
     /// The unit edge directions in the shape frame (one per parallel class).
     pub fn edges(&self) -> &[Vec3d] {
-        &self.edges
+        &self.directions
     }
 
     /// The farthest-vertex distance from the shape origin (metres): the
@@ -237,23 +413,104 @@ impl ConvexSolid {
         self.radius
     }
 
+    /// `"box"` for a solid built by [`ConvexSolid::from_cuboid`], `"hull"`
+    /// otherwise (for messages).
+    pub fn kind_name(&self) -> &'static str {
+        if self.centred_box.is_some() {
+            "box"
+        } else {
+            "hull"
+        }
+    }
+
     /// The half extents of a box built by [`ConvexSolid::from_cuboid`].
     pub(crate) fn centred_box(&self) -> Option<Vec3d> {
         self.centred_box
     }
 
-    /// The sweeps' tables.
+    /// The faces in order.
+    pub(crate) fn faces(&self) -> &[Face] {
+        &self.faces
+    }
+
+    /// Face `f`'s outward unit normal (shape frame).
+    pub(crate) fn normal(&self, f: usize) -> Vec3d {
+        self.normals[f]
+    }
+
+    /// The faces' vertex loops, one after the other (see [`Face`]).
+    pub(crate) fn loops(&self) -> &[usize] {
+        &self.loops
+    }
+
+    /// Every edge once with its two faces: the arcs of the Gauss map.
+    pub(crate) fn edge_list(&self) -> &[Edge] {
+        &self.edge_list
+    }
+
+    /// The sweeps' tables, built on the first call.
     #[inline]
     pub(crate) fn tables(&self) -> &SweepTables {
-        &self.tables
+        self.tables.get_or_init(|| SweepTables::new(self))
     }
 
     /// The same solid whose sweeps test every edge-pair axis (no Gauss-map
     /// pruning), to show that the pruning changes no outcome.
     #[cfg(test)]
     pub(crate) fn without_pruning(&self) -> Self {
-        let mut plain = self.clone();
-        plain.tables.disable_pruning();
-        plain
+        let mut tables = self.tables().clone();
+        tables.disable_pruning();
+        let solid = ConvexSolid {
+            tables: OnceLock::new(),
+            ..self.clone()
+        };
+        let _ = solid.tables.set(tables);
+        solid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_has_six_faces_twelve_edges_each_between_two_faces() {
+        let b = ConvexSolid::from_cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
+        assert_eq!((b.faces().len(), b.edge_list().len()), (6, 12));
+        assert!(b.edge_list().iter().all(|e| e.faces[1].is_some()));
+        // Every loop vertex lies on its face's plane at the half extent.
+        for (f, face) in b.faces().iter().enumerate() {
+            let n = b.normal(f);
+            let expected = n.dot(&Vec3d::new(1.0, 2.0, 3.0)).abs();
+            for &i in &b.loops()[face.start..face.start + face.len] {
+                assert_eq!(n.dot(&b.vertices()[i]), expected);
+            }
+        }
+        assert_eq!(b.kind_name(), "box");
+    }
+
+    #[test]
+    fn triangles_wound_either_way_get_outward_normals_and_loops() {
+        // A tetrahedron with its faces wound both ways.
+        let v = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+        ];
+        let f = [[0, 1, 2], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+        let s = ConvexSolid::from_points(&v, &f).unwrap();
+        let c = Vec3d::new(0.25, 0.25, 0.25);
+        for (k, face) in s.faces().iter().enumerate() {
+            let l = &s.loops()[face.start..face.start + face.len];
+            let p = [l[0], l[1], l[2]].map(|i| s.vertices()[i]);
+            let winding = (p[1] - p[0]).cross(&(p[2] - p[0]));
+            // The loop is counter-clockwise seen from outside, along the normal.
+            assert!(winding.dot(&s.normal(k)) > 0.0);
+            assert!(s.normal(k).dot(&(p[0] - c)) > 0.0);
+        }
+        // A closed boundary: every edge between two faces.
+        assert!(s.edge_list().iter().all(|e| e.faces[1].is_some()));
+        assert_eq!(s.kind_name(), "hull");
     }
 }

@@ -18,7 +18,7 @@
 use parapet_math::Vec3d;
 
 use super::solid_tables::{soa, SweepTables};
-use crate::solid::PARALLEL_DIRECTION_COS;
+use crate::solid::{ConvexSolid, PARALLEL_DIRECTION_COS};
 
 /// Most edge directions and most face normals of a solid whose edge-pair
 /// axes are pruned on the Gauss map (a count; one bit of a `u64` mask per
@@ -30,56 +30,38 @@ const MAX_PRUNED: usize = 64;
 /// pruning is on.
 type Arcs = (Vec<(u16, u16, u16)>, usize, [Vec<f64>; 3], bool);
 
-/// The Gauss-map arcs of a hull's edges from its boundary triangles: each
-/// undirected edge with the outward normals of its two triangles and its
-/// direction class. Edges inside a flat face (both normals equal) bound no
-/// face pair and are left out. Pruning is off (`false`) unless every edge
-/// is shared by exactly two triangles and finds its class, and there are at
-/// most [`MAX_PRUNED`] classes and triangles.
-pub(crate) fn hull_arcs(
-    verts: &[Vec3d],
-    faces: &[[u32; 3]],
-    centroid: Vec3d,
-    edges: &[Vec3d],
-) -> Arcs {
+/// The Gauss-map arcs of a hull's edges: each edge of the solid with the
+/// outward normals of its two faces and its direction class. Edges inside a
+/// flat face (both normals equal, as the diagonals of a triangulated face)
+/// bound no face pair and are left out. Pruning is off (`false`) unless
+/// every edge is shared by exactly two faces and finds its class, and there
+/// are at most [`MAX_PRUNED`] classes and faces.
+pub(crate) fn hull_arcs(solid: &ConvexSolid) -> Arcs {
     let off = || (Vec::new(), 0, [Vec::new(), Vec::new(), Vec::new()], false);
-    if edges.len() > MAX_PRUNED || faces.len() > MAX_PRUNED {
+    let (verts, edges) = (solid.vertices(), solid.edges());
+    if edges.len() > MAX_PRUNED || solid.faces().len() > MAX_PRUNED {
         return off();
     }
-    let mut normals: Vec<Vec3d> = Vec::with_capacity(faces.len());
-    // (low vertex, high vertex, index of one triangle's outward normal).
-    let mut sides: Vec<(u32, u32, u16)> = Vec::with_capacity(faces.len() * 3);
-    for tri in faces {
-        let p = tri.map(|k| verts[k as usize]);
-        let mut n = (p[1] - p[0]).cross(&(p[2] - p[0])).normalize();
-        if n.dot(&(p[0] - centroid)) < 0.0 {
-            n = -n;
-        }
-        let f = normals.len() as u16;
-        normals.push(n);
-        for k in 0..3 {
-            let (i, j) = (tri[k], tri[(k + 1) % 3]);
-            sides.push((i.min(j), i.max(j), f));
-        }
-    }
-    sides.sort_by_key(|x| (x.0, x.1));
+    let normals: Vec<Vec3d> = (0..solid.faces().len()).map(|f| solid.normal(f)).collect();
+    let list = solid.edge_list();
     let mut arcs = Vec::new();
-    let mut s = 0;
-    while s < sides.len() {
-        let mut e = s + 1;
-        while e < sides.len() && (sides[e].0, sides[e].1) == (sides[s].0, sides[s].1) {
-            e += 1;
-        }
-        if e - s != 2 {
+    for (index, edge) in list.iter().enumerate() {
+        // Shared by one face only, or by more than two (the edge list holds
+        // a third face's side as a second edge of the same vertex pair).
+        let (Some(fa), Some(fb)) = (edge.faces[0], edge.faces[1]) else {
+            return off();
+        };
+        if list
+            .get(index + 1)
+            .is_some_and(|next| (next.a, next.b) == (edge.a, edge.b))
+        {
             return off();
         }
-        let (i, j, fa) = sides[s];
-        let fb = sides[s + 1].2;
-        s = e;
+        let (fa, fb) = (fa as u16, fb as u16);
         if normals[fa as usize].dot(&normals[fb as usize]) > PARALLEL_DIRECTION_COS {
             continue;
         }
-        let dir = verts[j as usize] - verts[i as usize];
+        let dir = verts[edge.b] - verts[edge.a];
         let len = dir.norm();
         if !(len > 0.0) {
             return off();

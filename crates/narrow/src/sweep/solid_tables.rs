@@ -1,4 +1,4 @@
-//! The tables a [`ConvexSolid`](crate::solid::ConvexSolid) keeps for its sweeps, each serving one layer
+//! The tables a [`ConvexSolid`] keeps for its sweeps, each serving one layer
 //! of `sweep_solid_triangle` (see `solid_triangle`):
 //!
 //! - the **face axes** with the solid's projection interval on each, and the
@@ -12,8 +12,10 @@
 //! - the **local bounding box** (`solid_path_bounds`) and, for a box centred
 //!   on its origin, its half extents (`solid_centred_box`).
 //!
-//! Method: every table is computed once from the solid's vertices, face
-//! normals and edge directions, in `f64`, and read as is by every sweep; a
+//! Method: every table is computed once, on the solid's first sweep, from
+//! its vertices, face normals, edge directions and edges, in `f64`, and
+//! read as is by every later sweep (a contact test, which builds a solid
+//! for one call, never builds them); a
 //! table only ever lets a sweep skip work whose outcome it already knows,
 //! so each sweep gives bit for bit the outcome of the plain
 //! separating-axis test over time. Precision domain: the solid's own (see
@@ -26,7 +28,7 @@ use super::solid_gauss_map::hull_arcs;
 use super::solid_inscribed_ball::{inner_radius, slack_edges};
 use super::solid_path_bounds::local_box;
 use super::solid_silhouette::silhouette;
-use crate::solid::PARALLEL_DIRECTION_COS;
+use crate::solid::{ConvexSolid, PARALLEL_DIRECTION_COS};
 
 /// Solids with at most this many vertices have their support projections
 /// kept on the stack (a count).
@@ -123,63 +125,45 @@ fn face_axes(vertices: &[Vec3d], normals: &[Vec3d]) -> Vec<FaceAxis> {
 }
 
 impl SweepTables {
-    /// The tables of a box centred on the shape origin with half extents
-    /// `h`: its vertices, face normals and edge directions as
-    /// [`ConvexSolid::from_cuboid`](crate::solid::ConvexSolid::from_cuboid)
-    /// builds them. A box has only 9 edge-pair
-    /// axes on 4-vertex silhouettes: pruning them costs more than it saves.
-    pub(crate) fn for_box(
-        vertices: &[Vec3d],
-        face_normals: &[Vec3d],
-        edges: &[Vec3d],
-        h: Vec3d,
-    ) -> Self {
-        let (box_center, box_half) = local_box(vertices);
-        SweepTables {
-            box_center,
-            box_half,
-            centred_box: Some(h),
-            inner_radius: inner_radius(&face_axes(vertices, face_normals)),
-            face_axes: face_axes(vertices, face_normals),
-            soa: soa(vertices),
-            silhouettes: edges.iter().map(|e| silhouette(vertices, e)).collect(),
-            arcs: Vec::new(),
-            arcs_same: 0,
-            arc_normals: [Vec::new(), Vec::new(), Vec::new()],
-            slack_edges: 0,
-            prune: false,
-        }
-    }
-
-    /// The tables of a hull given by its vertices and boundary triangles,
-    /// with the vertex centroid, merged face normals and edge directions as
-    /// [`ConvexSolid::from_points`](crate::solid::ConvexSolid::from_points)
-    /// builds them.
-    pub(crate) fn for_hull(
-        verts: &[Vec3d],
-        faces: &[[u32; 3]],
-        centroid: Vec3d,
-        face_normals: &[Vec3d],
-        edges: &[Vec3d],
-    ) -> Self {
-        let (arcs, arcs_same, arc_normals, prune) = hull_arcs(verts, faces, centroid, edges);
-        let face_axes = face_axes(verts, face_normals);
+    /// The tables of `solid`, from its vertices, merged face normals and
+    /// edge directions, and (for a hull) the Gauss-map arcs of its edges. A
+    /// box centred on its origin has only 9 edge-pair axes on 4-vertex
+    /// silhouettes: pruning them costs more than it saves, and its
+    /// projections have a closed form.
+    pub(crate) fn new(solid: &ConvexSolid) -> Self {
+        let vertices = solid.vertices();
+        let face_axes = face_axes(vertices, solid.face_normals());
         let inner_radius = inner_radius(&face_axes);
-        let silhouettes: Vec<[Vec<f64>; 3]> = edges.iter().map(|e| silhouette(verts, e)).collect();
-        let (box_center, box_half) = local_box(verts);
+        let silhouettes: Vec<[Vec<f64>; 3]> = solid
+            .edges()
+            .iter()
+            .map(|e| silhouette(vertices, e))
+            .collect();
+        let (box_center, box_half) = local_box(vertices);
+        let centred_box = solid.centred_box();
+        let (arcs, arcs_same, arc_normals, prune) = if centred_box.is_some() {
+            (Vec::new(), 0, [Vec::new(), Vec::new(), Vec::new()], false)
+        } else {
+            hull_arcs(solid)
+        };
+        let slack_edges = if centred_box.is_some() {
+            0
+        } else {
+            slack_edges(inner_radius, &silhouettes)
+        };
         SweepTables {
-            box_center,
-            box_half,
-            centred_box: None,
+            face_axes,
+            soa: soa(vertices),
+            silhouettes,
+            inner_radius,
+            slack_edges,
             arcs,
             arcs_same,
             arc_normals,
             prune,
-            slack_edges: slack_edges(inner_radius, &silhouettes),
-            inner_radius,
-            face_axes,
-            soa: soa(verts),
-            silhouettes,
+            box_center,
+            box_half,
+            centred_box,
         }
     }
 
