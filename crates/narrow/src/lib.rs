@@ -11,3 +11,4 @@ pub mod contact;
 pub mod ray;
 pub mod solid;
 pub mod sweep;
+mod triangle;

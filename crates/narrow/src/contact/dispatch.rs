@@ -19,6 +19,7 @@ use super::sphere_sphere::sphere_sphere;
 use super::sphere_triangle::sphere_triangle;
 use super::{working_rotation, ContactError, LocalManifold, Manifold, Pose};
 use crate::solid::ConvexSolid;
+use crate::triangle::relative_triangle;
 
 /// A solid shape placed in the working frame.
 enum Placed<'a> {
@@ -190,7 +191,7 @@ pub fn shape_mesh_triangle(
         shape_b: "triangle",
         hint: "meshes are not solids and have no contact with triangles",
     })?;
-    let tri = triangle_b.map(|v| promote(v) - origin);
+    let tri = relative_triangle(triangle_b, origin);
     let m = placed_triangle(&a, &tri, margin as f64);
     Ok(admit(m, &tri, edges_b).into_world(origin))
 }

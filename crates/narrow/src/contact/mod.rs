@@ -105,13 +105,6 @@ pub(crate) fn working_rotation(pose: &Pose) -> Mat3d {
     }
 }
 
-/// The unit front normal of a triangle, `None` when it has no area.
-pub(crate) fn triangle_normal(tri: &[Vec3d; 3]) -> Option<Vec3d> {
-    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    let len = n.norm();
-    (len > 0.0 && len.is_finite()).then(|| n / len)
-}
-
 /// Whether a signed gap (m; negative for overlap) is reported as a contact:
 /// strictly below the margin. A NaN gap (only from non-finite input) is
 /// never within it, so such input gives no contact rather than NaN points.

@@ -14,8 +14,9 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::placed_solid::PlacedSolid;
 use super::solid_solid::solid_solid;
-use super::{triangle_normal, working_rotation, LocalManifold, Manifold, Pose};
+use super::{working_rotation, LocalManifold, Manifold, Pose};
 use crate::solid::ConvexSolid;
+use crate::triangle::{relative_triangle, unit_normal};
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with triangle
 /// B (world, counter-clockwise from the front). The normal runs from the
@@ -29,13 +30,13 @@ pub fn contact_cuboid_triangle(
     let origin = promote(pose_a.translation.vector);
     let solid = ConvexSolid::cuboid(promote(half_a));
     let a = PlacedSolid::new(&solid, &working_rotation(pose_a), Vec3d::zeros());
-    let tri = triangle_b.map(|v| promote(v) - origin);
+    let tri = relative_triangle(triangle_b, origin);
     solid_triangle(&a, &tri, margin as f64).into_world(origin)
 }
 
 /// Contact of solid A with triangle B, both in the working frame.
 pub(crate) fn solid_triangle(a: &PlacedSolid<'_>, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
-    let Some(n) = triangle_normal(tri) else {
+    let Some(n) = unit_normal(tri) else {
         return LocalManifold::empty();
     };
     if n.dot(&(a.center - tri[0])) < 0.0 {
@@ -50,11 +51,7 @@ mod tests {
     use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 
     fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-10.0, -10.0, 0.0),
-            Vec3::new(10.0, -10.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0)
     }
 
     fn at(z: f32) -> Pose {

@@ -193,6 +193,15 @@ fn push_direction(list: &mut Vec<Vec3d>, v: Vec3d, either_sign: bool) {
     }
 }
 
+/// Adds the direction of the edge vector `e` to the edge directions (up to
+/// sign), unless `e` has no length.
+fn push_edge_direction(directions: &mut Vec<Vec3d>, e: Vec3d) {
+    let el = e.norm();
+    if el > 0.0 {
+        push_direction(directions, e / el, true);
+    }
+}
+
 /// Every undirected edge of the face loops once, sorted by its vertex pair,
 /// with the faces on either side (in face order).
 fn edge_list(faces: &[Face], loops: &[usize]) -> Vec<Edge> {
@@ -254,18 +263,15 @@ impl ConvexSolid {
             })
             .collect();
         let loops: Vec<usize> = CUBOID_LOOPS.iter().flatten().copied().collect();
-        ConvexSolid {
-            edge_list: edge_list(&faces, &loops),
-            faces,
-            normals: CUBOID_NORMALS.to_vec(),
-            loops,
-            axes: CUBOID_NORMALS.to_vec(),
-            directions: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
-            radius: h.norm(),
+        Self::assemble(
             vertices,
-            centred_box: Some(h),
-            tables: OnceLock::new(),
-        }
+            faces,
+            CUBOID_NORMALS.to_vec(),
+            loops,
+            CUBOID_NORMALS.to_vec(),
+            vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
+            Some(h),
+        )
     }
 
     /// The solid of a convex hull: its vertices, its polygon faces with
@@ -288,24 +294,10 @@ impl ConvexSolid {
             push_direction(&mut axes, face.normal(), false);
             for k in 0..l.len() {
                 let e = vertices[l[(k + 1) % l.len()] as usize] - vertices[l[k] as usize];
-                let el = e.norm();
-                if el > 0.0 {
-                    push_direction(&mut directions, e / el, true);
-                }
+                push_edge_direction(&mut directions, e);
             }
         }
-        ConvexSolid {
-            edge_list: edge_list(&faces, &loops),
-            faces,
-            normals,
-            loops,
-            axes,
-            directions,
-            radius: vertices.iter().map(|v| v.norm()).fold(0.0, f64::max),
-            vertices,
-            centred_box: None,
-            tables: OnceLock::new(),
-        }
+        Self::assemble(vertices, faces, normals, loops, axes, directions, None)
     }
 
     /// A convex hull from its vertices (shape frame, metres) and the
@@ -364,11 +356,7 @@ impl ConvexSolid {
             loops.extend(l);
             push_direction(&mut axes, n, false);
             for k in 0..3 {
-                let e = p[(k + 1) % 3] - p[k];
-                let el = e.norm();
-                if el > 0.0 {
-                    push_direction(&mut directions, e / el, true);
-                }
+                push_edge_direction(&mut directions, p[(k + 1) % 3] - p[k]);
             }
         }
         let faces: Vec<Face> = (0..faces.len())
@@ -377,18 +365,34 @@ impl ConvexSolid {
                 len: 3,
             })
             .collect();
-        Ok(ConvexSolid {
+        Ok(Self::assemble(
+            verts, faces, normals, loops, axes, directions, None,
+        ))
+    }
+
+    /// A solid from its parts: the edge list is built from the face loops,
+    /// the radius is the farthest vertex's distance from the origin.
+    fn assemble(
+        vertices: Vec<Vec3d>,
+        faces: Vec<Face>,
+        normals: Vec<Vec3d>,
+        loops: Vec<usize>,
+        axes: Vec<Vec3d>,
+        directions: Vec<Vec3d>,
+        centred_box: Option<Vec3d>,
+    ) -> Self {
+        ConvexSolid {
             edge_list: edge_list(&faces, &loops),
             faces,
             normals,
             loops,
             axes,
             directions,
-            radius: verts.iter().map(|v| v.norm()).fold(0.0, f64::max),
-            vertices: verts,
-            centred_box: None,
+            radius: vertices.iter().map(|v| v.norm()).fold(0.0, f64::max),
+            vertices,
+            centred_box,
             tables: OnceLock::new(),
-        })
+        }
     }
 
     /// The vertices in the shape frame (metres).

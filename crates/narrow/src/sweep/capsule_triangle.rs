@@ -43,11 +43,12 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::domain::{self, Checked};
-use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or, TriangleFrame};
+use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or};
 use super::{
-    approaches, earlier_of, entry_root, relative_triangle, unresolved_dot, Impact, OnTriangle,
-    SweepOutcome, SweptBounds, TriangleFeature,
+    approaches, cylinder_entry, earlier_of, unresolved_dot, Impact, OnTriangle, SweepOutcome,
+    SweptBounds, TriangleFeature,
 };
+use crate::triangle::{relative_triangle, TriangleFrame};
 
 /// Which part of a capsule is in contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -309,9 +310,8 @@ fn capsule_entry(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleTri
                 let base = t * d - r * tri.n;
                 let (mut lo, mut hi) = (0.0f64, 1.0f64);
                 for i in 0..3 {
-                    let (va, e) = tri.edge(i);
-                    let f0 = e.cross(&(base - va)).dot(&tri.n_raw);
-                    let f1 = e.cross(&(base + a - va)).dot(&tri.n_raw);
+                    let f0 = tri.edge_side(i, base);
+                    let f1 = tri.edge_side(i, base + a);
                     if f0 < 0.0 && f1 < 0.0 {
                         hi = -1.0;
                         break;
@@ -387,14 +387,7 @@ fn capsule_entry(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleTri
     // Triangle vertex vs the capsule's cylinder.
     for i in 0..3 {
         let v = tri.v[i];
-        let m = e0 - v;
-        let mxa = m.cross(&a);
-        let dxa = d.cross(&a);
-        let Some(t) = entry_root(
-            dxa.norm_squared(),
-            mxa.dot(&dxa),
-            mxa.norm_squared() - r * r * aa,
-        ) else {
+        let Some(t) = cylinder_entry(e0 - v, a, aa, d, r) else {
             continue;
         };
         if t > 1.0 {

@@ -58,6 +58,7 @@ use parapet_math::{Vec3, Vec3d};
 
 use super::domain::{self, SweepRefusal};
 use crate::contact::closest::{point_triangle, segment_triangle};
+use crate::triangle::{outward_side_normal, unit_normal};
 
 /// The tolerance of a turning sweep as a fraction of the shape's radius
 /// (dimensionless): 1/1024, seed 000 "Turning bodies". A sub-step may bring
@@ -188,12 +189,7 @@ fn plane_separation(ends: &[Vec3d; 2], n: &Vec3d, o: &Vec3d) -> f64 {
 /// one-sided rule, which catches nothing that starts behind) or the triangle
 /// has no area.
 pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Clearance> {
-    let raw = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    let len = raw.norm();
-    if !(len > 0.0 && len.is_finite()) {
-        return None;
-    }
-    let face = raw / len;
+    let face = unit_normal(tri)?;
     let h0 = face.dot(&(ends[0] - tri[0]));
     let h1 = face.dot(&(ends[1] - tri[0]));
     if h0 < 0.0 && h1 < 0.0 {
@@ -214,8 +210,7 @@ pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Cle
     let mut best = h0.min(h1);
     for i in 0..3 {
         let a = tri[i];
-        let b = tri[(i + 1) % 3];
-        let m = (b - a).cross(&face);
+        let m = outward_side_normal(tri, i, &face);
         let ml = m.norm();
         if ml.is_nan() || ml <= 0.0 {
             continue;
@@ -347,11 +342,7 @@ mod tests {
     use super::*;
 
     fn floor_tri() -> [Vec3d; 3] {
-        [
-            Vec3d::new(-10.0, -10.0, 0.0),
-            Vec3d::new(10.0, -10.0, 0.0),
-            Vec3d::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0).map(parapet_math::promote)
     }
 
     #[test]

@@ -10,6 +10,8 @@
 
 use parapet_math::{Quat, Vec3, Vec3d};
 
+use crate::triangle::{longest_edge_squared, raw_normal};
+
 /// Smallest accepted radius of a sphere, capsule or pair member (unit: metre).
 /// Seed 000: "Sphere radii must be between 0.0001 m and 10000 m, inclusive".
 /// Boxes and hulls use their farthest-corner radius.
@@ -296,14 +298,10 @@ fn triangle_accepted(tri: &[Vec3; 3], promoted: &[Vec3d; 3], center: Vec3d, r: f
         ok &= v.z.abs() <= MAX_COORDINATE;
         ok &= (v - center).amax() / r <= MAX_TRIANGLE_DISTANCE_RADII;
     }
-    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    let raw32 = raw_normal(tri);
     ok &= !(raw32.x == 0.0 && raw32.y == 0.0 && raw32.z == 0.0);
-    let cross = (b - a).cross(&(c - a)).norm();
-    let longest = (b - a)
-        .norm_squared()
-        .max((c - b).norm_squared())
-        .max((a - c).norm_squared());
-    let limit = longest / THIN_TRIANGLE_RATIO;
+    let cross = raw_normal(promoted).norm();
+    let limit = longest_edge_squared(promoted) / THIN_TRIANGLE_RATIO;
     ok && cross >= limit && cross != 0.0
 }
 
@@ -324,17 +322,12 @@ fn triangle_reason(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
             });
         }
     }
-    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    if raw32.iter().all(|&x| x == 0.0) {
+    if raw_normal(tri).iter().all(|&x| x == 0.0) {
         return Err(SweepRefusal::DegenerateTriangle);
     }
-    let [a, b, c] = tri.map(parapet_math::promote);
-    let cross = (b - a).cross(&(c - a)).norm();
-    let longest = (b - a)
-        .norm_squared()
-        .max((c - b).norm_squared())
-        .max((a - c).norm_squared());
-    let limit = longest / THIN_TRIANGLE_RATIO;
+    let promoted = tri.map(parapet_math::promote);
+    let cross = raw_normal(&promoted).norm();
+    let limit = longest_edge_squared(&promoted) / THIN_TRIANGLE_RATIO;
     if !(cross >= limit) || cross == 0.0 {
         return Err(SweepRefusal::ThinTriangle {
             value: cross,

@@ -70,11 +70,7 @@ pub(crate) mod test_fixtures {
 
     /// A front-facing (+z) triangle in the plane z = 0 around the origin.
     pub(crate) fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(0.0, 1.0, 0.0),
-        ]
+        crate::triangle::test_floor(1.0)
     }
 
     /// The impact of a sweep that must hit.
@@ -88,11 +84,7 @@ pub(crate) mod test_fixtures {
     /// A front-facing (+z) triangle in the plane z = 0, 8 m across, for the
     /// solid sweeps.
     pub(crate) fn solid_floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-4.0, -4.0, 0.0),
-            Vec3::new(4.0, -4.0, 0.0),
-            Vec3::new(0.0, 4.0, 0.0),
-        ]
+        crate::triangle::test_floor(4.0)
     }
 
     /// A skewed octahedron: 6 vertices, 8 faces.
@@ -280,16 +272,6 @@ pub(crate) fn earlier_of<F: Copy>(
     }
 }
 
-/// The triangle's vertices in `f64`, relative to `origin`.
-#[inline]
-pub(crate) fn relative_triangle(tri: &[parapet_math::Vec3; 3], origin: Vec3d) -> [Vec3d; 3] {
-    [
-        parapet_math::promote(tri[0]) - origin,
-        parapet_math::promote(tri[1]) - origin,
-        parapet_math::promote(tri[2]) - origin,
-    ]
-}
-
 /// The approach test of seed 000 ("Precision and refusal limits"): the dot
 /// product `normal . motion` is negative by more than
 /// [`APPROACH_EPS_FACTOR`] `* f64::EPSILON` times the sum of the absolute
@@ -328,6 +310,29 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     }
     let t = c / (-b + disc.sqrt());
     t.is_finite().then_some(t)
+}
+
+/// The entry time (fraction of the motion `d`) of a point at offset `m`
+/// from a point of an infinite cylinder's axis `e` (squared length `ee`)
+/// into the cylinder of radius `r`: the earlier root of
+/// `|(m + t d) x e|^2 = r^2 |e|^2`, by [`entry_root`].
+#[inline]
+pub(crate) fn cylinder_entry(m: Vec3d, e: Vec3d, ee: f64, d: Vec3d, r: f64) -> Option<f64> {
+    let mxe = m.cross(&e);
+    let dxe = d.cross(&e);
+    entry_root(
+        dxe.norm_squared(),
+        mxe.dot(&dxe),
+        mxe.norm_squared() - r * r * ee,
+    )
+}
+
+/// The entry time (fraction of the motion `d`) of a point at offset `m`
+/// from a sphere's centre into the sphere of radius `r`: the earlier root
+/// of `|m + t d|^2 = r^2`, by [`entry_root`].
+#[inline]
+pub(crate) fn sphere_entry(m: Vec3d, d: Vec3d, r: f64) -> Option<f64> {
+    entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - r * r)
 }
 
 /// Relative margin of the quick separation tests (dimensionless): a shape

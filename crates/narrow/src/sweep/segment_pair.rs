@@ -38,7 +38,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 use super::capsule_triangle::closest_params;
 use super::domain::{self, Checked, SweepRefusal};
 use super::sphere_triangle::unit_or;
-use super::{approaches, entry_root, Impact, SweepOutcome};
+use super::{approaches, cylinder_entry, sphere_entry, Impact, SweepOutcome};
 
 /// One member of a pair: a segment grown by a radius, translating at a
 /// constant velocity. A sphere is a zero-length segment.
@@ -539,8 +539,7 @@ impl RelativePair {
         for (i, &pa) in self.a_ends().iter().enumerate() {
             for (j, &pb) in self.b_ends().iter().enumerate() {
                 let m = pa - pb;
-                let Some(t) = entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - rr * rr)
-                else {
+                let Some(t) = sphere_entry(m, d, rr) else {
                     continue;
                 };
                 let nrm = m + t * d;
@@ -571,13 +570,7 @@ impl RelativePair {
             return;
         }
         for (i, &pa) in self.a_ends().iter().enumerate() {
-            let m = pa - b0;
-            let (mxe, dxe) = (m.cross(&eb), d.cross(&eb));
-            let Some(t) = entry_root(
-                dxe.norm_squared(),
-                mxe.dot(&dxe),
-                mxe.norm_squared() - rr * rr * bb,
-            ) else {
+            let Some(t) = cylinder_entry(pa - b0, eb, bb, d, rr) else {
                 continue;
             };
             if t > 1.0 {
@@ -611,13 +604,7 @@ impl RelativePair {
             return;
         }
         for (j, &pb) in self.b_ends().iter().enumerate() {
-            let m = a0 - pb;
-            let (mxe, dxe) = (m.cross(&ea), d.cross(&ea));
-            let Some(t) = entry_root(
-                dxe.norm_squared(),
-                mxe.dot(&dxe),
-                mxe.norm_squared() - rr * rr * aa,
-            ) else {
+            let Some(t) = cylinder_entry(a0 - pb, ea, aa, d, rr) else {
                 continue;
             };
             if t > 1.0 {

@@ -55,10 +55,10 @@ mod tests {
     use super::super::solid_placement::SolidPlacement;
     use super::super::solid_prepared::SolidSweep;
     use super::super::solid_triangle::sat;
-    use super::super::sphere_triangle::TriangleFrame;
     use super::super::test_fixtures::xorshift;
-    use super::super::{relative_triangle, SweepOutcome};
+    use super::super::SweepOutcome;
     use crate::solid::ConvexSolid;
+    use crate::triangle::{turned_triangle, TriangleFrame};
     use parapet_math::{Quat, Vec3};
 
     #[test]
@@ -90,13 +90,11 @@ mod tests {
             }
             if sweep.bounds.misses(&tri) {
                 rejected += 1;
-                let world_tri = relative_triangle(&tri, sweep.center);
-                let inv = &sweep.inv;
-                let frame = TriangleFrame::new([
-                    inv * world_tri[0],
-                    inv * world_tri[1],
-                    inv * world_tri[2],
-                ]);
+                let frame = TriangleFrame::new(turned_triangle(
+                    &tri.map(parapet_math::promote),
+                    sweep.center,
+                    &sweep.inv,
+                ));
                 assert_eq!(
                     sat(sweep.solid, sweep.d, sweep.r, &frame),
                     SweepOutcome::Miss,

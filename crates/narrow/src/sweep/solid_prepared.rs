@@ -20,9 +20,9 @@ use super::domain::{self, SweepRefusal};
 use super::solid_path_bounds::path_bounds;
 use super::solid_placement::{checked_placement, SolidPlacement};
 use super::solid_triangle::{sat, SatAxis};
-use super::sphere_triangle::TriangleFrame;
 use super::{Impact, SweepOutcome, SweptBounds};
 use crate::solid::ConvexSolid;
+use crate::triangle::{turned_triangle, TriangleFrame};
 
 /// One solid's translation over one step, checked and prepared once to be
 /// swept against any number of static triangles: the placement's precision
@@ -95,9 +95,7 @@ impl<'a> SolidSweep<'a> {
         }
         // Work in the solid's own frame (centred on it): its vertices, face
         // axes and edges are used as stored; the triangle and the motion turn.
-        let c = self.center;
-        let inv = &self.inv;
-        let tri = TriangleFrame::new([inv * (p[0] - c), inv * (p[1] - c), inv * (p[2] - c)]);
+        let tri = TriangleFrame::new(turned_triangle(&p, self.center, &self.inv));
         match sat(self.solid, self.d, self.r, &tri) {
             SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
             SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(self.to_world(i)),

@@ -57,9 +57,9 @@ use super::solid_inscribed_ball::SLACK_TEST_MIN_SILHOUETTE;
 use super::solid_placement::SolidPlacement;
 use super::solid_prepared::SolidSweep;
 use super::solid_tables::interval;
-use super::sphere_triangle::TriangleFrame;
 use super::{Impact, SweepOutcome, APPROACH_EPS_FACTOR};
 use crate::solid::ConvexSolid;
+use crate::triangle::TriangleFrame;
 
 /// A triangle edge and a solid edge whose cross product is shorter than this
 /// fraction of the product of their lengths are treated as parallel and give

@@ -37,58 +37,10 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::domain::{self, Checked};
 use super::{
-    approaches, earlier_of, entry_root, relative_triangle, Impact, OnTriangle, SweepOutcome,
+    approaches, cylinder_entry, earlier_of, sphere_entry, Impact, OnTriangle, SweepOutcome,
     SweptBounds, TriangleFeature,
 };
-
-/// A triangle prepared for sweeps: vertices relative to the sweep's origin and
-/// its raw and unit normals.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct TriangleFrame {
-    pub(crate) v: [Vec3d; 3],
-    /// `(v1 - v0) x (v2 - v0)`.
-    pub(crate) n_raw: Vec3d,
-    /// `|n_raw|`.
-    pub(crate) n_len: f64,
-    /// `n_raw / n_len`.
-    pub(crate) n: Vec3d,
-}
-
-impl TriangleFrame {
-    pub(crate) fn new(v: [Vec3d; 3]) -> Self {
-        let n_raw = (v[1] - v[0]).cross(&(v[2] - v[0]));
-        let n_len = n_raw.norm();
-        TriangleFrame {
-            v,
-            n_raw,
-            n_len,
-            n: n_raw / n_len,
-        }
-    }
-
-    /// Edge `i`: start vertex and direction to the next vertex.
-    #[inline]
-    pub(crate) fn edge(&self, i: usize) -> (Vec3d, Vec3d) {
-        let a = self.v[i];
-        (a, self.v[(i + 1) % 3] - a)
-    }
-
-    /// Raw signed height of `p` over the face plane (times `n_len`).
-    #[inline]
-    pub(crate) fn raw_height(&self, p: Vec3d) -> f64 {
-        self.n_raw.dot(&(p - self.v[0]))
-    }
-
-    /// Whether the projection of `p` along the normal lies in the closed
-    /// triangle.
-    #[inline]
-    pub(crate) fn projects_inside(&self, p: Vec3d) -> bool {
-        (0..3).all(|i| {
-            let (a, e) = self.edge(i);
-            e.cross(&(p - a)).dot(&self.n_raw) >= 0.0
-        })
-    }
-}
+use crate::triangle::{relative_triangle, TriangleFrame};
 
 /// What the point-sweep kernel found (relative frame).
 #[derive(Debug, Clone, Copy)]
@@ -212,14 +164,7 @@ pub(crate) fn first_entry(
     for i in 0..3 {
         let (a, e) = tri.edge(i);
         let ee = e.norm_squared();
-        let m = p0 - a;
-        let mxe = m.cross(&e);
-        let dxe = d.cross(&e);
-        let Some(t) = entry_root(
-            dxe.norm_squared(),
-            mxe.dot(&dxe),
-            mxe.norm_squared() - r * r * ee,
-        ) else {
+        let Some(t) = cylinder_entry(p0 - a, e, ee, d, r) else {
             continue;
         };
         if t > 1.0 {
@@ -245,7 +190,7 @@ pub(crate) fn first_entry(
     // Vertex spheres.
     for i in 0..3 {
         let m = p0 - tri.v[i];
-        let Some(t) = entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - r * r) else {
+        let Some(t) = sphere_entry(m, d, r) else {
             continue;
         };
         if t > 1.0 {
