@@ -145,7 +145,7 @@ pub(crate) fn closest_params(p: Vec3d, a: Vec3d, q: Vec3d, b: Vec3d) -> (f64, f6
 /// world), axis `e1 - e0`, radius, displacement, and whether the caller's
 /// endpoints were swapped.
 #[derive(Debug, Clone, Copy)]
-struct Capsule {
+pub(super) struct Capsule {
     origin: Vec3d,
     axis: Vec3d,
     mid: Vec3d,
@@ -154,7 +154,13 @@ struct Capsule {
     swapped: bool,
 }
 
-fn checked_capsule(p0: Vec3, p1: Vec3, radius: f32, velocity: Vec3, dt: f32) -> Checked<Capsule> {
+pub(super) fn checked_capsule(
+    p0: Vec3,
+    p1: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<Capsule> {
     domain::finite_vec("capsule endpoint 0", p0)?;
     domain::finite_vec("capsule endpoint 1", p1)?;
     domain::finite_scalar("capsule radius", radius)?;
@@ -429,7 +435,10 @@ fn line_params(p: Vec3d, a: Vec3d, q: Vec3d, b: Vec3d) -> (f64, f64) {
     (s, u)
 }
 
-fn capsule_vs(cap: &Capsule, triangle: &[Vec3; 3]) -> SweepOutcome<CapsuleTriangleFeature> {
+pub(super) fn capsule_vs(
+    cap: &Capsule,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<CapsuleTriangleFeature> {
     if let Err(e) = domain::triangle(triangle, cap.mid, cap.r) {
         return SweepOutcome::Refused(e);
     }

@@ -160,6 +160,15 @@ pub enum SweepRefusal {
         /// [`MAX_SHAPE_OFFSET`].
         limit: f64,
     },
+    /// The shape has no sweep against this target (a solid against a moving
+    /// shape: a solid that can reach another moving body is refused).
+    #[error("a {shape} has no sweep against {target}")]
+    UnsupportedShape {
+        /// The swept shape ("box" or "hull").
+        shape: &'static str,
+        /// The target it was asked to sweep against.
+        target: &'static str,
+    },
     /// A convex solid has no vertices or no faces.
     #[error("convex solid has {vertices} vertices and {faces} faces (at least 1 and 1 needed)")]
     EmptySolid {

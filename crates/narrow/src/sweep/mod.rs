@@ -47,7 +47,9 @@
 
 pub mod capsule_triangle;
 pub mod certified_advance;
+mod dispatch;
 pub mod domain;
+mod placement;
 pub mod segment_pair;
 mod solid_centred_box;
 mod solid_contact_point;
@@ -137,15 +139,16 @@ pub use certified_advance::{
     sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
     TURNING_TOLERANCE_FRACTION,
 };
+pub use dispatch::{capsule_half_axis, sweep_shape_pair, PreparedSweep, SweptFeature, SweptShape};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
+pub use placement::{Placement, SolidPlacement};
 pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };
-pub use solid_placement::SolidPlacement;
 pub use solid_prepared::SolidSweep;
 pub use solid_triangle::{sweep_solid_triangle, SatAxis};
 pub use sphere_triangle::{
@@ -180,6 +183,18 @@ pub struct Impact<F> {
     pub normal: Vec3d,
     /// The features in contact.
     pub feature: F,
+}
+
+impl<F> Impact<F> {
+    /// The same impact with its feature mapped by `f`.
+    pub fn map_feature<G>(self, f: impl FnOnce(F) -> G) -> Impact<G> {
+        Impact {
+            time: self.time,
+            point: self.point,
+            normal: self.normal,
+            feature: f(self.feature),
+        }
+    }
 }
 
 /// The result of one sweep.
@@ -230,6 +245,17 @@ impl<F: Copy> SweepOutcome<F> {
     /// Whether this is a [`SweepOutcome::Refused`].
     pub fn is_refused(&self) -> bool {
         matches!(self, SweepOutcome::Refused(_))
+    }
+
+    /// The same outcome with its impact's feature mapped by `f` (time,
+    /// point and normal unchanged).
+    pub fn map_feature<G>(self, f: impl FnOnce(F) -> G) -> SweepOutcome<G> {
+        match self {
+            SweepOutcome::Hit(i) => SweepOutcome::Hit(i.map_feature(f)),
+            SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(i.map_feature(f)),
+            SweepOutcome::Miss => SweepOutcome::Miss,
+            SweepOutcome::Refused(r) => SweepOutcome::Refused(r),
+        }
     }
 }
 

@@ -219,7 +219,7 @@ fn gauss_masks<const N: usize>(solid: &SweepTables, e: &[Vec3d; 3], len2: &[f64;
 
 #[cfg(test)]
 mod tests {
-    use super::super::solid_placement::SolidPlacement;
+    use super::super::placement::Placement;
     use super::super::solid_triangle::sweep_solid_triangle;
     use super::super::test_fixtures::{skewed_octahedron, xorshift};
     use super::super::SweepOutcome;
@@ -315,7 +315,7 @@ mod tests {
             } else {
                 Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit())
             };
-            let place = SolidPlacement::at(start, rot);
+            let place = Placement::at(start, rot);
             let aim = v(&mut unit) * 0.5;
             let vel = (aim - start) * (0.5 + 2.0 * unit());
             let a = sweep_solid_triangle(solid, &place, vel, 1.0, &tri);

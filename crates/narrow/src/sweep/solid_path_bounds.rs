@@ -52,7 +52,7 @@ pub(crate) fn path_bounds(
 #[cfg(test)]
 mod tests {
     use super::super::domain;
-    use super::super::solid_placement::SolidPlacement;
+    use super::super::placement::Placement;
     use super::super::solid_prepared::SolidSweep;
     use super::super::solid_triangle::sat;
     use super::super::test_fixtures::xorshift;
@@ -75,7 +75,7 @@ mod tests {
                 Vec3::new(6.0 * u() - 3.0, 6.0 * u() - 3.0, 6.0 * u() - 3.0)
             };
             let tri = [v(&mut unit), v(&mut unit), v(&mut unit)];
-            let place = SolidPlacement {
+            let place = Placement {
                 body_position: v(&mut unit),
                 body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
                 shape_offset: v(&mut unit) * 0.2,

@@ -1,6 +1,6 @@
-//! Where a swept solid sits, and the precision checks of that placement:
-//! [`SolidPlacement`], read once per sweep (or once per prepared sweep,
-//! `solid_prepared`) of `sweep_solid_triangle` (see `solid_triangle`).
+//! The precision checks of a swept solid's [`Placement`], made once per
+//! sweep (or once per prepared sweep, `solid_prepared`) of
+//! `sweep_solid_triangle` (see `solid_triangle`).
 //!
 //! Method: the shape's world pose is
 //! `body_position + body_rotation * (shape_offset + shape_rotation * x)`,
@@ -18,42 +18,11 @@
 //! and within [`super::MAX_COORDINATE_RADII`] radii; the reach (travel plus
 //! radius) within [`super::MAX_REACH_RADII`] radii.
 
-use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
+use parapet_math::{promote, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Checked, SweepRefusal};
+use super::placement::{shape_pose, Placement};
 use crate::solid::ConvexSolid;
-
-/// Where a solid sits: its body's world pose and the shape's offset in the
-/// body frame (seed 000: a shape may sit off its body's origin by at most
-/// [`super::MAX_SHAPE_OFFSET`]). The shape's world pose is
-/// `body_position + body_rotation * (shape_offset + shape_rotation * x)`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SolidPlacement {
-    /// The body origin in world coordinates (metres).
-    pub body_position: Vec3,
-    /// The body's rotation, body to world.
-    pub body_rotation: Quat,
-    /// The shape origin in the body frame (metres).
-    pub shape_offset: Vec3,
-    /// The shape's rotation in the body frame.
-    pub shape_rotation: Quat,
-}
-
-impl SolidPlacement {
-    /// A shape centred on its body's origin, with the body at this pose.
-    pub fn at(position: Vec3, rotation: Quat) -> Self {
-        SolidPlacement {
-            body_position: position,
-            body_rotation: rotation,
-            shape_offset: Vec3::zeros(),
-            shape_rotation: Quat::identity(),
-        }
-    }
-}
-
-fn unit_quat(q: &Quat) -> Quatd {
-    Quatd::new_normalize(promote_quat(*q).into_inner())
-}
 
 /// A checked placement: world centre, rotation shape -> world, the step's
 /// displacement (world) and the solid's radius.
@@ -68,7 +37,7 @@ fn unit_quat(q: &Quat) -> Quatd {
 #[inline]
 pub(crate) fn checked_placement(
     solid: &ConvexSolid,
-    place: &SolidPlacement,
+    place: &Placement,
     velocity: Vec3,
     dt: f32,
 ) -> Checked<(Vec3d, Quatd, Vec3d, f64)> {
@@ -104,34 +73,12 @@ pub(crate) fn checked_placement(
     }
 }
 
-/// The shape's world rotation and origin from a placement whose rotations
-/// are finite and near unit: `body_rotation * shape_rotation` (the body's
-/// alone when the shape's is exactly the identity) and
-/// `body_position + body_rotation * shape_offset` (the body position when
-/// the offset is exactly zero).
-#[inline]
-fn shape_pose(place: &SolidPlacement) -> (Quatd, Vec3d) {
-    let body_rot = unit_quat(&place.body_rotation);
-    let rot = if place.shape_rotation == Quat::identity() {
-        body_rot
-    } else {
-        body_rot * unit_quat(&place.shape_rotation)
-    };
-    let body = promote(place.body_position);
-    let center = if place.shape_offset == Vec3::zeros() {
-        body
-    } else {
-        body + body_rot * promote(place.shape_offset)
-    };
-    (rot, center)
-}
-
 /// The placement checks of [`checked_placement`] one by one, in order: the
 /// first that fails names the refusal.
 #[cold]
 fn placement_reason(
     solid: &ConvexSolid,
-    place: &SolidPlacement,
+    place: &Placement,
     velocity: Vec3,
     dt: f32,
 ) -> Checked<(Vec3d, Quatd, Vec3d, f64)> {
@@ -180,8 +127,8 @@ mod tests {
         let b = unit_box();
         let r = b.bounding_radius();
         let edge = (MAX_COORDINATE_RADII * r) as f32;
-        let ok = SolidPlacement::at(Vec3::new(0.0, 0.0, 1.0), Quat::identity());
-        let mut cases: Vec<(SolidPlacement, Vec3, f32)> = vec![(ok, Vec3::x(), 1.0)];
+        let ok = Placement::at(Vec3::new(0.0, 0.0, 1.0), Quat::identity());
+        let mut cases: Vec<(Placement, Vec3, f32)> = vec![(ok, Vec3::x(), 1.0)];
         for x in [
             edge * 0.999_99,
             edge * 1.000_01,

@@ -17,8 +17,9 @@
 use parapet_math::{promote, Mat3d, Vec3, Vec3d};
 
 use super::domain::{self, SweepRefusal};
+use super::placement::Placement;
 use super::solid_path_bounds::path_bounds;
-use super::solid_placement::{checked_placement, SolidPlacement};
+use super::solid_placement::checked_placement;
 use super::solid_triangle::{sat, SatAxis};
 use super::{Impact, SweepOutcome, SweptBounds};
 use crate::solid::ConvexSolid;
@@ -62,7 +63,7 @@ impl<'a> SolidSweep<'a> {
     #[inline]
     pub fn new(
         solid: &'a ConvexSolid,
-        placement: &SolidPlacement,
+        placement: &Placement,
         velocity: Vec3,
         dt: f32,
     ) -> Result<Self, SweepRefusal> {
@@ -129,7 +130,7 @@ mod tests {
     /// compared by their bits, so even the sign of a zero must agree).
     fn assert_prepared_matches(
         solid: &ConvexSolid,
-        place: &SolidPlacement,
+        place: &Placement,
         vel: Vec3,
         dt: f32,
         tris: &[[Vec3; 3]],
@@ -186,7 +187,7 @@ mod tests {
             }
         };
         for (p, v, dt) in hand {
-            let place = SolidPlacement::at(p, Quat::identity());
+            let place = Placement::at(p, Quat::identity());
             tally(&assert_prepared_matches(&b, &place, v, dt, &[floor()]));
         }
         let hull = skewed_octahedron();
@@ -204,7 +205,7 @@ mod tests {
                 .map(|_| [v(&mut unit), v(&mut unit), v(&mut unit)])
                 .collect();
             let start = v(&mut unit);
-            let place = SolidPlacement {
+            let place = Placement {
                 body_position: start,
                 body_rotation: Quat::from_euler_angles(3.0 * unit(), 3.0 * unit(), 3.0 * unit()),
                 shape_offset: if case % 3 == 0 {

@@ -51,10 +51,10 @@
 
 use parapet_math::{Vec3, Vec3d};
 
+use super::placement::Placement;
 use super::solid_contact_point::{contact_point, SUPPORT_TOLERANCE};
 use super::solid_gauss_map::gauss_candidates;
 use super::solid_inscribed_ball::SLACK_TEST_MIN_SILHOUETTE;
-use super::solid_placement::SolidPlacement;
 use super::solid_prepared::SolidSweep;
 use super::solid_tables::interval;
 use super::{Impact, SweepOutcome, APPROACH_EPS_FACTOR};
@@ -101,7 +101,7 @@ pub enum SatAxis {
 /// triangles prepares the [`SolidSweep`] once instead.
 pub fn sweep_solid_triangle(
     solid: &ConvexSolid,
-    placement: &SolidPlacement,
+    placement: &Placement,
     velocity: Vec3,
     dt: f32,
     triangle: &[Vec3; 3],
@@ -499,7 +499,7 @@ mod tests {
     fn a_falling_box_lands_flat_on_the_floor() {
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(0.0, 0.0, 2.5), Quat::identity()),
+            &Placement::at(Vec3::new(0.0, 0.0, 2.5), Quat::identity()),
             Vec3::new(0.0, 0.0, -4.0),
             1.0,
             &floor(),
@@ -523,7 +523,7 @@ mod tests {
     fn a_box_sliding_on_the_floor_with_zero_clearance_is_no_impact() {
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(0.0, 0.0, 0.5), Quat::identity()),
+            &Placement::at(Vec3::new(0.0, 0.0, 0.5), Quat::identity()),
             Vec3::new(3.0, 1.0, 0.0),
             0.5,
             &floor(),
@@ -535,7 +535,7 @@ mod tests {
     fn a_resting_box_that_overlaps_slightly_reports_the_floor_normal() {
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(0.0, 0.0, 0.499), Quat::identity()),
+            &Placement::at(Vec3::new(0.0, 0.0, 0.499), Quat::identity()),
             Vec3::new(3.0, 0.0, 0.0),
             0.1,
             &floor(),
@@ -551,7 +551,7 @@ mod tests {
     fn a_box_wholly_behind_the_face_is_not_caught() {
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(0.0, 0.0, -0.5), Quat::identity()),
+            &Placement::at(Vec3::new(0.0, 0.0, -0.5), Quat::identity()),
             Vec3::new(0.0, 0.0, 4.0),
             1.0,
             &floor(),
@@ -567,7 +567,7 @@ mod tests {
         let rot = Quat::from_axis_angle(&axis, (1.0f32 / 3.0f32.sqrt()).acos());
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(0.0, 0.0, 2.0), rot),
+            &Placement::at(Vec3::new(0.0, 0.0, 2.0), rot),
             Vec3::new(0.0, 0.0, -2.0),
             1.0,
             &floor(),
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn an_offset_shape_is_swept_where_it_sits() {
         // Body at z = 5, shape 2 m below its origin: bottom face at z = 2.5.
-        let place = SolidPlacement {
+        let place = Placement {
             body_position: Vec3::new(0.0, 0.0, 5.0),
             body_rotation: Quat::identity(),
             shape_offset: Vec3::new(0.0, 0.0, -2.0),
@@ -624,7 +624,7 @@ mod tests {
         let pts: Vec<Vec3> = b.vertices().iter().map(|v| v.cast::<f32>()).collect();
         let hull = ConvexSolid::from_points(&pts, &faces).unwrap();
         assert_eq!(hull.face_normals().len(), 6);
-        let place = SolidPlacement::at(
+        let place = Placement::at(
             Vec3::new(0.3, -0.2, 3.0),
             Quat::from_euler_angles(0.3, 0.2, 0.1),
         );
@@ -647,7 +647,7 @@ mod tests {
         // (4, -4, 0) with zero clearance, moving straight down.
         let o = sweep_solid_triangle(
             &unit_box(),
-            &SolidPlacement::at(Vec3::new(4.5, 0.0, 0.5), Quat::identity()),
+            &Placement::at(Vec3::new(4.5, 0.0, 0.5), Quat::identity()),
             Vec3::new(0.0, 0.0, -1.0),
             1.0,
             &floor(),

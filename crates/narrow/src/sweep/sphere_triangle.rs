@@ -223,7 +223,7 @@ pub(crate) fn point_sweep(tri: &TriangleFrame, p0: Vec3d, r: f64, d: Vec3d) -> F
 
 /// Validates a sphere and its motion; returns `(centre, radius, displacement)`
 /// in `f64`.
-fn checked_sphere(
+pub(super) fn checked_sphere(
     center: Vec3,
     radius: f32,
     velocity: Vec3,
@@ -244,7 +244,12 @@ fn checked_sphere(
 }
 
 /// One triangle against an already validated sphere.
-fn sphere_vs(c: Vec3d, r: f64, d: Vec3d, triangle: &[Vec3; 3]) -> SweepOutcome<TriangleFeature> {
+pub(super) fn sphere_vs(
+    c: Vec3d,
+    r: f64,
+    d: Vec3d,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<TriangleFeature> {
     if let Err(e) = domain::triangle(triangle, c, r) {
         return SweepOutcome::Refused(e);
     }
@@ -411,21 +416,7 @@ thread_local! {
 
 /// Attaches a triangle index to a single-triangle outcome.
 pub(crate) fn tag<F: Copy>(o: SweepOutcome<F>, triangle: usize) -> SweepOutcome<OnTriangle<F>> {
-    let t = |i: Impact<F>| Impact {
-        time: i.time,
-        point: i.point,
-        normal: i.normal,
-        feature: OnTriangle {
-            triangle,
-            feature: i.feature,
-        },
-    };
-    match o {
-        SweepOutcome::Hit(i) => SweepOutcome::Hit(t(i)),
-        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(t(i)),
-        SweepOutcome::Miss => SweepOutcome::Miss,
-        SweepOutcome::Refused(e) => SweepOutcome::Refused(e),
-    }
+    o.map_feature(|feature| OnTriangle { triangle, feature })
 }
 
 #[cfg(test)]
