@@ -54,11 +54,11 @@ use super::rounding_error::{corner_error_bound, inclusion_radius};
 /// Queries whose largest coordinate magnitude is above this (length, `2^500`)
 /// are rescaled by an exact power of two before the search, so that no
 /// intermediate of the corner evaluation can overflow.
-pub const RESCALE_ABOVE: f64 = 3.273390607896142e150;
+pub(crate) const RESCALE_ABOVE: f64 = 3.273390607896142e150;
 /// Queries whose largest coordinate magnitude is below this (length,
 /// `2^-500`) but nonzero are rescaled up by an exact power of two, so that
 /// the tolerance does not underflow.
-pub const RESCALE_BELOW: f64 = 3.054936363499605e-151;
+pub(crate) const RESCALE_BELOW: f64 = 3.054936363499605e-151;
 
 /// A gap function F(t, u, v) that is multilinear in (t, u, v): its range over
 /// a box is the hull of its 8 corner values.
@@ -82,9 +82,9 @@ pub(crate) trait MultilinearGap {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PreparedPoints {
     /// The points, multiplied by `2^exponent`.
-    pub points: [[f64; 3]; 8],
+    pub(crate) points: [[f64; 3]; 8],
     /// The power of two applied (0 when not rescaled).
-    pub exponent: i32,
+    pub(crate) exponent: i32,
 }
 
 /// `2^k` for `|k| <= 1000`, built from its bits (exact).
@@ -146,32 +146,36 @@ pub(crate) fn prepare_points(
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SearchSetup {
     /// Per axis: proven corner error bound plus d, rounded up.
-    pub radius: [f64; 3],
+    pub(crate) radius: [f64; 3],
     /// Per axis: proven corner error bound.
-    pub error: [f64; 3],
+    pub(crate) error: [f64; 3],
     /// Half-width of the tolerance cube: delta (absolute) plus d.
-    pub accept_half_width: f64,
+    pub(crate) accept_half_width: f64,
     /// d in the (possibly rescaled) frame, rounded up.
-    pub separation: f64,
+    pub(crate) separation: f64,
     /// Per-dimension parameter tolerances (t, u, v), dimensionless.
-    pub parameter_tolerance: [f64; 3],
+    pub(crate) parameter_tolerance: [f64; 3],
     /// Width of the time buckets of [`SearchOrder::TimeThenDepth`]: a power of
     /// two, at most the t tolerance and at most `2^-10`.
-    pub time_bucket: f64,
+    pub(crate) time_bucket: f64,
     /// Bound of `|dF/dt|` (length per unit t), to report precision.
-    pub time_slope: f64,
+    pub(crate) time_slope: f64,
     /// Power of two the query was scaled by.
-    pub exponent: i32,
+    pub(crate) exponent: i32,
     /// m_I.
-    pub max_iterations: u64,
+    pub(crate) max_iterations: u64,
     /// Box order.
-    pub order: SearchOrder,
+    pub(crate) order: SearchOrder,
 }
 
 impl SearchSetup {
     /// Builds the setup from the prepared points and the derivative bounds
     /// `slope[i]` (length per unit of parameter i, L-infinity over axes) of F.
-    pub fn new(prepared: &PreparedPoints, slope: [f64; 3], config: &InclusionConfig) -> Self {
+    pub(crate) fn new(
+        prepared: &PreparedPoints,
+        slope: [f64; 3],
+        config: &InclusionConfig,
+    ) -> Self {
         let exponent = prepared.exponent;
         let mut error = [0.0; 3];
         let mut low = [f64::INFINITY; 3];

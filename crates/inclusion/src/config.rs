@@ -11,18 +11,18 @@ use super::error::InclusionError;
 /// Warning: below about `1e-12` the parameter resolution
 /// [`MIN_PARAMETER_WIDTH`] is reached first and the extra precision is not
 /// delivered (the reported `precision` says so).
-pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+pub(crate) const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 /// Default iteration cap m_I (boxes evaluated per query), after which the
 /// query answers [`super::InclusionStatus::IterationLimit`] with the earliest
 /// time still possible. `1e6` bounds a query to a few tens of milliseconds.
-pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
+pub(crate) const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
 
 /// Smallest width (dimensionless, in t, u or v) of a parameter box that is
 /// still split: `2^-40`, about `9.1e-13`. Every box bound is then a multiple
 /// of `2^-40` in `[0, 1]`, so midpoints, `1 - t` and `u + v` are exact in
 /// `f64`, and a query terminates even when the tolerance asks for more.
-pub const MIN_PARAMETER_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
+pub(crate) const MIN_PARAMETER_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// In which order the candidate boxes are examined. Both orders return the
 /// same kind of conservative answer; they differ in work done.
@@ -51,14 +51,13 @@ pub enum SearchOrder {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InclusionConfig {
     /// Relative tolerance delta (dimensionless, > 0, default
-    /// [`DEFAULT_TOLERANCE`]). The absolute tolerance is `tolerance *
+    /// `1e-6`). The absolute tolerance is `tolerance *
     /// length_scale`: a box is accepted when F's image over it lies in the
     /// cube of that half-width (plus `min_separation`), or when its parameter
     /// widths are below the per-dimension tolerances derived from it. Larger:
     /// faster, earlier (more conservative) times and more false positives.
     pub tolerance: f64,
-    /// Iteration cap m_I (boxes evaluated, >= 1, default
-    /// [`DEFAULT_MAX_ITERATIONS`]).
+    /// Iteration cap m_I (boxes evaluated, >= 1, default 1,000,000).
     pub max_iterations: u64,
     /// Minimum separation d (length, >= 0, default 0): contact is reported
     /// when the primitives come within d in the L-infinity norm (seed 002's

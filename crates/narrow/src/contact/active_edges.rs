@@ -36,7 +36,7 @@ use crate::triangle::{edge, edge_ends, unit_normal};
 /// within which a contact point lies on an edge: 1e-6, about eight `f32`
 /// ulps of the triangle's size (the rounding of its vertices), so a point
 /// computed on an edge is not missed through roundoff.
-pub const EDGE_TOUCH_TOLERANCE_REL: f64 = 1.0e-6;
+pub(crate) const EDGE_TOUCH_TOLERANCE_REL: f64 = 1.0e-6;
 
 /// Distance (m) from `p` to the segment `a`-`b`.
 fn segment_distance(p: Vec3d, a: Vec3d, b: Vec3d) -> f64 {

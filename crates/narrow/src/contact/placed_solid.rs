@@ -23,25 +23,25 @@ use crate::solid::{ConvexSolid, Edge, Face};
 /// (`normal . x` on the face).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plane {
-    pub normal: Vec3d,
-    pub offset: f64,
+    pub(crate) normal: Vec3d,
+    pub(crate) offset: f64,
 }
 
 /// A solid (or a one-sided triangle) in the working frame.
 #[derive(Clone, Debug)]
 pub(crate) struct PlacedSolid<'a> {
-    pub vertices: Vec<Vec3d>,
+    pub(crate) vertices: Vec<Vec3d>,
     /// Face `f`'s plane in the working frame.
-    pub planes: Vec<Plane>,
+    pub(crate) planes: Vec<Plane>,
     faces: &'a [Face],
     loops: &'a [usize],
-    pub edges: &'a [Edge],
+    pub(crate) edges: &'a [Edge],
     /// A one-sided triangle (one face, three boundary edges).
-    pub flat: bool,
+    pub(crate) flat: bool,
     /// The mean of the vertices: an interior point (on the face when flat).
-    pub center: Vec3d,
+    pub(crate) center: Vec3d,
     /// The largest distance of a vertex from `center` (m).
-    pub radius: f64,
+    pub(crate) radius: f64,
 }
 
 /// The topology of a one-sided triangle: one face, its front, and its three
@@ -71,7 +71,7 @@ impl<'a> PlacedSolid<'a> {
     /// solid's unit normals rotated and normalised (Newell's method on the
     /// placed vertices should one rotate to zero length); each plane offset
     /// is the mean of its vertices' projections.
-    pub fn new(solid: &'a ConvexSolid, rotation: &Mat3d, translation: Vec3d) -> Self {
+    pub(crate) fn new(solid: &'a ConvexSolid, rotation: &Mat3d, translation: Vec3d) -> Self {
         let vertices: Vec<Vec3d> = solid
             .vertices()
             .iter()
@@ -110,7 +110,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// A one-sided triangle; `normal` is its unit front normal.
-    pub fn triangle(tri: &[Vec3d; 3], normal: Vec3d) -> PlacedSolid<'static> {
+    pub(crate) fn triangle(tri: &[Vec3d; 3], normal: Vec3d) -> PlacedSolid<'static> {
         let offset = tri.iter().map(|v| normal.dot(v)).sum::<f64>() / 3.0;
         PlacedSolid {
             vertices: tri.to_vec(),
@@ -125,18 +125,18 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// The vertex indices of face `f`, counter-clockwise from outside.
-    pub fn face_loop(&self, f: usize) -> &[usize] {
+    pub(crate) fn face_loop(&self, f: usize) -> &[usize] {
         let face = &self.faces[f];
         &self.loops[face.start..face.start + face.len]
     }
 
     /// The signed distance of `p` to the plane of face `f` (positive outside).
-    pub fn face_distance(&self, f: usize, p: Vec3d) -> f64 {
+    pub(crate) fn face_distance(&self, f: usize, p: Vec3d) -> f64 {
         self.planes[f].normal.dot(&p) - self.planes[f].offset
     }
 
     /// Smallest projection of the vertices on `axis`.
-    pub fn min_projection(&self, axis: Vec3d) -> f64 {
+    pub(crate) fn min_projection(&self, axis: Vec3d) -> f64 {
         self.vertices
             .iter()
             .map(|v| axis.dot(v))
@@ -144,7 +144,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// Largest projection of the vertices on `axis`.
-    pub fn max_projection(&self, axis: Vec3d) -> f64 {
+    pub(crate) fn max_projection(&self, axis: Vec3d) -> f64 {
         self.vertices
             .iter()
             .map(|v| axis.dot(v))
@@ -152,14 +152,14 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// The largest distance of a vertex from [`PlacedSolid::center`] (m).
-    pub fn radius(&self) -> f64 {
+    pub(crate) fn radius(&self) -> f64 {
         self.radius
     }
 
     /// The closest point of the solid's surface to `p`, for `p` outside
     /// or on it (a point inside returns itself). A flat solid is treated
     /// as its triangle, from both sides.
-    pub fn closest_point(&self, p: Vec3d) -> Vec3d {
+    pub(crate) fn closest_point(&self, p: Vec3d) -> Vec3d {
         if self.flat {
             let tri = [self.vertices[0], self.vertices[1], self.vertices[2]];
             return point_triangle(p, &tri).0;
@@ -181,7 +181,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// The closest point of the face polygon `f` to `p`.
-    pub fn closest_on_face(&self, f: usize, p: Vec3d) -> Vec3d {
+    pub(crate) fn closest_on_face(&self, f: usize, p: Vec3d) -> Vec3d {
         let n = self.planes[f].normal;
         let projected = p - n * self.face_distance(f, p);
         let l = self.face_loop(f);
@@ -210,7 +210,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// The points of face `f`'s polygon, in loop order.
-    pub fn face_polygon(&self, f: usize) -> Vec<Vec3d> {
+    pub(crate) fn face_polygon(&self, f: usize) -> Vec<Vec3d> {
         self.face_loop(f)
             .iter()
             .map(|&i| self.vertices[i])
@@ -218,7 +218,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// The face whose normal is most anti-parallel to `n`.
-    pub fn incident_face(&self, n: Vec3d) -> usize {
+    pub(crate) fn incident_face(&self, n: Vec3d) -> usize {
         let mut best = 0;
         let mut best_dot = f64::INFINITY;
         for (f, plane) in self.planes.iter().enumerate() {
@@ -232,7 +232,7 @@ impl<'a> PlacedSolid<'a> {
     }
 
     /// Endpoints of edge `e`.
-    pub fn edge_points(&self, e: usize) -> (Vec3d, Vec3d) {
+    pub(crate) fn edge_points(&self, e: usize) -> (Vec3d, Vec3d) {
         (
             self.vertices[self.edges[e].a],
             self.vertices[self.edges[e].b],

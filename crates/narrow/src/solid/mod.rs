@@ -35,7 +35,8 @@
 //! # Precision domain
 //! Vertices are `f32` values promoted to `f64` exactly; face normals of
 //! triangles are normalised cross products of those (`f64` rounding only).
-//! Two unit directions closer than [`PARALLEL_DIRECTION_COS`] count as one.
+//! Two unit directions whose dot product exceeds `1 - 1e-12` (about
+//! 1.4e-6 rad apart) count as one.
 
 // Negated comparisons (`!(x > 0.0)`) are deliberate: they are true for NaN,
 // so a NaN extent or area is refused, never mistaken for a valid one.
@@ -52,7 +53,7 @@ use crate::sweep::solid_tables::SweepTables;
 /// for edges) are treated as one direction when a solid is built
 /// (dimensionless; about 1.4e-6 rad, far above `f64` roundoff of a
 /// normalisation and far below any meaningful face or edge angle).
-pub const PARALLEL_DIRECTION_COS: f64 = 1.0 - 1.0e-12;
+pub(crate) const PARALLEL_DIRECTION_COS: f64 = 1.0 - 1.0e-12;
 
 /// Why a [`ConvexSolid`] could not be built.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]

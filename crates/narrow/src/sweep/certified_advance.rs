@@ -35,7 +35,7 @@
 //!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends,
 //!    with `floor = min(radius − tolerance, separation − tolerance / 256)`
 //!    ([`sub_step_floor`]; the tolerance is `radius / 1024`,
-//!    [`TURNING_TOLERANCE_FRACTION`]): a clear shape stays above
+//!    [`turning_tolerance`]): a clear shape stays above
 //!    `radius − tolerance`, and every sub-step keeps a gap of at least
 //!    [`MIN_GAP_FRACTION`] of the tolerance, so no sub-step stalls. A shape
 //!    that already overlaps deeper may sink by that small gap in one
@@ -48,7 +48,7 @@
 //! # Precision domain
 //! `f64` in a working frame near the moving shape (the caller subtracts a
 //! nearby origin). Conservative rounding: the plane distance is lowered and
-//! the approach rate made more negative by [`ADVANCE_ROUNDING_FACTOR`] `ε`
+//! the approach rate made more negative by 64 `ε`
 //! times the magnitude of their operands, the bend is raised by the same
 //! relative amount and the root is shrunk by `8 ε`. Within seed 000's domain
 //! (triangles within 1048576 radii) these slacks stay below `1e-8` radii,
@@ -70,7 +70,7 @@ use crate::triangle::{outward_side_normal, unit_normal};
 /// length bounded below. Warning: a smaller value multiplies the sub-steps
 /// of a shape spinning near a surface (their length scales with its square
 /// root).
-pub const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
+pub(crate) const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
 
 /// The smallest gap of a sub-step as a fraction of the tolerance
 /// (dimensionless): 1/256. A sub-step always has at least this much room
@@ -95,7 +95,7 @@ pub fn sub_step_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
 /// approach rates and the bend are made conservative: a dot product of
 /// three terms, a subtraction and the caller's rotation of an end round by
 /// a few `ε` relative to their operands; 64 leaves a tenfold margin.
-pub const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
+pub(crate) const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
 
 /// Distance (in radii, dimensionless) below which the closest direction of
 /// a segment to a triangle is not used as a contact normal: the segment's
@@ -103,7 +103,7 @@ pub const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
 /// pushes the shape to the front. 1e-6 radii is far above the `f64` noise of
 /// closest points (about 1e-10 radii in the domain) and far below the
 /// tolerance.
-pub const CORE_CONTACT_RADII: f64 = 1.0e-6;
+pub(crate) const CORE_CONTACT_RADII: f64 = 1.0e-6;
 
 /// The tolerance (m) of a shape of radius `radius` (m).
 pub fn turning_tolerance(radius: f64) -> f64 {
@@ -144,7 +144,7 @@ pub struct Clearance {
     pub on_triangle: Vec3d,
     /// The contact normal (unit, from the triangle towards the segment): the
     /// closest direction, or the face normal when the core (nearly) meets
-    /// the triangle ([`CORE_CONTACT_RADII`]).
+    /// the triangle (closer than a millionth of the radius).
     pub normal: Vec3d,
     /// The triangle's unit front normal.
     pub face_normal: Vec3d,
@@ -164,19 +164,6 @@ pub fn check_turning_triangle(
 ) -> Result<(), SweepRefusal> {
     domain::radius("turning shape radius", radius)?;
     domain::triangle(triangle, center, radius)
-}
-
-/// Checks a turning shape's position (m, world): within 1000000 m and within
-/// 65536 radii on each axis (seed 000).
-///
-/// # Errors
-/// The [`SweepRefusal`] naming the coordinate and the limit.
-pub fn check_turning_position(
-    quantity: &'static str,
-    position: Vec3d,
-    radius: f64,
-) -> Result<(), SweepRefusal> {
-    domain::moving_coordinate(quantity, position, radius)
 }
 
 fn plane_separation(ends: &[Vec3d; 2], n: &Vec3d, o: &Vec3d) -> f64 {

@@ -72,6 +72,7 @@ pub enum SweptShape {
 /// The features of a swept shape's contact with a triangle: those of the
 /// shape's per-pair sweep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SweptFeature {
     /// A sphere's contact ([`super::sweep_sphere_triangle`]).
     Sphere(TriangleFeature),

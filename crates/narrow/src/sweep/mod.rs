@@ -35,17 +35,18 @@
 //!   with a [`SweepRefusal`] that names the quantity, its value and the limit.
 //!   No sweep panics on any input.
 //!
-//! One file per shape pair: [`sphere_triangle`], [`capsule_triangle`],
-//! [`segment_pair`], [`solid_triangle`] (with one file per layer of the solid
-//! sweep, named `solid_*`); the shared precision checks are
-//! in [`domain`].
+//! One file per shape pair: `sphere_triangle.rs`, `capsule_triangle.rs`,
+//! [`segment_pair`], `solid_triangle.rs` (with one file per layer of the
+//! solid sweep, named `solid_*.rs`); the shared precision checks are in
+//! [`domain`]; the dispatcher over shapes ([`SweptShape`]) in
+//! `dispatch.rs`.
 
 // Negated comparisons (`!(x <= limit)`) are deliberate throughout the sweeps:
 // they are true for NaN, so a NaN operand is refused or rejected, never
 // mistaken for a value within a limit.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod capsule_triangle;
+mod capsule_triangle;
 pub mod certified_advance;
 mod dispatch;
 pub mod domain;
@@ -60,8 +61,8 @@ mod solid_placement;
 mod solid_prepared;
 mod solid_silhouette;
 pub(crate) mod solid_tables;
-pub mod solid_triangle;
-pub mod sphere_triangle;
+mod solid_triangle;
+mod sphere_triangle;
 
 /// Fixtures shared by the unit tests of the sweep files.
 #[cfg(test)]
@@ -135,9 +136,8 @@ pub use capsule_triangle::{
 
 pub use crate::solid::{ConvexSolid, SolidError};
 pub use certified_advance::{
-    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
-    sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
-    TURNING_TOLERANCE_FRACTION,
+    admissible_time, check_turning_triangle, clearance, segment_parameter, sub_step_floor,
+    touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
 };
 pub use dispatch::{capsule_half_axis, sweep_shape_pair, PreparedSweep, SweptFeature, SweptShape};
 pub use domain::{
@@ -367,12 +367,12 @@ pub(crate) fn sphere_entry(m: Vec3d, d: Vec3d, r: f64) -> Option<f64> {
 /// initial-contact tests are skipped. `1e-6` lies far above the roundoff of
 /// the plane distance and of the edge terms (about `1e-10` relative at the
 /// domain limits), so the skip never changes a result.
-pub const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
+pub(crate) const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
 
 /// Relative outward margin of swept bounds (dimensionless, `2^-40`): covers
 /// the `f64` rounding of the bound's additions (a few ulps) many times over,
 /// so that the bounds only ever reject triangles that are truly disjoint.
-pub const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
+pub(crate) const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
 
 /// The axis-aligned bounds of a shape's whole path over a step (`f64`,
 /// rounded outward), used by the mesh helpers to reject distant triangles

@@ -22,7 +22,7 @@ use crate::solid::ConvexSolid;
 
 /// Support vertices within this fraction of the length scale of the
 /// extreme projection belong to the contact feature (dimensionless).
-pub const SUPPORT_TOLERANCE: f64 = 1.0e-9;
+pub(crate) const SUPPORT_TOLERANCE: f64 = 1.0e-9;
 
 /// Points kept inline up to a small count (a contact feature is rarely
 /// more than a face of a few vertices), on the heap beyond: no allocation

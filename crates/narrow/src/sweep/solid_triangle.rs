@@ -66,7 +66,7 @@ use crate::triangle::TriangleFrame;
 /// no candidate axis (dimensionless; the sine of about 1e-7 rad; an axis from
 /// nearly parallel edges is numerically meaningless and is covered by the
 /// face axes).
-pub const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
+pub(crate) const PARALLEL_EDGE_SIN: f64 = 1.0e-7;
 
 /// The separating axis that decided a solid-triangle contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
