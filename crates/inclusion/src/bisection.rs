@@ -3,12 +3,13 @@
 //! inclusion with a proven rounding filter, tolerance-based acceptance and a
 //! conservative answer at the iteration cap.
 //!
-//! Method: Snyder 1992 (inclusion functions and bisection), as written in seed
-//! 002 ("包含函数与二分法 — 保守地把根框住") and refined by Wang et al. 2021
-//! (per-dimension tolerances from delta, splitting the dimension with the
-//! largest width/tolerance ratio, the iteration cap m_I). Minimum separation
-//! d: seed 002's last section (the L-infinity cube `[-d, d]^3` instead of the
-//! origin). Per box, in order:
+//! Method: Snyder 1992 (inclusion functions and bisection: the root is boxed
+//! conservatively), refined by Wang et al. 2021 (per-dimension tolerances
+//! from delta, splitting the dimension with the largest width/tolerance
+//! ratio, the iteration cap m_I). Minimum separation d: contact is the gap
+//! function entering the L-infinity cube `[-d, d]^3` instead of reaching the
+//! origin (the minimum-separation variant of Wang et al. 2021). Per box, in
+//! order:
 //!
 //! 1. per-axis inclusion: the 8 corner values widened by the proven error
 //!    ([`super::rounding_error`]) must meet `[-d, d]` on every axis;

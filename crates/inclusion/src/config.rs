@@ -1,5 +1,5 @@
 //! The knobs of inclusion CCD: the tolerance delta, the iteration cap m_I and
-//! the minimum separation d (seed 002, "用一个 δ 在精度与速度之间权衡"), with
+//! the minimum separation d (delta trades precision for speed), with
 //! their defaults and validation.
 
 use super::error::InclusionError;
@@ -7,7 +7,7 @@ use super::error::InclusionError;
 /// Default relative tolerance delta (dimensionless): the accepted box's image
 /// is about `1e-6` of the length scale wide. Wang et al. 2021 use an absolute
 /// `1e-6` on unit-size scenes; relative to the scale it stays meaningful when
-/// the scene is scaled (seed 002: "把 δ 和 m_I 按场景尺度归一化").
+/// the scene is scaled (delta and m_I are normalised by the scene's scale).
 /// Warning: below about `1e-12` the parameter resolution
 /// [`MIN_PARAMETER_WIDTH`] is reached first and the extra precision is not
 /// delivered (the reported `precision` says so).
@@ -34,8 +34,8 @@ pub enum SearchOrder {
     /// al. 2021): refinement is uniform, so at the iteration cap every
     /// surviving box is about equally refined.
     LevelThenTime,
-    /// Best-first by lower time bound (Snyder 1992, seed 002 "按 t 对队列排
-    /// 序"), the bound rounded down to time buckets (a power of two no wider
+    /// Best-first by lower time bound (Snyder 1992: the queue ordered by t),
+    /// the bound rounded down to time buckets (a power of two no wider
     /// than the t tolerance), deeper boxes first within a bucket: the first
     /// accepted box ends the search and its bucket's floor is the answer
     /// (earlier than the box's own bound by less than the t tolerance), and
@@ -60,8 +60,8 @@ pub struct InclusionConfig {
     /// Iteration cap m_I (boxes evaluated, >= 1, default 1,000,000).
     pub max_iterations: u64,
     /// Minimum separation d (length, >= 0, default 0): contact is reported
-    /// when the primitives come within d in the L-infinity norm (seed 002's
-    /// last section), i.e. when F enters the cube `[-d, d]^3`. Absolute, in the
+    /// when the primitives come within d in the L-infinity norm (the
+    /// minimum-separation variant of Wang et al. 2021), i.e. when F enters the cube `[-d, d]^3`. Absolute, in the
     /// query's units.
     pub min_separation: f64,
     /// The length scale that `tolerance` is relative to (length, > 0).

@@ -1,11 +1,12 @@
 //! parapet-inclusion: inclusion-based continuous collision detection between
 //! linearly moving triangle primitives: vertex-face and edge-edge, in `f64`.
 //!
-//! Method (seed 002, "包含函数与二分法"; Snyder 1992, "Interval analysis for
+//! Method (inclusion functions and bisection: Snyder 1992, "Interval analysis for
 //! computer graphics"; Wang, Ferguson, Schneider, Jiang, Attene and Panozzo
 //! 2021, "A Large-Scale Benchmark and an Inclusion-Based Algorithm for
 //! Continuous Collision Detection"): a contact is a zero of the multivariate
-//! gap function F(t, u, v) (seed 002, "共面条件"), never a root of the
+//! gap function F(t, u, v) (the coplanarity condition in multivariate form),
+//! never a root of the
 //! univariate coplanarity cubic, so coplanar parallel motion (where the cubic
 //! is identically zero) needs no special case.
 //!

@@ -1,7 +1,8 @@
 //! A proven bound on the rounding error of evaluating the gap function F at
 //! one corner of a parameter box in `f64`: the floating-point filter that
-//! makes the corner-hull inclusion sound (seed 002, "始终朝保守方向取整";
-//! Wang et al. 2021 section 4.2 use a filter of the same role).
+//! makes the corner-hull inclusion sound, every rounding taken in the
+//! conservative direction (Wang et al. 2021 section 4.2 use a filter of the
+//! same role).
 //!
 //! # Model
 //!

@@ -4,8 +4,8 @@
 //! normal, so that solids slide over flat or gently curved meshes without
 //! ghost contacts. Discrete contacts go through `admit` (crate-private,
 //! used by `shape_mesh_triangle`), swept impacts through [`admit_impact`]:
-//! seed 000's "tessellated-floor limitation" asks for "topology-aware
-//! feature admission for swept and initial contacts".
+//! the same topology-aware feature admission for swept and initial contacts
+//! on a tessellated floor (docs/physics.md, "Tessellated surfaces").
 //!
 //! Swept impacts: an impact at a seam keeps its time and point (the shape
 //! does touch the surface there, so nothing passes through) and takes the

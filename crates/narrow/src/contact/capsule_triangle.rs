@@ -7,7 +7,8 @@
 //! lying on the face); otherwise one point at the closest pair. When the
 //! core crosses the face, the separating-axis test over the front normal
 //! and the edges crossed with the core gives the least overlap.
-//! One-sided rule (seed 000 "Step and contact behavior"): the capsule is
+//! One-sided rule (as the capsule sweep's, docs/continuous-collision.md,
+//! "How a step works"): the capsule is
 //! behind the face only when both segment ends are strictly behind its
 //! plane; a capsule partly in front is pushed out to the front. Precision
 //! domain: `f64` relative to the first segment end.

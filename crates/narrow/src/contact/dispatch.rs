@@ -2,7 +2,7 @@
 //! poses to a [`Manifold`], choosing the pair function.
 //!
 //! Working frame: every pair is computed in `f64` relative to shape A's
-//! position (seed 004 "Numerical contact boundaries"); the poses are
+//! position (docs/physics.md, "Numeric boundaries"); the poses are
 //! converted here, once, and the pair functions see only that frame.
 
 use parapet_geometry::{ActiveEdges, Shape, TriangleMesh};

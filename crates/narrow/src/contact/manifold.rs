@@ -8,7 +8,7 @@
 //!
 //! Pair functions build a [`LocalManifold`] in `f64`, relative to a working
 //! origin (usually shape A's position, to keep precision after large
-//! translations, seed 004 "Numerical contact boundaries"), and round it once
+//! translations: docs/physics.md, "Numeric boundaries"), and round it once
 //! to `f32` world values with [`LocalManifold::into_world`].
 
 use parapet_math::{Vec3, Vec3d};

@@ -7,7 +7,7 @@
 //! `<a>_<b>.rs` takes shape A first and returns the normal from A to B; the
 //! reversed pair, where it exists, sits in the same file. Pair functions
 //! take `f32` world values and compute in `f64` in a working frame centred on
-//! shape A (seed 004 "Numerical contact boundaries"); only the dispatcher
+//! shape A (docs/physics.md, "Numeric boundaries"); only the dispatcher
 //! [`shapes`] converts poses and shapes.
 //!
 //! A contact is reported when the distance between the shapes is smaller

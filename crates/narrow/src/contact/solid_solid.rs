@@ -23,7 +23,7 @@
 //!   of its edges with the core. A face normal clips the core against the
 //!   face's side planes (two points for a capsule lying on a face).
 //!
-//! Precision (seed 004 "Numerical contact boundaries"): every pair is
+//! Precision (docs/physics.md, "Numeric boundaries"): every pair is
 //! computed in `f64` in a working frame whose origin is shape A's position,
 //! so support projections are differences of nearby coordinates and a
 //! maximum-support vertex stays selected after a large world translation.

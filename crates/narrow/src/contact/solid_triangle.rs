@@ -4,7 +4,7 @@
 //! Method: the triangle becomes a flat solid whose only face is its
 //! front, and the pair goes through the separating-axis test of
 //! [`super::solid_solid`] (face axes of both, edge-pair axes by full
-//! projection). One-sided rule (seeds 000 and 004): a solid whose centre
+//! projection). One-sided rule (as every contact with a triangle): a solid whose centre
 //! (the mean of its vertices) is strictly behind the triangle's plane gets
 //! no contact, and no edge axis may push the solid behind the face
 //! unless it separates. Precision domain: `f64` relative to the solid's

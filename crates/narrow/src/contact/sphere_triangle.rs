@@ -1,7 +1,8 @@
 //! Contact between a sphere and one static, one-sided triangle.
 //!
 //! Method: closest point of the triangle to the sphere centre by Voronoi
-//! regions (Ericson 5.1.5). One-sided rule (seeds 000 and 004): a triangle's
+//! regions (Ericson 5.1.5). One-sided rule (as every contact with a
+//! triangle): a triangle's
 //! front is the side its counter-clockwise normal `(b - a) x (c - a)` points
 //! to; a sphere whose centre is strictly behind the plane gets no contact.
 //! Face contacts use the face normal; edge and vertex contacts use the

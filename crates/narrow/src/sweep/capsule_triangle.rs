@@ -33,8 +33,10 @@
 //! nothing but the cap labels, bit for bit.
 //!
 //! # Source and precision domain
-//! Seed 000 "Step and contact behavior" (capsule features, parallel case,
-//! admission). `f64` intermediates on `f32` inputs, re-centred on the
+//! The features, the parallel case and the admission rule above are the
+//! capsule contract of docs/continuous-collision.md, "How a step works";
+//! closest points of segments after Ericson, *Real-Time Collision
+//! Detection* 5.1.9. `f64` intermediates on `f32` inputs, re-centred on the
 //! canonical first endpoint. The radius limits, coordinate limits (both ends,
 //! start and end of the step) and reach (travel plus half length plus radius)
 //! of [`super::domain`] apply; triangles are checked around the segment

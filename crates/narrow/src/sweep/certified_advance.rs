@@ -1,5 +1,5 @@
 //! Certified conservative advancement of a turning capsule against one
-//! static, one-sided triangle (seed 000 "Turning bodies"). A capsule is its
+//! static, one-sided triangle (docs/turning-bodies.md, "The certificate"). A capsule is its
 //! core segment grown by its radius; a sphere is a segment of zero length.
 //!
 //! # Method
@@ -19,8 +19,8 @@
 //!    whole triangle on its back side, so any of them is a valid
 //!    certificate; the closest-feature plane separates by exactly the
 //!    segment-triangle distance, which keeps an oblique approach to an edge
-//!    or a vertex from stalling at a loose plane (seed 000 names the face and
-//!    edge planes; the closest-feature plane only tightens them).
+//!    or a vertex from stalling at a loose plane (the face and edge planes
+//!    alone would be valid; the closest-feature plane only tightens them).
 //! 2. **Motion bound** ([`admissible_time`]): the segment's ends move in
 //!    straight lines at their present velocities `u_i = v + ω × ℓ_i`. A
 //!    rigid point turning about an axis through the mass centre has
@@ -39,7 +39,7 @@
 //!    `radius − tolerance`, and every sub-step keeps a gap of at least
 //!    [`MIN_GAP_FRACTION`] of the tolerance, so no sub-step stalls. A shape
 //!    that already overlaps deeper may sink by that small gap in one
-//!    sub-step (seed 000 allows a whole tolerance); the caller lifts a
+//!    sub-step (the contract allows a whole tolerance); the caller lifts a
 //!    pressed shape back by as much before the next one. The left side is
 //!    concave in `t`, so the admissible set is `[0, T]` with `T` its
 //!    positive root, taken in the cancellation-free form, and
@@ -50,8 +50,8 @@
 //! nearby origin). Conservative rounding: the plane distance is lowered and
 //! the approach rate made more negative by 64 `ε`
 //! times the magnitude of their operands, the bend is raised by the same
-//! relative amount and the root is shrunk by `8 ε`. Within seed 000's domain
-//! (triangles within 1048576 radii) these slacks stay below `1e-8` radii,
+//! relative amount and the root is shrunk by `8 ε`. Within the precision
+//! domain (triangles within 1048576 radii) these slacks stay below `1e-8` radii,
 //! far inside the tolerance. [`check_turning_triangle`] applies that domain.
 
 use parapet_math::{Vec3, Vec3d};
@@ -61,7 +61,7 @@ use crate::contact::closest::{point_triangle, segment_triangle};
 use crate::triangle::{outward_side_normal, unit_normal};
 
 /// The tolerance of a turning sweep as a fraction of the shape's radius
-/// (dimensionless): 1/1024, seed 000 "Turning bodies". A sub-step may bring
+/// (dimensionless): 1/1024 (docs/turning-bodies.md). A sub-step may bring
 /// a clear shape to `radius − radius / 1024` of a triangle, and an
 /// overlapping one `radius / 1024` deeper. It is about four times the `f32`
 /// storage bound of a coordinate within 65536 radii (`radius / 256` per axis
@@ -150,7 +150,7 @@ pub struct Clearance {
     pub face_normal: Vec3d,
 }
 
-/// Checks a candidate triangle against the precision domain of seed 000 for
+/// Checks a candidate triangle against the sweeps' precision domain for
 /// a turning shape whose centre is `center` (m, world) and radius `radius`
 /// (m): finite, within 1000000 m, within 1048576 radii of the centre on each
 /// axis, nonzero `f32` raw normal and not thin.
@@ -172,7 +172,7 @@ fn plane_separation(ends: &[Vec3d; 2], n: &Vec3d, o: &Vec3d) -> f64 {
 
 /// The clearance of the segment `ends` (radius `radius`) from the triangle
 /// `tri` (both in the same working frame), or `None` when the segment is
-/// behind the triangle (both ends strictly behind its face plane: seed 000's
+/// behind the triangle (both ends strictly behind its face plane: the
 /// one-sided rule, which catches nothing that starts behind) or the triangle
 /// has no area.
 pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Clearance> {

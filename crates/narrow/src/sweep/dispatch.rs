@@ -24,7 +24,7 @@
 //! axis, each rounded to `f32` once.
 //!
 //! Precision domain: that of each per-pair function (see
-//! docs/continuous-collision.md, "Precision and refusal limits"); a shape
+//! docs/continuous-collision.md, "Precision limits"); a shape
 //! offset of a sphere or capsule is held to [`super::MAX_SHAPE_OFFSET`] and
 //! its body rotation to unit norm, as a solid's are.
 

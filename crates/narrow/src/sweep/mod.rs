@@ -1,7 +1,7 @@
 //! Exact continuous-collision sweeps of translating shapes against static
-//! one-sided triangles and between two translating segments (seed 000, "Step
-//! and contact behavior", "Moving sphere pairs", "Boxes and hulls", "Precision
-//! and refusal limits").
+//! one-sided triangles and between two translating segments (the contract is
+//! docs/continuous-collision.md, "How a step works", "Moving groups" and
+//! "Precision limits").
 //!
 //! # Conventions shared by every sweep
 //!
@@ -31,7 +31,7 @@
 //!   operands ([`APPROACH_EPS_FACTOR`]), is not reported.
 //! - **Ties**: equal feature times keep face, then edge, then vertex order (and
 //!   lower indices first); the mesh helpers keep triangle insertion order.
-//! - **Refusal**: inputs outside the precision domain of seed 000 are refused
+//! - **Refusal**: inputs outside the precision domain ([`domain`]) are refused
 //!   with a [`SweepRefusal`] that names the quantity, its value and the limit.
 //!   No sweep panics on any input.
 //!
@@ -213,7 +213,7 @@ pub enum SweepOutcome<F> {
     /// Whether the shapes close on each other is the caller's test:
     /// `normal . relative_velocity < 0`.
     InitiallyTouching(Impact<F>),
-    /// The input is outside the precision domain of seed 000 and the sweep
+    /// The input is outside the precision domain ([`domain`]) and the sweep
     /// makes no promise about it.
     Refused(SweepRefusal),
 }
@@ -298,7 +298,7 @@ pub(crate) fn earlier_of<F: Copy>(
     }
 }
 
-/// The approach test of seed 000 ("Precision and refusal limits"): the dot
+/// The approach test of the sweeps (see docs/continuous-collision.md, "Precision limits"): the dot
 /// product `normal . motion` is negative by more than
 /// [`APPROACH_EPS_FACTOR`] `* f64::EPSILON` times the sum of the absolute
 /// values of its three terms. An approach whose sign is unresolved at that
@@ -376,8 +376,9 @@ pub(crate) const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
 
 /// The axis-aligned bounds of a shape's whole path over a step (`f64`,
 /// rounded outward), used by the mesh helpers to reject distant triangles
-/// before they are validated (seed 000: "Bounds reject distant triangles
-/// before this check").
+/// before they are validated: a triangle whose bounds miss the path's is
+/// never checked against the precision domain, so a distant bad triangle
+/// cannot refuse a sweep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SweptBounds {
     lo: Vec3d,

@@ -11,7 +11,7 @@
 //! Precision domain: the sweeps check a placement's limits themselves
 //! (rotations unit within [`super::ROTATION_NORM_SQ_TOLERANCE`] in squared
 //! norm, the offset at most [`super::MAX_SHAPE_OFFSET`]); see
-//! docs/continuous-collision.md, "Precision and refusal limits".
+//! docs/continuous-collision.md, "Precision limits".
 
 use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 

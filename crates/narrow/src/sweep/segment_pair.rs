@@ -2,7 +2,7 @@
 //! rotation-locked capsules) against each other: `sweep_segment_pair`.
 //!
 //! # Method
-//! Seed 000 "Moving sphere pairs": the pair's sweep uses their relative motion
+//! The pair's sweep (docs/continuous-collision.md, "Moving groups") uses their relative motion
 //! and their summed radius `R = r_A + r_B`. Body B is held still and A moves
 //! by `d = (v_A - v_B) dt`. Each member is a segment (a capsule's axis, or a
 //! sphere's centre as a zero-length segment). The first contact is the
@@ -20,15 +20,16 @@
 //!   closest points of both lines lie within both segments.
 //!
 //! It is exact for shapes that only translate. A root counts only when the
-//! shapes cross into contact (not tangency) and the approach test of seed 000
+//! shapes cross into contact (not tangency) and the approach test
 //! ([`super::APPROACH_EPS_FACTOR`]) resolves `normal . d < 0`. The contact
 //! normal is the unit vector between the two closest axis points, from B to
 //! A. Equal times keep end-end, then end of A, then end of B, then interiors,
 //! and lower end indices first.
 //!
 //! # Source and precision domain
-//! Seed 000 "Moving sphere pairs", "Precision and refusal limits"; Ericson
-//! 5.1.9 for closest points of segments. `f64` intermediates, re-centred on
+//! Ericson, *Real-Time Collision Detection* 5.1.9 for closest points of
+//! segments; the limits are those of docs/continuous-collision.md,
+//! "Precision limits". `f64` intermediates, re-centred on
 //! B's first end. Each member's radius, coordinates (start and end of the
 //! step, in its own radii) and reach (its travel plus half length plus
 //! radius) are checked as for a single sphere or capsule.

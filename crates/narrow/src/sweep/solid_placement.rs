@@ -9,8 +9,8 @@
 //! the refusals name one by one ([`checked_placement`] and
 //! [`placement_reason`] agree on every input, a unit test shows it).
 //!
-//! Precision domain (docs/continuous-collision.md, "Precision and refusal
-//! limits"): rotations finite and unit within
+//! Precision domain (docs/continuous-collision.md, "Precision limits"):
+//! rotations finite and unit within
 //! [`super::ROTATION_NORM_SQ_TOLERANCE`] in squared norm; the shape offset at
 //! most [`super::MAX_SHAPE_OFFSET`]; the solid's farthest-vertex radius
 //! within [`super::MIN_RADIUS`] and [`super::MAX_RADIUS`]; the shape's

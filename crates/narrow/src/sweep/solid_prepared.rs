@@ -54,7 +54,7 @@ pub struct SolidSweep<'a> {
 
 impl<'a> SolidSweep<'a> {
     /// Checks the placement, velocity and step of `solid` against the
-    /// precision domain (seed 000 "Precision and refusal limits") and
+    /// precision domain (see `solid_placement`) and
     /// prepares its sweep.
     ///
     /// # Errors

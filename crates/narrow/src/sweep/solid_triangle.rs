@@ -44,7 +44,7 @@
 //! testing" (the 13 axes of a box and a triangle). `f64` intermediates,
 //! re-centred on the solid's world centre and turned into its shape frame.
 //! The solid's farthest-vertex radius sets its radius-relative limits
-//! (docs/continuous-collision.md, "Precision and refusal limits"): radius
+//! (docs/continuous-collision.md, "Precision limits"): radius
 //! within [`super::MIN_RADIUS`], [`super::MAX_RADIUS`]; coordinates within
 //! 65536 radii; reach within 1048576 radii; the shape offset at most
 //! [`super::MAX_SHAPE_OFFSET`].

@@ -15,7 +15,7 @@
 //! - **vertex sphere** `i`: the earlier root of `|m + t d|^2 = r^2`.
 //!
 //! A root counts only when the sphere crosses the surface (strictly positive
-//! discriminant: exact tangency is no hit) and the approach test of seed 000
+//! discriminant: exact tangency is no hit) and the approach test
 //! resolves the sign of `normal . d` ([`super::APPROACH_EPS_FACTOR`]). Equal
 //! times keep face, then edge, then vertex order, lower indices first.
 //!
@@ -27,8 +27,8 @@
 //! the triangle from the front.
 //!
 //! # Source and precision domain
-//! Seed 000 "Step and contact behavior" and "Precision and refusal limits";
-//! the closest-point regions follow Ericson, *Real-Time Collision Detection*
+//! The contract of docs/continuous-collision.md, "How a step works" and
+//! "Precision limits"; the closest-point regions follow Ericson, *Real-Time Collision Detection*
 //! 5.1.5. `f64` intermediates on `f32` inputs, re-centred on the sphere's start
 //! position; inputs outside the limits of [`super::domain`] are refused.
 
@@ -285,7 +285,7 @@ pub(super) fn sphere_vs(
 /// ```
 /// use parapet_math::Vec3;
 /// use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome, TriangleFeature};
-/// // Seed 000's tunnelling example: r = 0.1 m, z = 0.15 m, v = -30 m/s, dt = 0.01 s.
+/// // The tunnelling example of the README: r = 0.1 m, z = 0.15 m, v = -30 m/s, dt = 0.01 s.
 /// let floor = [Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
 /// let hit = sweep_sphere_triangle(Vec3::new(0.0, 0.0, 0.15), 0.1, Vec3::new(0.0, 0.0, -30.0), 0.01, &floor);
 /// let SweepOutcome::Hit(impact) = hit else { panic!("{hit:?}") };
@@ -308,7 +308,7 @@ pub fn sweep_sphere_triangle(
 /// Sweeps a sphere against every triangle of a slice and returns the earliest
 /// contact, ties kept in insertion order (the lower index). Triangles whose
 /// bounds are disjoint from the bounds of the sphere's whole path (grown by
-/// its radius, rounded outward) are rejected first, as seed 000's bounds do;
+/// its radius, rounded outward) are rejected first, before any precision check;
 /// every other triangle is validated, and a refusal of any of them is
 /// returned even if another triangle is hit earlier. An initial contact
 /// (time 0) precedes a hit. Brute force: O(T) per query.
