@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use parapet_narrow::inclusion::{
+use parapet_inclusion::{
     edge_edge_toi, toi_batch, vertex_face_toi, CcdQuery, InclusionConfig, InclusionToi,
     VertexFaceQuery,
 };
@@ -66,8 +66,7 @@ fn print_delta_table(samples: &[SampleQuery], queries: &[CcdQuery]) {
             let r = r.as_ref().expect("valid sample query");
             fnn += usize::from(s.truth && !r.is_hit());
             fp += usize::from(!s.truth && r.is_hit());
-            capped +=
-                usize::from(r.status == parapet_narrow::inclusion::InclusionStatus::IterationLimit);
+            capped += usize::from(r.status == parapet_inclusion::InclusionStatus::IterationLimit);
             total += r.iterations;
             worst = worst.max(r.iterations);
         }

@@ -24,7 +24,7 @@ use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_math::{Quat, Vec3};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    sweep_sphere_triangles_indexed, ConvexSolid, SolidPlacement, SolidSweep,
+    sweep_sphere_triangles_indexed, ConvexSolid, Placement, SolidSweep,
 };
 use parapet_scenes::prng::SplitMix64;
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
@@ -248,7 +248,7 @@ fn solid_one_triangle(
             for q in qs {
                 black_box(sweep_solid_triangle(
                     ours,
-                    &SolidPlacement::at(black_box(q.start), rot),
+                    &Placement::at(black_box(q.start), rot),
                     q.velocity,
                     DT,
                     &tri,
@@ -289,7 +289,7 @@ fn solid_patch(
     g.bench_function("parapet_prepared", |b| {
         b.iter(|| {
             for q in qs {
-                let place = SolidPlacement::at(black_box(q.start), rot);
+                let place = Placement::at(black_box(q.start), rot);
                 match SolidSweep::new(ours, &place, q.velocity, DT) {
                     Ok(sweep) => {
                         for t in &tris {
@@ -306,7 +306,7 @@ fn solid_patch(
     g.bench_function("parapet_per_call", |b| {
         b.iter(|| {
             for q in qs {
-                let place = SolidPlacement::at(black_box(q.start), rot);
+                let place = Placement::at(black_box(q.start), rot);
                 for t in &tris {
                     black_box(sweep_solid_triangle(
                         ours,

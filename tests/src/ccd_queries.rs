@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
-use parapet_narrow::inclusion::{CcdQuery, EdgeEdgeQuery, VertexFaceQuery};
+use parapet_inclusion::{CcdQuery, EdgeEdgeQuery, VertexFaceQuery};
 
 /// Which primitive pair a sample query is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

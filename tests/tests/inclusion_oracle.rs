@@ -15,7 +15,7 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use parapet_narrow::inclusion::{
+use parapet_inclusion::{
     edge_edge_toi, vertex_face_toi, EdgeEdgeQuery, InclusionConfig, InclusionStatus, SearchOrder,
     VertexFaceQuery,
 };
@@ -253,7 +253,7 @@ fn witnessed_edge_edge(rng: &mut SplitMix64, coplanar: bool) -> ([[f64; 3]; 8], 
     (points, [t, u, v])
 }
 
-fn run(points: &[[f64; 3]; 8], kind: Kind) -> parapet_narrow::inclusion::InclusionToi {
+fn run(points: &[[f64; 3]; 8], kind: Kind) -> parapet_inclusion::InclusionToi {
     run_in(points, kind, SearchOrder::default())
 }
 
@@ -261,7 +261,7 @@ fn run_in(
     points: &[[f64; 3]; 8],
     kind: Kind,
     search_order: SearchOrder,
-) -> parapet_narrow::inclusion::InclusionToi {
+) -> parapet_inclusion::InclusionToi {
     let config = InclusionConfig {
         search_order,
         ..InclusionConfig::default()

@@ -3,7 +3,7 @@
 //! non-negative precision, errors (not panics) for non-finite input, batch
 //! results in input order and independent of the thread count.
 
-use parapet_narrow::inclusion::{
+use parapet_inclusion::{
     edge_edge_toi, toi_batch, vertex_face_toi, CcdQuery, EdgeEdgeQuery, InclusionConfig,
     InclusionError, InclusionToi, VertexFaceQuery,
 };

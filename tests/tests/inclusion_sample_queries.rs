@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use parapet_narrow::inclusion::{toi_batch, InclusionConfig, InclusionStatus, InclusionToi};
+use parapet_inclusion::{toi_batch, InclusionConfig, InclusionStatus, InclusionToi};
 use parapet_tests::ccd_queries::{load_all, Primitive, SampleQuery};
 
 #[derive(Default, Debug, Clone, Copy)]

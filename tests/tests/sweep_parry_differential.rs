@@ -22,7 +22,7 @@ use num_traits::{One, Zero};
 use parapet_math::{Quat, Vec3};
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    ConvexSolid, SolidPlacement, SweepOutcome,
+    ConvexSolid, Placement, SweepOutcome,
 };
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parry3d::query::{cast_shapes, ShapeCastOptions, ShapeCastStatus};
@@ -412,7 +412,7 @@ fn box_and_hull_casts_agree_with_parry() {
         }
         let mine = ours(&sweep_solid_triangle(
             &solid,
-            &SolidPlacement::at(c, rot),
+            &Placement::at(c, rot),
             vel,
             dt,
             &tri,

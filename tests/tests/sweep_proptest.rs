@@ -7,8 +7,8 @@ use parapet_math::Quat;
 use parapet_math::Vec3;
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_capsule_triangles, sweep_segment_pair, sweep_solid_triangle,
-    sweep_sphere_triangle, sweep_sphere_triangles, ConvexSolid, Impact, MovingSegment,
-    SolidPlacement, SweepOutcome,
+    sweep_sphere_triangle, sweep_sphere_triangles, ConvexSolid, Impact, MovingSegment, Placement,
+    SweepOutcome,
 };
 use proptest::prelude::*;
 
@@ -139,7 +139,7 @@ proptest! {
         let q = parapet_math::nalgebra::Quaternion::new(w, i, j, k);
         // Unit or not: a non-unit rotation must be refused, not trusted.
         let rot = Quat::new_unchecked(q);
-        let place = SolidPlacement { body_position: body, body_rotation: rot, shape_offset: offset, shape_rotation: Quat::identity() };
+        let place = Placement { body_position: body, body_rotation: rot, shape_offset: offset, shape_rotation: Quat::identity() };
         let o = sweep_solid_triangle(&solid, &place, v, dt, &tri);
         well_formed(&o)?;
     }

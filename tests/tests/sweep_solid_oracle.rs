@@ -29,7 +29,7 @@ mod sweep_support;
 
 use num_traits::{Signed, Zero};
 use parapet_math::{Quat, Vec3};
-use parapet_narrow::sweep::{sweep_solid_triangle, ConvexSolid, SolidPlacement, SweepOutcome};
+use parapet_narrow::sweep::{sweep_solid_triangle, ConvexSolid, Placement, SweepOutcome};
 use parapet_tests::parry::parry3d;
 use sweep_support::fast::{self, V};
 use sweep_support::*;
@@ -221,7 +221,7 @@ fn judge(case: &Case, tally: &mut Tally, all_exact: bool) {
         Some(h) => ConvexSolid::from_cuboid(h).expect("valid cuboid"),
         None => ConvexSolid::from_points(&case.vertices, &case.faces).expect("valid hull"),
     };
-    let place = SolidPlacement {
+    let place = Placement {
         body_position: case.body,
         body_rotation: Quat::identity(),
         shape_offset: case.offset,

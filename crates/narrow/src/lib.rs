@@ -8,6 +8,7 @@
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
 
 pub mod contact;
-pub mod inclusion;
 pub mod ray;
+pub mod solid;
 pub mod sweep;
+mod triangle;

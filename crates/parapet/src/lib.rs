@@ -117,7 +117,8 @@ pub mod body {
 /// assert_eq!(hit.normal.z, 1.0);                // from the triangle towards the sphere
 /// ```
 pub mod collide {
-    pub use parapet_narrow::{contact, inclusion, ray, sweep};
+    pub use parapet_inclusion as inclusion;
+    pub use parapet_narrow::{contact, ray, solid, sweep};
     pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
 }
 

@@ -2,10 +2,10 @@
 //! touches a triangle of a mesh only at seams of the tessellation (edges
 //! that [`parapet_geometry::mesh_edges`] finds inactive) takes the face
 //! normal, so that solids slide over flat or gently curved meshes without
-//! ghost contacts. Discrete contacts go through [`admit`] (crate-private,
+//! ghost contacts. Discrete contacts go through `admit` (crate-private,
 //! used by `shape_mesh_triangle`), swept impacts through [`admit_impact`]:
-//! seed 000's "tessellated-floor limitation" asks for "topology-aware
-//! feature admission for swept and initial contacts".
+//! the same topology-aware feature admission for swept and initial contacts
+//! on a tessellated floor (docs/physics.md, "Tessellated surfaces").
 //!
 //! Swept impacts: an impact at a seam keeps its time and point (the shape
 //! does touch the surface there, so nothing passes through) and takes the
@@ -28,14 +28,15 @@
 use parapet_geometry::ActiveEdges;
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{triangle_normal, LocalManifold, FACE_NORMAL_COS};
+use super::{LocalManifold, FACE_NORMAL_COS};
 use crate::sweep::{Impact, SweepOutcome};
+use crate::triangle::{edge, edge_ends, unit_normal};
 
 /// Relative tolerance (dimensionless, times the triangle's longest edge)
 /// within which a contact point lies on an edge: 1e-6, about eight `f32`
 /// ulps of the triangle's size (the rounding of its vertices), so a point
 /// computed on an edge is not missed through roundoff.
-pub const EDGE_TOUCH_TOLERANCE_REL: f64 = 1.0e-6;
+pub(crate) const EDGE_TOUCH_TOLERANCE_REL: f64 = 1.0e-6;
 
 /// Distance (m) from `p` to the segment `a`-`b`.
 fn segment_distance(p: Vec3d, a: Vec3d, b: Vec3d) -> f64 {
@@ -58,16 +59,14 @@ pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) 
     if edges.all() || m.is_empty() {
         return m;
     }
-    let Some(n) = triangle_normal(tri) else {
+    let Some(n) = unit_normal(tri) else {
         return m;
     };
     let face = -n;
     if m.normal.dot(&face) >= FACE_NORMAL_COS {
         return m;
     }
-    let size = (0..3)
-        .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
-        .fold(0.0, f64::max);
+    let size = (0..3).map(|k| edge(tri, k).1.norm()).fold(0.0, f64::max);
     let slack = EDGE_TOUCH_TOLERANCE_REL * size;
     let on_active_feature = m
         .points
@@ -81,7 +80,12 @@ pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) 
 
 /// Whether some active edge of `tri` passes within `tol` (m) of `p`.
 fn on_active_edge(p: Vec3d, tri: &[Vec3d; 3], edges: ActiveEdges, tol: f64) -> bool {
-    (0..3).any(|k| edges.edge(k) && segment_distance(p, tri[k], tri[(k + 1) % 3]) <= tol)
+    (0..3).any(|k| {
+        edges.edge(k) && {
+            let (a, b) = edge_ends(tri, k);
+            segment_distance(p, a, b) <= tol
+        }
+    })
 }
 
 /// The normal a contact at `point` with normal `normal` (unit, from the
@@ -94,7 +98,7 @@ pub fn seam_normal(normal: Vec3d, point: Vec3d, tri: &[Vec3d; 3], edges: ActiveE
     if edges.all() {
         return normal;
     }
-    match triangle_normal(tri) {
+    match unit_normal(tri) {
         Some(n) => seam_normal_of(normal, point, tri, n, edges),
         None => normal,
     }
@@ -111,9 +115,7 @@ fn seam_normal_of(
     if normal.dot(&n) >= FACE_NORMAL_COS {
         return normal;
     }
-    let size = (0..3)
-        .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
-        .fold(0.0, f64::max);
+    let size = (0..3).map(|k| edge(tri, k).1.norm()).fold(0.0, f64::max);
     if on_active_edge(point, tri, edges, EDGE_TOUCH_TOLERANCE_REL * size) {
         normal
     } else {
@@ -159,7 +161,7 @@ pub fn admit_impact<F>(
         return outcome;
     }
     let tri = tri.map(promote);
-    let Some(n) = triangle_normal(&tri) else {
+    let Some(n) = unit_normal(&tri) else {
         return outcome;
     };
     let admitted = |i: &Impact<F>| seam_normal_of(i.normal, i.point, &tri, n, edges);
@@ -188,11 +190,7 @@ mod tests {
     use super::*;
 
     fn floor() -> [Vec3d; 3] {
-        [
-            Vec3d::new(0.0, 0.0, 0.0),
-            Vec3d::new(1.0, 0.0, 0.0),
-            Vec3d::new(0.0, 1.0, 0.0),
-        ]
+        floor_f32().map(parapet_math::promote)
     }
 
     fn edge_contact() -> LocalManifold {

@@ -7,7 +7,8 @@
 //! lying on the face); otherwise one point at the closest pair. When the
 //! core crosses the face, the separating-axis test over the front normal
 //! and the edges crossed with the core gives the least overlap.
-//! One-sided rule (seed 000 "Step and contact behavior"): the capsule is
+//! One-sided rule (as the capsule sweep's, docs/continuous-collision.md,
+//! "How a step works"): the capsule is
 //! behind the face only when both segment ends are strictly behind its
 //! plane; a capsule partly in front is pushed out to the front. Precision
 //! domain: `f64` relative to the first segment end.
@@ -17,9 +18,10 @@ use parapet_math::{promote, Vec3, Vec3d};
 use super::closest::{segment_segment, segment_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
 use super::{
-    triangle_normal, within_margin, LocalManifold, Manifold, AXIS_TOLERANCE_ABS,
-    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    within_margin, LocalManifold, Manifold, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
+    FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
+use crate::triangle::{edge, edge_ends, relative_triangle, unit_normal};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with triangle B
 /// (world, counter-clockwise from the front). The normal runs from the
@@ -32,7 +34,7 @@ pub fn contact_capsule_triangle(
 ) -> Manifold {
     let origin = promote(segment_a[0]);
     let seg = segment_a.map(|v| promote(v) - origin);
-    let tri = triangle_b.map(|v| promote(v) - origin);
+    let tri = relative_triangle(triangle_b, origin);
     capsule_triangle(seg, radius_a as f64, &tri, margin as f64).into_world(origin)
 }
 
@@ -43,7 +45,7 @@ pub(crate) fn capsule_triangle(
     tri: &[Vec3d; 3],
     margin: f64,
 ) -> LocalManifold {
-    let Some(n) = triangle_normal(tri) else {
+    let Some(n) = unit_normal(tri) else {
         return LocalManifold::empty();
     };
     let h = |x: Vec3d| n.dot(&(x - tri[0]));
@@ -110,7 +112,7 @@ fn crossing_contact(
     let dir = seg[1] - seg[0];
     let mut best_edge: Option<(f64, usize, Vec3d)> = None;
     for i in 0..3 {
-        let e = tri[(i + 1) % 3] - tri[i];
+        let e = edge(tri, i).1;
         let cross = e.cross(&dir);
         let len_sq = cross.norm_squared();
         if len_sq <= PARALLEL_SIN_SQ * e.norm_squared() * dir.norm_squared() || len_sq == 0.0 {
@@ -137,7 +139,8 @@ fn crossing_contact(
             if !within_margin(sep, margin) {
                 return LocalManifold::empty();
             }
-            let (_, _, cs, ct) = segment_segment(seg[0], seg[1], tri[i], tri[(i + 1) % 3]);
+            let (a, b) = edge_ends(tri, i);
+            let (_, _, cs, ct) = segment_segment(seg[0], seg[1], a, b);
             return LocalManifold::single(normal, (cs + normal * r + ct) * 0.5, -sep);
         }
     }
@@ -172,7 +175,7 @@ pub(crate) fn clip_segment_to_prism(
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
     for i in 0..3 {
         let a = tri[i];
-        let inward = n.cross(&(tri[(i + 1) % 3] - a));
+        let inward = n.cross(&edge(tri, i).1);
         let start = inward.dot(&(seg[0] - a));
         let rate = inward.dot(&dir);
         if rate == 0.0 {
@@ -196,11 +199,7 @@ mod tests {
     use super::*;
 
     fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-10.0, -10.0, 0.0),
-            Vec3::new(10.0, -10.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0)
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use parapet_math::Vec3d;
 
+use crate::triangle::{edge_ends, inside, raw_normal};
+
 /// Squared length (m^2) below which a segment counts as a point: far below
 /// any `f32` length at the scales parapet accepts (1e-12 m).
 pub(crate) const DEGENERATE_LENGTH_SQ: f64 = 1.0e-24;
@@ -137,7 +139,8 @@ fn closest_on_edges(p: Vec3d, tri: &[Vec3d; 3]) -> (Vec3d, TriangleFeature) {
     let mut best = (tri[0], TriangleFeature::Vertex(0));
     let mut best_d = f64::INFINITY;
     for i in 0..3 {
-        let (_, q) = point_segment(p, tri[i], tri[(i + 1) % 3]);
+        let (a, b) = edge_ends(tri, i);
+        let (_, q) = point_segment(p, a, b);
         let d = (q - p).norm_squared();
         if d < best_d {
             best_d = d;
@@ -145,16 +148,6 @@ fn closest_on_edges(p: Vec3d, tri: &[Vec3d; 3]) -> (Vec3d, TriangleFeature) {
         }
     }
     best
-}
-
-/// Whether `p`, assumed on the plane of the triangle with unnormalised
-/// normal `n`, lies inside it or on its boundary.
-pub(crate) fn inside_triangle(p: Vec3d, tri: &[Vec3d; 3], n: Vec3d) -> bool {
-    (0..3).all(|i| {
-        let a = tri[i];
-        let b = tri[(i + 1) % 3];
-        (b - a).cross(&(p - a)).dot(&n) >= 0.0
-    })
 }
 
 /// Closest points of segment `[p, q]` and a triangle: the point on the
@@ -165,14 +158,14 @@ pub(crate) fn segment_triangle(
     q: Vec3d,
     tri: &[Vec3d; 3],
 ) -> (Vec3d, Vec3d, TriangleFeature) {
-    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    let n = raw_normal(tri);
     let hp = n.dot(&(p - tri[0]));
     let hq = n.dot(&(q - tri[0]));
     if (hp <= 0.0 && hq >= 0.0) || (hp >= 0.0 && hq <= 0.0) {
         let span = hp - hq;
         if span != 0.0 {
             let x = p + (q - p) * (hp / span);
-            if inside_triangle(x, tri, n) {
+            if inside(x, tri, &n) {
                 return (x, x, TriangleFeature::Face);
             }
         }
@@ -187,7 +180,8 @@ pub(crate) fn segment_triangle(
         best = (q, tq, fq);
     }
     for i in 0..3 {
-        let (_, t, cs, ct) = segment_segment(p, q, tri[i], tri[(i + 1) % 3]);
+        let (a, b) = edge_ends(tri, i);
+        let (_, t, cs, ct) = segment_segment(p, q, a, b);
         let d = (ct - cs).norm_squared();
         if d < best_d {
             best_d = d;

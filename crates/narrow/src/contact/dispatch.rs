@@ -2,7 +2,7 @@
 //! poses to a [`Manifold`], choosing the pair function.
 //!
 //! Working frame: every pair is computed in `f64` relative to shape A's
-//! position (seed 004 "Numerical contact boundaries"); the poses are
+//! position (docs/physics.md, "Numeric boundaries"); the poses are
 //! converted here, once, and the pair functions see only that frame.
 
 use parapet_geometry::{ActiveEdges, Shape, TriangleMesh};
@@ -11,23 +11,40 @@ use parapet_math::{promote, Vec3, Vec3d};
 use super::active_edges::admit;
 use super::capsule_capsule::capsule_capsule;
 use super::capsule_triangle::capsule_triangle;
-use super::convex_convex::{capsule_polytope, polytope_polytope, sphere_polytope};
-use super::convex_triangle::polytope_triangle;
-use super::polytope::Polytope;
+use super::placed_solid::PlacedSolid;
+use super::solid_solid::{capsule_solid, solid_solid, sphere_solid};
+use super::solid_triangle::solid_triangle;
 use super::sphere_capsule::sphere_capsule;
 use super::sphere_sphere::sphere_sphere;
 use super::sphere_triangle::sphere_triangle;
 use super::{working_rotation, ContactError, LocalManifold, Manifold, Pose};
+use crate::solid::ConvexSolid;
+use crate::triangle::relative_triangle;
 
 /// A solid shape placed in the working frame.
-enum Placed {
+enum Placed<'a> {
     Sphere(Vec3d, f64),
     Capsule([Vec3d; 2], f64),
-    Polytope(Polytope),
+    Solid(PlacedSolid<'a>),
 }
 
-/// Places a solid shape at `pose`, relative to `origin`; `None` for a mesh.
-fn place(shape: &Shape, pose: &Pose, origin: Vec3d) -> Option<Placed> {
+/// The [`ConvexSolid`] of a box or hull shape, `None` for any other shape.
+fn solid_of(shape: &Shape) -> Option<ConvexSolid> {
+    match shape {
+        Shape::Cuboid(c) => Some(ConvexSolid::cuboid(promote(c.half_extents()))),
+        Shape::ConvexHull(h) => Some(ConvexSolid::from_hull(h)),
+        _ => None,
+    }
+}
+
+/// Places a solid shape at `pose`, relative to `origin` (a box or hull as
+/// `solid`, its [`solid_of`]); `None` for a mesh.
+fn place<'a>(
+    shape: &Shape,
+    pose: &Pose,
+    origin: Vec3d,
+    solid: Option<&'a ConvexSolid>,
+) -> Option<Placed<'a>> {
     let rotation = working_rotation(pose);
     let center = promote(pose.translation.vector) - origin;
     Some(match shape {
@@ -36,12 +53,9 @@ fn place(shape: &Shape, pose: &Pose, origin: Vec3d) -> Option<Placed> {
             let axis = rotation * Vec3d::new(0.0, 0.0, c.half_height() as f64);
             Placed::Capsule([center - axis, center + axis], c.radius() as f64)
         }
-        Shape::Cuboid(c) => Placed::Polytope(Polytope::cuboid(
-            promote(c.half_extents()),
-            &rotation,
-            center,
-        )),
-        Shape::ConvexHull(h) => Placed::Polytope(Polytope::hull(h, &rotation, center)),
+        Shape::Cuboid(_) | Shape::ConvexHull(_) => {
+            Placed::Solid(PlacedSolid::new(solid?, &rotation, center))
+        }
         Shape::Mesh(_) => return None,
         #[allow(unreachable_patterns)]
         _ => return None,
@@ -82,9 +96,9 @@ fn check_inputs(pose_a: &Pose, pose_b: Option<&Pose>, margin: f32) -> Result<(),
 /// 3. Sphere-sphere, sphere-capsule, capsule-capsule: closest points of the
 ///    cores (`sphere_sphere.rs`, `sphere_capsule.rs`, `capsule_capsule.rs`).
 /// 4. Sphere or capsule against a cuboid or hull: closest feature, or the
-///    separating-axis test once the core enters (`convex_convex.rs`).
+///    separating-axis test once the core enters (`solid_solid.rs`).
 /// 5. Cuboid or hull against cuboid or hull: the separating-axis test with
-///    face clipping (`convex_convex.rs`).
+///    face clipping (`solid_solid.rs`).
 ///
 /// Reversed pairs call the same function with the roles swapped and flip
 /// the normal.
@@ -110,23 +124,24 @@ pub fn shapes(
     } else {
         "meshes are not solids and have no contact with each other"
     };
-    let a = place(shape_a, pose_a, origin).ok_or_else(|| unsupported(hint))?;
-    let b = place(shape_b, pose_b, origin).ok_or_else(|| unsupported(hint))?;
+    let (solid_a, solid_b) = (solid_of(shape_a), solid_of(shape_b));
+    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or_else(|| unsupported(hint))?;
+    let b = place(shape_b, pose_b, origin, solid_b.as_ref()).ok_or_else(|| unsupported(hint))?;
     Ok(placed_pair(&a, &b, margin as f64).into_world(origin))
 }
 
-fn placed_pair(a: &Placed, b: &Placed, margin: f64) -> LocalManifold {
-    use Placed::{Capsule, Polytope as Poly, Sphere};
+fn placed_pair(a: &Placed<'_>, b: &Placed<'_>, margin: f64) -> LocalManifold {
+    use Placed::{Capsule, Solid, Sphere};
     match (a, b) {
         (Sphere(ca, ra), Sphere(cb, rb)) => sphere_sphere(*ca, *ra, *cb, *rb, margin),
         (Sphere(c, r), Capsule(s, rs)) => sphere_capsule(*c, *r, *s, *rs, margin),
         (Capsule(s, rs), Sphere(c, r)) => sphere_capsule(*c, *r, *s, *rs, margin).flipped(),
         (Capsule(sa, ra), Capsule(sb, rb)) => capsule_capsule(*sa, *ra, *sb, *rb, margin),
-        (Sphere(c, r), Poly(p)) => sphere_polytope(*c, *r, p, margin),
-        (Poly(p), Sphere(c, r)) => sphere_polytope(*c, *r, p, margin).flipped(),
-        (Capsule(s, r), Poly(p)) => capsule_polytope(*s, *r, p, margin),
-        (Poly(p), Capsule(s, r)) => capsule_polytope(*s, *r, p, margin).flipped(),
-        (Poly(pa), Poly(pb)) => polytope_polytope(pa, pb, margin),
+        (Sphere(c, r), Solid(p)) => sphere_solid(*c, *r, p, margin),
+        (Solid(p), Sphere(c, r)) => sphere_solid(*c, *r, p, margin).flipped(),
+        (Capsule(s, r), Solid(p)) => capsule_solid(*s, *r, p, margin),
+        (Solid(p), Capsule(s, r)) => capsule_solid(*s, *r, p, margin).flipped(),
+        (Solid(pa), Solid(pb)) => solid_solid(pa, pb, margin),
     }
 }
 
@@ -170,21 +185,22 @@ pub fn shape_mesh_triangle(
 ) -> Result<Manifold, ContactError> {
     check_inputs(pose_a, None, margin)?;
     let origin = promote(pose_a.translation.vector);
-    let a = place(shape_a, pose_a, origin).ok_or(ContactError::Unsupported {
+    let solid_a = solid_of(shape_a);
+    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or(ContactError::Unsupported {
         shape_a: shape_a.kind_name(),
         shape_b: "triangle",
         hint: "meshes are not solids and have no contact with triangles",
     })?;
-    let tri = triangle_b.map(|v| promote(v) - origin);
+    let tri = relative_triangle(triangle_b, origin);
     let m = placed_triangle(&a, &tri, margin as f64);
     Ok(admit(m, &tri, edges_b).into_world(origin))
 }
 
-fn placed_triangle(a: &Placed, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
+fn placed_triangle(a: &Placed<'_>, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
     match a {
         Placed::Sphere(c, r) => sphere_triangle(*c, *r, tri, margin),
         Placed::Capsule(s, r) => capsule_triangle(*s, *r, tri, margin),
-        Placed::Polytope(p) => polytope_triangle(p, tri, margin),
+        Placed::Solid(p) => solid_triangle(p, tri, margin),
     }
 }
 
@@ -217,7 +233,8 @@ pub fn shape_mesh(
 ) -> Result<Vec<MeshContact>, ContactError> {
     check_inputs(pose_a, Some(pose_b), margin)?;
     let origin = promote(pose_a.translation.vector);
-    let a = place(shape_a, pose_a, origin).ok_or(ContactError::Unsupported {
+    let solid_a = solid_of(shape_a);
+    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or(ContactError::Unsupported {
         shape_a: shape_a.kind_name(),
         shape_b: "triangle mesh",
         hint: "meshes are not solids and have no contact with each other",

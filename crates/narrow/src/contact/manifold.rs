@@ -8,7 +8,7 @@
 //!
 //! Pair functions build a [`LocalManifold`] in `f64`, relative to a working
 //! origin (usually shape A's position, to keep precision after large
-//! translations, seed 004 "Numerical contact boundaries"), and round it once
+//! translations: docs/physics.md, "Numeric boundaries"), and round it once
 //! to `f32` world values with [`LocalManifold::into_world`].
 
 use parapet_math::{Vec3, Vec3d};
@@ -30,18 +30,6 @@ pub struct ContactPoint {
     pub depth: f32,
 }
 
-impl ContactPoint {
-    /// The point on shape A's surface (world, m), given the manifold normal.
-    pub fn point_on_a(&self, normal: Vec3) -> Vec3 {
-        self.point + normal * (self.depth * 0.5)
-    }
-
-    /// The point on shape B's surface (world, m), given the manifold normal.
-    pub fn point_on_b(&self, normal: Vec3) -> Vec3 {
-        self.point - normal * (self.depth * 0.5)
-    }
-}
-
 /// The result of a discrete contact test between shape A and shape B.
 ///
 /// Empty when the shapes are farther apart than the margin. Otherwise a unit
@@ -57,7 +45,7 @@ pub struct Manifold {
 
 impl Manifold {
     /// The manifold with no contact.
-    pub const EMPTY: Manifold = Manifold {
+    pub(crate) const EMPTY: Manifold = Manifold {
         normal: Vec3::new(0.0, 0.0, 0.0),
         points: [ContactPoint {
             point: Vec3::new(0.0, 0.0, 0.0),
@@ -110,7 +98,7 @@ pub(crate) struct LocalManifold {
 
 impl LocalManifold {
     /// No contact.
-    pub fn empty() -> LocalManifold {
+    pub(crate) fn empty() -> LocalManifold {
         LocalManifold {
             normal: Vec3d::zeros(),
             points: Vec::new(),
@@ -118,7 +106,7 @@ impl LocalManifold {
     }
 
     /// One contact point.
-    pub fn single(normal: Vec3d, point: Vec3d, depth: f64) -> LocalManifold {
+    pub(crate) fn single(normal: Vec3d, point: Vec3d, depth: f64) -> LocalManifold {
         LocalManifold {
             normal,
             points: vec![(point, depth)],
@@ -126,12 +114,12 @@ impl LocalManifold {
     }
 
     /// True when there is no point.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
 
     /// Swaps the roles of A and B.
-    pub fn flipped(mut self) -> LocalManifold {
+    pub(crate) fn flipped(mut self) -> LocalManifold {
         self.normal = -self.normal;
         self
     }
@@ -140,7 +128,7 @@ impl LocalManifold {
     /// the deepest point, the point farthest from it, then the two points that
     /// make the largest triangles on each side of that diagonal (the usual
     /// manifold reduction of Box2D/Bullet, here on the plane of the normal).
-    pub fn reduce(&mut self) {
+    pub(crate) fn reduce(&mut self) {
         if self.points.len() <= MAX_CONTACT_POINTS {
             return;
         }
@@ -162,7 +150,7 @@ impl LocalManifold {
     }
 
     /// Rounds to `f32` world values: points are `origin + local`.
-    pub fn into_world(mut self, origin: Vec3d) -> Manifold {
+    pub(crate) fn into_world(mut self, origin: Vec3d) -> Manifold {
         self.reduce();
         let mut out = Manifold::EMPTY;
         if self.points.is_empty() {

@@ -7,7 +7,7 @@
 //! `<a>_<b>.rs` takes shape A first and returns the normal from A to B; the
 //! reversed pair, where it exists, sits in the same file. Pair functions
 //! take `f32` world values and compute in `f64` in a working frame centred on
-//! shape A (seed 004 "Numerical contact boundaries"); only the dispatcher
+//! shape A (docs/physics.md, "Numeric boundaries"); only the dispatcher
 //! [`shapes`] converts poses and shapes.
 //!
 //! A contact is reported when the distance between the shapes is smaller
@@ -26,26 +26,26 @@ pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
-mod convex_convex;
-mod convex_triangle;
 mod dispatch;
 mod error;
 mod manifold;
-pub(crate) mod polytope;
+pub(crate) mod placed_solid;
+mod solid_solid;
+mod solid_triangle;
 mod sphere_capsule;
 mod sphere_sphere;
 mod sphere_triangle;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_triangle::contact_capsule_triangle;
-pub use convex_convex::{
-    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
-    contact_sphere_cuboid,
-};
-pub use convex_triangle::contact_cuboid_triangle;
 pub use dispatch::{shape_mesh, shape_mesh_triangle, shape_triangle, shapes, MeshContact};
 pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
+pub use solid_solid::{
+    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
+    contact_sphere_cuboid,
+};
+pub use solid_triangle::contact_cuboid_triangle;
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
 pub use sphere_sphere::contact_sphere_sphere;
 pub use sphere_triangle::contact_sphere_triangle;
@@ -58,19 +58,19 @@ pub type Pose = Isometry3<f32>;
 /// The normal used when the two cores coincide and no direction is defined
 /// (concentric spheres, touching segment cores): world +Z, the "up" of the
 /// default gravity, so that a degenerate contact pushes B upwards.
-pub const COINCIDENT_NORMAL: Vec3d = Vec3d::new(0.0, 0.0, 1.0);
+pub(crate) const COINCIDENT_NORMAL: Vec3d = Vec3d::new(0.0, 0.0, 1.0);
 
 /// Squared sine of the angle (dimensionless) below which two directions
 /// count as parallel: 1e-12, i.e. 1 microradian. Cross products of nearly
 /// parallel edges are then too short to give a trustworthy axis, and the
 /// face axes already cover those configurations.
-pub const PARALLEL_SIN_SQ: f64 = 1.0e-12;
+pub(crate) const PARALLEL_SIN_SQ: f64 = 1.0e-12;
 
 /// Cosine (dimensionless) above which a closest direction counts as the
 /// face normal of a triangle (1 - 1e-9: about 45 microradians), so that a
 /// capsule lying on a face gets the face normal and two points even when
 /// its closest pair was found on an edge.
-pub const FACE_NORMAL_COS: f64 = 1.0 - 1.0e-9;
+pub(crate) const FACE_NORMAL_COS: f64 = 1.0 - 1.0e-9;
 
 /// Absolute part (m) of the tolerance by which an axis must beat a
 /// preferred one in the separating-axis tests: 1 micrometre. Face axes are
@@ -78,19 +78,19 @@ pub const FACE_NORMAL_COS: f64 = 1.0 - 1.0e-9;
 /// keeps a stable face manifold; the reported depth can then be off by at
 /// most this tolerance. Warning: raising it trades edge accuracy for
 /// manifold stability.
-pub const AXIS_TOLERANCE_ABS: f64 = 1.0e-6;
+pub(crate) const AXIS_TOLERANCE_ABS: f64 = 1.0e-6;
 
 /// Relative part (dimensionless, times the sum of the two shapes' bounding
 /// radii) of the axis preference tolerance: 1e-6, about eight `f32` ulps of
 /// the shapes' size, the rounding of their `f32` vertices.
-pub const AXIS_TOLERANCE_REL: f64 = 1.0e-6;
+pub(crate) const AXIS_TOLERANCE_REL: f64 = 1.0e-6;
 
 /// Slack (dimensionless, a cosine) for edge axes against a one-sided
 /// triangle: an overlapping axis whose normal from the shape to the
 /// triangle points to the front by more than this is refused, since it
 /// would push the shape behind the face. 1e-9 lets axes lying in the
 /// triangle's plane through.
-pub const ONE_SIDED_TOLERANCE: f64 = 1.0e-9;
+pub(crate) const ONE_SIDED_TOLERANCE: f64 = 1.0e-9;
 
 /// The rotation of `pose` as an `f64` matrix, renormalised in `f64`.
 pub(crate) fn working_rotation(pose: &Pose) -> Mat3d {
@@ -103,13 +103,6 @@ pub(crate) fn working_rotation(pose: &Pose) -> Mat3d {
     } else {
         Mat3d::identity()
     }
-}
-
-/// The unit front normal of a triangle, `None` when it has no area.
-pub(crate) fn triangle_normal(tri: &[Vec3d; 3]) -> Option<Vec3d> {
-    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    let len = n.norm();
-    (len > 0.0 && len.is_finite()).then(|| n / len)
 }
 
 /// Whether a signed gap (m; negative for overlap) is reported as a contact:

@@ -11,7 +11,8 @@ use super::{within_margin, LocalManifold, Manifold, COINCIDENT_NORMAL};
 
 /// Contact of sphere A (`center_a`, `radius_a`) with sphere B, reported when
 /// the gap is smaller than `margin` (m). The normal runs from A's centre to
-/// B's; coincident centres use [`COINCIDENT_NORMAL`].
+/// B's; coincident centres use world +Z (the "up" of the default
+/// gravity, so that a degenerate contact pushes B upwards).
 pub fn contact_sphere_sphere(
     center_a: Vec3,
     radius_a: f32,

@@ -1,7 +1,8 @@
 //! Contact between a sphere and one static, one-sided triangle.
 //!
 //! Method: closest point of the triangle to the sphere centre by Voronoi
-//! regions (Ericson 5.1.5). One-sided rule (seeds 000 and 004): a triangle's
+//! regions (Ericson 5.1.5). One-sided rule (as every contact with a
+//! triangle): a triangle's
 //! front is the side its counter-clockwise normal `(b - a) x (c - a)` points
 //! to; a sphere whose centre is strictly behind the plane gets no contact.
 //! Face contacts use the face normal; edge and vertex contacts use the
@@ -12,7 +13,8 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
-use super::{triangle_normal, within_margin, LocalManifold, Manifold};
+use super::{within_margin, LocalManifold, Manifold};
+use crate::triangle::{relative_triangle, unit_normal};
 
 /// Contact of sphere A with triangle B (world vertices, counter-clockwise
 /// seen from the front). The normal runs from the sphere to the triangle, so
@@ -25,13 +27,13 @@ pub fn contact_sphere_triangle(
     margin: f32,
 ) -> Manifold {
     let origin = promote(center_a);
-    let tri = triangle_b.map(|v| promote(v) - origin);
+    let tri = relative_triangle(triangle_b, origin);
     sphere_triangle(Vec3d::zeros(), radius_a as f64, &tri, margin as f64).into_world(origin)
 }
 
 /// [`contact_sphere_triangle`] in the working frame.
 pub(crate) fn sphere_triangle(c: Vec3d, r: f64, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
-    let Some(n) = triangle_normal(tri) else {
+    let Some(n) = unit_normal(tri) else {
         return LocalManifold::empty();
     };
     if n.dot(&(c - tri[0])) < 0.0 {
@@ -55,11 +57,7 @@ mod tests {
     use super::*;
 
     fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-10.0, -10.0, 0.0),
-            Vec3::new(10.0, -10.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0)
     }
 
     #[test]

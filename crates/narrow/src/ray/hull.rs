@@ -1,14 +1,14 @@
-//! Ray against a solid convex polytope given by its face planes.
+//! Ray against a solid (a box or a convex hull) given by its face planes.
 //!
 //! Method: Cyrus-Beck clipping of the ray against every face's half-space
 //! (Ericson 5.3.8): the entry is the latest entering plane, the exit the
-//! earliest exiting one. Precision domain: `f64` in the polytope's frame.
+//! earliest exiting one. Precision domain: `f64` in the solid's frame.
 
 use parapet_math::Vec3d;
 
 use super::LocalHit;
 
-/// The first hit of the ray `o + t d` (unit `d`) on the solid polytope
+/// The first hit of the ray `o + t d` (unit `d`) on the solid
 /// bounded by the planes `normal . x <= offset` (unit outward normals).
 pub(crate) fn ray_planes(
     o: Vec3d,
@@ -55,25 +55,23 @@ pub(crate) fn ray_planes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::polytope::Polytope;
+    use crate::contact::placed_solid::PlacedSolid;
+    use crate::solid::ConvexSolid;
     use parapet_math::Mat3d;
 
-    fn ray_polytope(o: Vec3d, d: Vec3d, p: &Polytope, max: f64) -> Option<LocalHit> {
-        ray_planes(o, d, p.faces.iter().map(|f| (f.normal, f.offset)), max)
+    fn ray_solid(o: Vec3d, d: Vec3d, p: &PlacedSolid<'_>, max: f64) -> Option<LocalHit> {
+        ray_planes(o, d, p.planes.iter().map(|f| (f.normal, f.offset)), max)
     }
 
     #[test]
     fn ray_hits_a_cube_face_from_outside_and_reports_zero_from_inside() {
-        let cube = Polytope::cuboid(
-            Vec3d::new(1.0, 1.0, 1.0),
-            &Mat3d::identity(),
-            Vec3d::zeros(),
-        );
-        let hit = ray_polytope(Vec3d::new(0.2, 0.3, 5.0), -Vec3d::z(), &cube, 10.0).unwrap();
+        let solid = ConvexSolid::cuboid(Vec3d::new(1.0, 1.0, 1.0));
+        let cube = PlacedSolid::new(&solid, &Mat3d::identity(), Vec3d::zeros());
+        let hit = ray_solid(Vec3d::new(0.2, 0.3, 5.0), -Vec3d::z(), &cube, 10.0).unwrap();
         assert!((hit.t - 4.0).abs() < 1e-12);
         assert!((hit.normal - Vec3d::z()).norm() < 1e-12);
-        let inside = ray_polytope(Vec3d::zeros(), Vec3d::x(), &cube, 10.0).unwrap();
+        let inside = ray_solid(Vec3d::zeros(), Vec3d::x(), &cube, 10.0).unwrap();
         assert_eq!(inside.t, 0.0);
-        assert!(ray_polytope(Vec3d::new(0.0, 0.0, 5.0), Vec3d::z(), &cube, 10.0).is_none());
+        assert!(ray_solid(Vec3d::new(0.0, 0.0, 5.0), Vec3d::z(), &cube, 10.0).is_none());
     }
 }

@@ -81,27 +81,6 @@ pub fn cast_shape(
     }))
 }
 
-/// The first hit of a ray on a convex hull at `pose`. Conventions as
-/// [`cast_sphere`].
-pub fn cast_hull(
-    hull: &ConvexHull,
-    pose: &Pose,
-    origin: Vec3,
-    direction: Vec3,
-    max_distance: f32,
-) -> Option<RayIntersection> {
-    let d = unit_direction(direction)?;
-    let rotation = working_rotation(pose);
-    let o = rotation.transpose() * (promote(origin) - promote(pose.translation.vector));
-    ray_hull_local(hull, o, rotation.transpose() * d, max_distance as f64).map(|h| {
-        LocalHit {
-            t: h.t,
-            normal: rotation * h.normal,
-        }
-        .into_world(promote(origin), d)
-    })
-}
-
 /// The first front-face hit of a ray on a mesh at `pose`, with the index of
 /// the triangle hit (the lowest index among equal distances).
 pub fn cast_mesh(
@@ -184,12 +163,12 @@ pub(crate) struct LocalHit {
 
 impl LocalHit {
     /// The hit of a ray that starts inside a solid.
-    pub fn inside(d: Vec3d) -> LocalHit {
+    pub(crate) fn inside(d: Vec3d) -> LocalHit {
         LocalHit { t: 0.0, normal: -d }
     }
 
     /// Rounds to world `f32` values for a ray from `origin` along unit `d`.
-    pub fn into_world(self, origin: Vec3d, d: Vec3d) -> RayIntersection {
+    pub(crate) fn into_world(self, origin: Vec3d, d: Vec3d) -> RayIntersection {
         RayIntersection {
             distance: self.t as f32,
             point: (origin + d * self.t).cast::<f32>(),

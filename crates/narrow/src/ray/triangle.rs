@@ -11,6 +11,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::{unit_direction, LocalHit, RayIntersection};
+use crate::triangle::{inside, raw_normal, relative_triangle};
 
 /// The hit of the ray on the front of the triangle (world vertices,
 /// counter-clockwise seen from the front). The normal is the unit front
@@ -23,13 +24,13 @@ pub fn cast_triangle(
 ) -> Option<RayIntersection> {
     let d = unit_direction(direction)?;
     let o = promote(origin);
-    let tri = triangle.map(|v| promote(v) - o);
+    let tri = relative_triangle(triangle, o);
     ray_triangle(&tri, d, max_distance as f64).map(|hit| hit.into_world(o, d))
 }
 
 /// [`cast_triangle`] with the ray origin at zero and a unit direction.
 pub(crate) fn ray_triangle(tri: &[Vec3d; 3], d: Vec3d, max: f64) -> Option<LocalHit> {
-    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    let n = raw_normal(tri);
     let rate = n.dot(&d);
     if rate.partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
         return None;
@@ -39,12 +40,7 @@ pub(crate) fn ray_triangle(tri: &[Vec3d; 3], d: Vec3d, max: f64) -> Option<Local
         return None;
     }
     let p = d * t;
-    let inside = (0..3).all(|i| {
-        let a = tri[i];
-        let b = tri[(i + 1) % 3];
-        (b - a).cross(&(p - a)).dot(&n) >= 0.0
-    });
-    if !inside {
+    if !inside(p, tri, &n) {
         return None;
     }
     Some(LocalHit {
@@ -58,11 +54,7 @@ mod tests {
     use super::*;
 
     fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(0.0, 1.0, 0.0),
-        ]
+        crate::triangle::test_floor(1.0)
     }
 
     #[test]

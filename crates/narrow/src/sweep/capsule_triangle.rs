@@ -33,8 +33,10 @@
 //! nothing but the cap labels, bit for bit.
 //!
 //! # Source and precision domain
-//! Seed 000 "Step and contact behavior" (capsule features, parallel case,
-//! admission). `f64` intermediates on `f32` inputs, re-centred on the
+//! The features, the parallel case and the admission rule above are the
+//! capsule contract of docs/continuous-collision.md, "How a step works";
+//! closest points of segments after Ericson, *Real-Time Collision
+//! Detection* 5.1.9. `f64` intermediates on `f32` inputs, re-centred on the
 //! canonical first endpoint. The radius limits, coordinate limits (both ends,
 //! start and end of the step) and reach (travel plus half length plus radius)
 //! of [`super::domain`] apply; triangles are checked around the segment
@@ -43,11 +45,12 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::domain::{self, Checked};
-use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or, TriangleFrame};
+use super::sphere_triangle::{first_entry, initial_contact, tag, unit_or};
 use super::{
-    approaches, earlier_of, entry_root, relative_triangle, unresolved_dot, Impact, OnTriangle,
-    SweepOutcome, SweptBounds, TriangleFeature,
+    approaches, cylinder_entry, earlier_of, unresolved_dot, Impact, OnTriangle, SweepOutcome,
+    SweptBounds, TriangleFeature,
 };
+use crate::triangle::{relative_triangle, TriangleFrame};
 
 /// Which part of a capsule is in contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,7 +147,7 @@ pub(crate) fn closest_params(p: Vec3d, a: Vec3d, q: Vec3d, b: Vec3d) -> (f64, f6
 /// world), axis `e1 - e0`, radius, displacement, and whether the caller's
 /// endpoints were swapped.
 #[derive(Debug, Clone, Copy)]
-struct Capsule {
+pub(super) struct Capsule {
     origin: Vec3d,
     axis: Vec3d,
     mid: Vec3d,
@@ -153,7 +156,13 @@ struct Capsule {
     swapped: bool,
 }
 
-fn checked_capsule(p0: Vec3, p1: Vec3, radius: f32, velocity: Vec3, dt: f32) -> Checked<Capsule> {
+pub(super) fn checked_capsule(
+    p0: Vec3,
+    p1: Vec3,
+    radius: f32,
+    velocity: Vec3,
+    dt: f32,
+) -> Checked<Capsule> {
     domain::finite_vec("capsule endpoint 0", p0)?;
     domain::finite_vec("capsule endpoint 1", p1)?;
     domain::finite_scalar("capsule radius", radius)?;
@@ -309,9 +318,8 @@ fn capsule_entry(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleTri
                 let base = t * d - r * tri.n;
                 let (mut lo, mut hi) = (0.0f64, 1.0f64);
                 for i in 0..3 {
-                    let (va, e) = tri.edge(i);
-                    let f0 = e.cross(&(base - va)).dot(&tri.n_raw);
-                    let f1 = e.cross(&(base + a - va)).dot(&tri.n_raw);
+                    let f0 = tri.edge_side(i, base);
+                    let f1 = tri.edge_side(i, base + a);
                     if f0 < 0.0 && f1 < 0.0 {
                         hi = -1.0;
                         break;
@@ -387,14 +395,7 @@ fn capsule_entry(tri: &TriangleFrame, cap: &Capsule) -> Option<Impact<CapsuleTri
     // Triangle vertex vs the capsule's cylinder.
     for i in 0..3 {
         let v = tri.v[i];
-        let m = e0 - v;
-        let mxa = m.cross(&a);
-        let dxa = d.cross(&a);
-        let Some(t) = entry_root(
-            dxa.norm_squared(),
-            mxa.dot(&dxa),
-            mxa.norm_squared() - r * r * aa,
-        ) else {
+        let Some(t) = cylinder_entry(e0 - v, a, aa, d, r) else {
             continue;
         };
         if t > 1.0 {
@@ -436,7 +437,10 @@ fn line_params(p: Vec3d, a: Vec3d, q: Vec3d, b: Vec3d) -> (f64, f64) {
     (s, u)
 }
 
-fn capsule_vs(cap: &Capsule, triangle: &[Vec3; 3]) -> SweepOutcome<CapsuleTriangleFeature> {
+pub(super) fn capsule_vs(
+    cap: &Capsule,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<CapsuleTriangleFeature> {
     if let Err(e) = domain::triangle(triangle, cap.mid, cap.r) {
         return SweepOutcome::Refused(e);
     }

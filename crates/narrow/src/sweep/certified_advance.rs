@@ -1,5 +1,5 @@
 //! Certified conservative advancement of a turning capsule against one
-//! static, one-sided triangle (seed 000 "Turning bodies"). A capsule is its
+//! static, one-sided triangle (docs/turning-bodies.md, "The certificate"). A capsule is its
 //! core segment grown by its radius; a sphere is a segment of zero length.
 //!
 //! # Method
@@ -19,8 +19,8 @@
 //!    whole triangle on its back side, so any of them is a valid
 //!    certificate; the closest-feature plane separates by exactly the
 //!    segment-triangle distance, which keeps an oblique approach to an edge
-//!    or a vertex from stalling at a loose plane (seed 000 names the face and
-//!    edge planes; the closest-feature plane only tightens them).
+//!    or a vertex from stalling at a loose plane (the face and edge planes
+//!    alone would be valid; the closest-feature plane only tightens them).
 //! 2. **Motion bound** ([`admissible_time`]): the segment's ends move in
 //!    straight lines at their present velocities `u_i = v + ω × ℓ_i`. A
 //!    rigid point turning about an axis through the mass centre has
@@ -35,11 +35,11 @@
 //!    condition `h_i + (n · u_i) t − bend t² ≥ floor` must hold for both ends,
 //!    with `floor = min(radius − tolerance, separation − tolerance / 256)`
 //!    ([`sub_step_floor`]; the tolerance is `radius / 1024`,
-//!    [`TURNING_TOLERANCE_FRACTION`]): a clear shape stays above
+//!    [`turning_tolerance`]): a clear shape stays above
 //!    `radius − tolerance`, and every sub-step keeps a gap of at least
 //!    [`MIN_GAP_FRACTION`] of the tolerance, so no sub-step stalls. A shape
 //!    that already overlaps deeper may sink by that small gap in one
-//!    sub-step (seed 000 allows a whole tolerance); the caller lifts a
+//!    sub-step (the contract allows a whole tolerance); the caller lifts a
 //!    pressed shape back by as much before the next one. The left side is
 //!    concave in `t`, so the admissible set is `[0, T]` with `T` its
 //!    positive root, taken in the cancellation-free form, and
@@ -48,19 +48,20 @@
 //! # Precision domain
 //! `f64` in a working frame near the moving shape (the caller subtracts a
 //! nearby origin). Conservative rounding: the plane distance is lowered and
-//! the approach rate made more negative by [`ADVANCE_ROUNDING_FACTOR`] `ε`
+//! the approach rate made more negative by 64 `ε`
 //! times the magnitude of their operands, the bend is raised by the same
-//! relative amount and the root is shrunk by `8 ε`. Within seed 000's domain
-//! (triangles within 1048576 radii) these slacks stay below `1e-8` radii,
+//! relative amount and the root is shrunk by `8 ε`. Within the precision
+//! domain (triangles within 1048576 radii) these slacks stay below `1e-8` radii,
 //! far inside the tolerance. [`check_turning_triangle`] applies that domain.
 
 use parapet_math::{Vec3, Vec3d};
 
 use super::domain::{self, SweepRefusal};
 use crate::contact::closest::{point_triangle, segment_triangle};
+use crate::triangle::{outward_side_normal, unit_normal};
 
 /// The tolerance of a turning sweep as a fraction of the shape's radius
-/// (dimensionless): 1/1024, seed 000 "Turning bodies". A sub-step may bring
+/// (dimensionless): 1/1024 (docs/turning-bodies.md). A sub-step may bring
 /// a clear shape to `radius − radius / 1024` of a triangle, and an
 /// overlapping one `radius / 1024` deeper. It is about four times the `f32`
 /// storage bound of a coordinate within 65536 radii (`radius / 256` per axis
@@ -69,7 +70,7 @@ use crate::contact::closest::{point_triangle, segment_triangle};
 /// length bounded below. Warning: a smaller value multiplies the sub-steps
 /// of a shape spinning near a surface (their length scales with its square
 /// root).
-pub const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
+pub(crate) const TURNING_TOLERANCE_FRACTION: f64 = 1.0 / 1024.0;
 
 /// The smallest gap of a sub-step as a fraction of the tolerance
 /// (dimensionless): 1/256. A sub-step always has at least this much room
@@ -94,7 +95,7 @@ pub fn sub_step_floor(separation: f64, radius: f64, tolerance: f64) -> f64 {
 /// approach rates and the bend are made conservative: a dot product of
 /// three terms, a subtraction and the caller's rotation of an end round by
 /// a few `ε` relative to their operands; 64 leaves a tenfold margin.
-pub const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
+pub(crate) const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
 
 /// Distance (in radii, dimensionless) below which the closest direction of
 /// a segment to a triangle is not used as a contact normal: the segment's
@@ -102,7 +103,7 @@ pub const ADVANCE_ROUNDING_FACTOR: f64 = 64.0;
 /// pushes the shape to the front. 1e-6 radii is far above the `f64` noise of
 /// closest points (about 1e-10 radii in the domain) and far below the
 /// tolerance.
-pub const CORE_CONTACT_RADII: f64 = 1.0e-6;
+pub(crate) const CORE_CONTACT_RADII: f64 = 1.0e-6;
 
 /// The tolerance (m) of a shape of radius `radius` (m).
 pub fn turning_tolerance(radius: f64) -> f64 {
@@ -143,13 +144,13 @@ pub struct Clearance {
     pub on_triangle: Vec3d,
     /// The contact normal (unit, from the triangle towards the segment): the
     /// closest direction, or the face normal when the core (nearly) meets
-    /// the triangle ([`CORE_CONTACT_RADII`]).
+    /// the triangle (closer than a millionth of the radius).
     pub normal: Vec3d,
     /// The triangle's unit front normal.
     pub face_normal: Vec3d,
 }
 
-/// Checks a candidate triangle against the precision domain of seed 000 for
+/// Checks a candidate triangle against the sweeps' precision domain for
 /// a turning shape whose centre is `center` (m, world) and radius `radius`
 /// (m): finite, within 1000000 m, within 1048576 radii of the centre on each
 /// axis, nonzero `f32` raw normal and not thin.
@@ -165,35 +166,17 @@ pub fn check_turning_triangle(
     domain::triangle(triangle, center, radius)
 }
 
-/// Checks a turning shape's position (m, world): within 1000000 m and within
-/// 65536 radii on each axis (seed 000).
-///
-/// # Errors
-/// The [`SweepRefusal`] naming the coordinate and the limit.
-pub fn check_turning_position(
-    quantity: &'static str,
-    position: Vec3d,
-    radius: f64,
-) -> Result<(), SweepRefusal> {
-    domain::moving_coordinate(quantity, position, radius)
-}
-
 fn plane_separation(ends: &[Vec3d; 2], n: &Vec3d, o: &Vec3d) -> f64 {
     n.dot(&(ends[0] - o)).min(n.dot(&(ends[1] - o)))
 }
 
 /// The clearance of the segment `ends` (radius `radius`) from the triangle
 /// `tri` (both in the same working frame), or `None` when the segment is
-/// behind the triangle (both ends strictly behind its face plane: seed 000's
+/// behind the triangle (both ends strictly behind its face plane: the
 /// one-sided rule, which catches nothing that starts behind) or the triangle
 /// has no area.
 pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Clearance> {
-    let raw = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    let len = raw.norm();
-    if !(len > 0.0 && len.is_finite()) {
-        return None;
-    }
-    let face = raw / len;
+    let face = unit_normal(tri)?;
     let h0 = face.dot(&(ends[0] - tri[0]));
     let h1 = face.dot(&(ends[1] - tri[0]));
     if h0 < 0.0 && h1 < 0.0 {
@@ -214,8 +197,7 @@ pub fn clearance(ends: &[Vec3d; 2], tri: &[Vec3d; 3], radius: f64) -> Option<Cle
     let mut best = h0.min(h1);
     for i in 0..3 {
         let a = tri[i];
-        let b = tri[(i + 1) % 3];
-        let m = (b - a).cross(&face);
+        let m = outward_side_normal(tri, i, &face);
         let ml = m.norm();
         if ml.is_nan() || ml <= 0.0 {
             continue;
@@ -347,11 +329,7 @@ mod tests {
     use super::*;
 
     fn floor_tri() -> [Vec3d; 3] {
-        [
-            Vec3d::new(-10.0, -10.0, 0.0),
-            Vec3d::new(10.0, -10.0, 0.0),
-            Vec3d::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0).map(parapet_math::promote)
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The precision domain of the analytic sweeps: the checked limits of seed
-//! 000 "Precision and refusal limits", their named constants and the refusal
-//! type every sweep returns for inputs outside them.
+//! The precision domain of the analytic sweeps: the checked limits (listed
+//! for users in docs/continuous-collision.md, "Precision limits"), their named
+//! constants and the refusal type every sweep returns for inputs outside
+//! them.
 //!
 //! The sweeps are analytic piecewise-linear computations with `f64`
 //! intermediates, not exact predicates. Their accuracy is relative to the
@@ -10,8 +11,10 @@
 
 use parapet_math::{Quat, Vec3, Vec3d};
 
+use crate::triangle::{longest_edge_squared, raw_normal};
+
 /// Smallest accepted radius of a sphere, capsule or pair member (unit: metre).
-/// Seed 000: "Sphere radii must be between 0.0001 m and 10000 m, inclusive".
+/// Radii from 0.0001 m to 10000 m, both inclusive, are accepted.
 /// Boxes and hulls use their farthest-corner radius.
 pub const MIN_RADIUS: f64 = 1.0e-4;
 
@@ -19,45 +22,45 @@ pub const MIN_RADIUS: f64 = 1.0e-4;
 pub const MAX_RADIUS: f64 = 1.0e4;
 
 /// Largest accepted magnitude of any position or triangle coordinate on each
-/// axis (unit: metre). Seed 000: within 1000000 m of the origin on each axis.
+/// axis (unit: metre): within 1000000 m of the origin on each axis.
 /// One limit for the whole library: the mesh validation of parapet-geometry
 /// owns it.
 pub use parapet_geometry::MAX_COORDINATE;
 
 /// Largest accepted ratio of a moving shape's coordinates (start and end of
-/// the step, on each axis) to its radius (dimensionless). Seed 000: 65536
-/// radii, which bounds each `f32` component's rounding by about radius / 256.
+/// the step, on each axis) to its radius (dimensionless): 65536 radii,
+/// which bounds each `f32` component's rounding by about radius / 256.
 pub const MAX_COORDINATE_RADII: f64 = 65536.0;
 
 /// Largest accepted reach of a moving shape in radii (dimensionless): travel
-/// plus the shape's bounding radius. Seed 000: 1048576 radii.
+/// plus the shape's bounding radius: 1048576 radii.
 pub const MAX_REACH_RADII: f64 = 1_048_576.0;
 
 /// Largest accepted distance, in radii on each axis, of a candidate
 /// triangle's vertices from the moving shape's start centre (dimensionless).
-/// Seed 000: 1048576 radii. Callers reject distant triangles with bounds
+/// 1048576 radii. Callers reject distant triangles with bounds
 /// before they sweep them.
 pub const MAX_TRIANGLE_DISTANCE_RADII: f64 = 1_048_576.0;
 
 /// Thin-triangle limit (dimensionless): the `f64` magnitude of
 /// `(b - a) x (c - a)` must be at least the longest squared edge length
-/// divided by this ratio (seed 000). The same limit as the mesh validation of
+/// divided by this ratio. The same limit as the mesh validation of
 /// parapet-geometry, which owns it.
 pub use parapet_geometry::THIN_TRIANGLE_RATIO;
 
 /// The approach bound (dimensionless, a multiple of `f64::EPSILON`): a normal
 /// approach counts only when `normal . motion < -32 eps * sum |terms|`, i.e.
 /// when its sign is resolved beyond the rounding of a three-term dot product
-/// (at most 3 eps relative) with a tenfold margin. Seed 000.
+/// (at most 3 eps relative) with a tenfold margin.
 pub const APPROACH_EPS_FACTOR: f64 = 32.0;
 
 /// Largest accepted offset of a box or hull from its body origin (unit:
-/// metre). Seed 000: "by at most 10000 meters".
+/// metre): 10000 m.
 pub const MAX_SHAPE_OFFSET: f64 = 1.0e4;
 
 /// Largest accepted deviation of a rotation's squared norm from one
-/// (dimensionless). Seed 000: "finite unit quaternions, within 0.00001 in
-/// squared norm".
+/// (dimensionless): rotations are finite unit quaternions within 0.00001 in
+/// squared norm.
 pub const ROTATION_NORM_SQ_TOLERANCE: f64 = 1.0e-5;
 
 /// Why a sweep refused its input: the quantity, its value and the limit.
@@ -157,6 +160,15 @@ pub enum SweepRefusal {
         value: f64,
         /// [`MAX_SHAPE_OFFSET`].
         limit: f64,
+    },
+    /// The shape has no sweep against this target (a solid against a moving
+    /// shape: a solid that can reach another moving body is refused).
+    #[error("a {shape} has no sweep against {target}")]
+    UnsupportedShape {
+        /// The swept shape ("box" or "hull").
+        shape: &'static str,
+        /// The target it was asked to sweep against.
+        target: &'static str,
     },
     /// A convex solid has no vertices or no faces.
     #[error("convex solid has {vertices} vertices and {faces} faces (at least 1 and 1 needed)")]
@@ -296,14 +308,10 @@ fn triangle_accepted(tri: &[Vec3; 3], promoted: &[Vec3d; 3], center: Vec3d, r: f
         ok &= v.z.abs() <= MAX_COORDINATE;
         ok &= (v - center).amax() / r <= MAX_TRIANGLE_DISTANCE_RADII;
     }
-    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    let raw32 = raw_normal(tri);
     ok &= !(raw32.x == 0.0 && raw32.y == 0.0 && raw32.z == 0.0);
-    let cross = (b - a).cross(&(c - a)).norm();
-    let longest = (b - a)
-        .norm_squared()
-        .max((c - b).norm_squared())
-        .max((a - c).norm_squared());
-    let limit = longest / THIN_TRIANGLE_RATIO;
+    let cross = raw_normal(promoted).norm();
+    let limit = longest_edge_squared(promoted) / THIN_TRIANGLE_RATIO;
     ok && cross >= limit && cross != 0.0
 }
 
@@ -324,17 +332,12 @@ fn triangle_reason(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
             });
         }
     }
-    let raw32 = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
-    if raw32.iter().all(|&x| x == 0.0) {
+    if raw_normal(tri).iter().all(|&x| x == 0.0) {
         return Err(SweepRefusal::DegenerateTriangle);
     }
-    let [a, b, c] = tri.map(parapet_math::promote);
-    let cross = (b - a).cross(&(c - a)).norm();
-    let longest = (b - a)
-        .norm_squared()
-        .max((c - b).norm_squared())
-        .max((a - c).norm_squared());
-    let limit = longest / THIN_TRIANGLE_RATIO;
+    let promoted = tri.map(parapet_math::promote);
+    let cross = raw_normal(&promoted).norm();
+    let limit = longest_edge_squared(&promoted) / THIN_TRIANGLE_RATIO;
     if !(cross >= limit) || cross == 0.0 {
         return Err(SweepRefusal::ThinTriangle {
             value: cross,

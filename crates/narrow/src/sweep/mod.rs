@@ -1,7 +1,7 @@
 //! Exact continuous-collision sweeps of translating shapes against static
-//! one-sided triangles and between two translating segments (seed 000, "Step
-//! and contact behavior", "Moving sphere pairs", "Boxes and hulls", "Precision
-//! and refusal limits").
+//! one-sided triangles and between two translating segments (the contract is
+//! docs/continuous-collision.md, "How a step works", "Moving groups" and
+//! "Precision limits").
 //!
 //! # Conventions shared by every sweep
 //!
@@ -31,39 +31,49 @@
 //!   operands ([`APPROACH_EPS_FACTOR`]), is not reported.
 //! - **Ties**: equal feature times keep face, then edge, then vertex order (and
 //!   lower indices first); the mesh helpers keep triangle insertion order.
-//! - **Refusal**: inputs outside the precision domain of seed 000 are refused
+//! - **Refusal**: inputs outside the precision domain ([`domain`]) are refused
 //!   with a [`SweepRefusal`] that names the quantity, its value and the limit.
 //!   No sweep panics on any input.
 //!
-//! One file per shape pair: [`sphere_triangle`], [`capsule_triangle`],
-//! [`segment_pair`], [`polyhedron_triangle`]; the shared precision checks are
-//! in [`domain`].
+//! One file per shape pair: `sphere_triangle.rs`, `capsule_triangle.rs`,
+//! [`segment_pair`], `solid_triangle.rs` (with one file per layer of the
+//! solid sweep, named `solid_*.rs`); the shared precision checks are in
+//! [`domain`]; the dispatcher over shapes ([`SweptShape`]) in
+//! `dispatch.rs`.
 
 // Negated comparisons (`!(x <= limit)`) are deliberate throughout the sweeps:
 // they are true for NaN, so a NaN operand is refused or rejected, never
 // mistaken for a value within a limit.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod capsule_triangle;
+mod capsule_triangle;
 pub mod certified_advance;
+mod dispatch;
 pub mod domain;
-pub mod polyhedron_triangle;
+mod placement;
 pub mod segment_pair;
-pub mod sphere_triangle;
+mod solid_centred_box;
+mod solid_contact_point;
+mod solid_gauss_map;
+mod solid_inscribed_ball;
+mod solid_path_bounds;
+mod solid_placement;
+mod solid_prepared;
+mod solid_silhouette;
+pub(crate) mod solid_tables;
+mod solid_triangle;
+mod sphere_triangle;
 
 /// Fixtures shared by the unit tests of the sweep files.
 #[cfg(test)]
 pub(crate) mod test_fixtures {
     use super::{Impact, SweepOutcome};
+    use crate::solid::ConvexSolid;
     use parapet_math::Vec3;
 
     /// A front-facing (+z) triangle in the plane z = 0 around the origin.
     pub(crate) fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(0.0, 1.0, 0.0),
-        ]
+        crate::triangle::test_floor(1.0)
     }
 
     /// The impact of a sweep that must hit.
@@ -73,28 +83,74 @@ pub(crate) mod test_fixtures {
             other => panic!("expected a hit, got {other:?}"),
         }
     }
+
+    /// A front-facing (+z) triangle in the plane z = 0, 8 m across, for the
+    /// solid sweeps.
+    pub(crate) fn solid_floor() -> [Vec3; 3] {
+        crate::triangle::test_floor(4.0)
+    }
+
+    /// A skewed octahedron: 6 vertices, 8 faces.
+    pub(crate) fn skewed_octahedron() -> ConvexSolid {
+        let v = [
+            Vec3::new(1.0, 0.1, 0.0),
+            Vec3::new(-0.8, 0.0, 0.2),
+            Vec3::new(0.0, 1.2, 0.0),
+            Vec3::new(0.1, -0.9, 0.0),
+            Vec3::new(0.0, 0.2, 0.7),
+            Vec3::new(0.0, 0.0, -1.1),
+        ];
+        let f: [[u32; 3]; 8] = [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        ConvexSolid::from_points(&v, &f).unwrap()
+    }
+
+    /// A unit cube centred on its shape origin.
+    pub(crate) fn unit_box() -> ConvexSolid {
+        ConvexSolid::from_cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap()
+    }
+
+    /// A xorshift generator of `f32` values in `[0, 1)` from `seed`: the
+    /// random cases of the solid sweeps' tests, reproducible.
+    pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> f32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f32 / (1u64 << 53) as f32
+        }
+    }
 }
 
 pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
+pub use crate::solid::{ConvexSolid, SolidError};
 pub use certified_advance::{
-    admissible_time, check_turning_position, check_turning_triangle, clearance, segment_parameter,
-    sub_step_floor, touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
-    TURNING_TOLERANCE_FRACTION,
+    admissible_time, check_turning_triangle, clearance, segment_parameter, sub_step_floor,
+    touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
 };
+pub use dispatch::{capsule_half_axis, sweep_shape_pair, PreparedSweep, SweptFeature, SweptShape};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
-pub use polyhedron_triangle::{
-    sweep_solid_triangle, ConvexSolid, SatAxis, SolidError, SolidPlacement, SolidSweep,
-};
+pub use placement::{Placement, SolidPlacement};
 pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };
+pub use solid_prepared::SolidSweep;
+pub use solid_triangle::{sweep_solid_triangle, SatAxis};
 pub use sphere_triangle::{
     sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
 };
@@ -129,6 +185,18 @@ pub struct Impact<F> {
     pub feature: F,
 }
 
+impl<F> Impact<F> {
+    /// The same impact with its feature mapped by `f`.
+    pub fn map_feature<G>(self, f: impl FnOnce(F) -> G) -> Impact<G> {
+        Impact {
+            time: self.time,
+            point: self.point,
+            normal: self.normal,
+            feature: f(self.feature),
+        }
+    }
+}
+
 /// The result of one sweep.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SweepOutcome<F> {
@@ -145,7 +213,7 @@ pub enum SweepOutcome<F> {
     /// Whether the shapes close on each other is the caller's test:
     /// `normal . relative_velocity < 0`.
     InitiallyTouching(Impact<F>),
-    /// The input is outside the precision domain of seed 000 and the sweep
+    /// The input is outside the precision domain ([`domain`]) and the sweep
     /// makes no promise about it.
     Refused(SweepRefusal),
 }
@@ -177,6 +245,17 @@ impl<F: Copy> SweepOutcome<F> {
     /// Whether this is a [`SweepOutcome::Refused`].
     pub fn is_refused(&self) -> bool {
         matches!(self, SweepOutcome::Refused(_))
+    }
+
+    /// The same outcome with its impact's feature mapped by `f` (time,
+    /// point and normal unchanged).
+    pub fn map_feature<G>(self, f: impl FnOnce(F) -> G) -> SweepOutcome<G> {
+        match self {
+            SweepOutcome::Hit(i) => SweepOutcome::Hit(i.map_feature(f)),
+            SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(i.map_feature(f)),
+            SweepOutcome::Miss => SweepOutcome::Miss,
+            SweepOutcome::Refused(r) => SweepOutcome::Refused(r),
+        }
     }
 }
 
@@ -219,17 +298,7 @@ pub(crate) fn earlier_of<F: Copy>(
     }
 }
 
-/// The triangle's vertices in `f64`, relative to `origin`.
-#[inline]
-pub(crate) fn relative_triangle(tri: &[parapet_math::Vec3; 3], origin: Vec3d) -> [Vec3d; 3] {
-    [
-        parapet_math::promote(tri[0]) - origin,
-        parapet_math::promote(tri[1]) - origin,
-        parapet_math::promote(tri[2]) - origin,
-    ]
-}
-
-/// The approach test of seed 000 ("Precision and refusal limits"): the dot
+/// The approach test of the sweeps (see docs/continuous-collision.md, "Precision limits"): the dot
 /// product `normal . motion` is negative by more than
 /// [`APPROACH_EPS_FACTOR`] `* f64::EPSILON` times the sum of the absolute
 /// values of its three terms. An approach whose sign is unresolved at that
@@ -269,23 +338,47 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     t.is_finite().then_some(t)
 }
 
+/// The entry time (fraction of the motion `d`) of a point at offset `m`
+/// from a point of an infinite cylinder's axis `e` (squared length `ee`)
+/// into the cylinder of radius `r`: the earlier root of
+/// `|(m + t d) x e|^2 = r^2 |e|^2`, by [`entry_root`].
+#[inline]
+pub(crate) fn cylinder_entry(m: Vec3d, e: Vec3d, ee: f64, d: Vec3d, r: f64) -> Option<f64> {
+    let mxe = m.cross(&e);
+    let dxe = d.cross(&e);
+    entry_root(
+        dxe.norm_squared(),
+        mxe.dot(&dxe),
+        mxe.norm_squared() - r * r * ee,
+    )
+}
+
+/// The entry time (fraction of the motion `d`) of a point at offset `m`
+/// from a sphere's centre into the sphere of radius `r`: the earlier root
+/// of `|m + t d|^2 = r^2`, by [`entry_root`].
+#[inline]
+pub(crate) fn sphere_entry(m: Vec3d, d: Vec3d, r: f64) -> Option<f64> {
+    entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - r * r)
+}
+
 /// Relative margin of the quick separation tests (dimensionless): a shape
 /// whose distance from a triangle's plane exceeds its radius by more than
 /// this fraction is certainly not touching the triangle, and the detailed
 /// initial-contact tests are skipped. `1e-6` lies far above the roundoff of
 /// the plane distance and of the edge terms (about `1e-10` relative at the
 /// domain limits), so the skip never changes a result.
-pub const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
+pub(crate) const CLEAR_SEPARATION_MARGIN: f64 = 1.0e-6;
 
 /// Relative outward margin of swept bounds (dimensionless, `2^-40`): covers
 /// the `f64` rounding of the bound's additions (a few ulps) many times over,
 /// so that the bounds only ever reject triangles that are truly disjoint.
-pub const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
+pub(crate) const SWEPT_BOUNDS_MARGIN: f64 = 1.0 / 1_099_511_627_776.0;
 
 /// The axis-aligned bounds of a shape's whole path over a step (`f64`,
 /// rounded outward), used by the mesh helpers to reject distant triangles
-/// before they are validated (seed 000: "Bounds reject distant triangles
-/// before this check").
+/// before they are validated: a triangle whose bounds miss the path's is
+/// never checked against the precision domain, so a distant bad triangle
+/// cannot refuse a sweep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SweptBounds {
     lo: Vec3d,

@@ -15,7 +15,7 @@
 //! - **vertex sphere** `i`: the earlier root of `|m + t d|^2 = r^2`.
 //!
 //! A root counts only when the sphere crosses the surface (strictly positive
-//! discriminant: exact tangency is no hit) and the approach test of seed 000
+//! discriminant: exact tangency is no hit) and the approach test
 //! resolves the sign of `normal . d` ([`super::APPROACH_EPS_FACTOR`]). Equal
 //! times keep face, then edge, then vertex order, lower indices first.
 //!
@@ -27,8 +27,8 @@
 //! the triangle from the front.
 //!
 //! # Source and precision domain
-//! Seed 000 "Step and contact behavior" and "Precision and refusal limits";
-//! the closest-point regions follow Ericson, *Real-Time Collision Detection*
+//! The contract of docs/continuous-collision.md, "How a step works" and
+//! "Precision limits"; the closest-point regions follow Ericson, *Real-Time Collision Detection*
 //! 5.1.5. `f64` intermediates on `f32` inputs, re-centred on the sphere's start
 //! position; inputs outside the limits of [`super::domain`] are refused.
 
@@ -37,58 +37,10 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::domain::{self, Checked};
 use super::{
-    approaches, earlier_of, entry_root, relative_triangle, Impact, OnTriangle, SweepOutcome,
+    approaches, cylinder_entry, earlier_of, sphere_entry, Impact, OnTriangle, SweepOutcome,
     SweptBounds, TriangleFeature,
 };
-
-/// A triangle prepared for sweeps: vertices relative to the sweep's origin and
-/// its raw and unit normals.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct TriangleFrame {
-    pub(crate) v: [Vec3d; 3],
-    /// `(v1 - v0) x (v2 - v0)`.
-    pub(crate) n_raw: Vec3d,
-    /// `|n_raw|`.
-    pub(crate) n_len: f64,
-    /// `n_raw / n_len`.
-    pub(crate) n: Vec3d,
-}
-
-impl TriangleFrame {
-    pub(crate) fn new(v: [Vec3d; 3]) -> Self {
-        let n_raw = (v[1] - v[0]).cross(&(v[2] - v[0]));
-        let n_len = n_raw.norm();
-        TriangleFrame {
-            v,
-            n_raw,
-            n_len,
-            n: n_raw / n_len,
-        }
-    }
-
-    /// Edge `i`: start vertex and direction to the next vertex.
-    #[inline]
-    pub(crate) fn edge(&self, i: usize) -> (Vec3d, Vec3d) {
-        let a = self.v[i];
-        (a, self.v[(i + 1) % 3] - a)
-    }
-
-    /// Raw signed height of `p` over the face plane (times `n_len`).
-    #[inline]
-    pub(crate) fn raw_height(&self, p: Vec3d) -> f64 {
-        self.n_raw.dot(&(p - self.v[0]))
-    }
-
-    /// Whether the projection of `p` along the normal lies in the closed
-    /// triangle.
-    #[inline]
-    pub(crate) fn projects_inside(&self, p: Vec3d) -> bool {
-        (0..3).all(|i| {
-            let (a, e) = self.edge(i);
-            e.cross(&(p - a)).dot(&self.n_raw) >= 0.0
-        })
-    }
-}
+use crate::triangle::{relative_triangle, TriangleFrame};
 
 /// What the point-sweep kernel found (relative frame).
 #[derive(Debug, Clone, Copy)]
@@ -212,14 +164,7 @@ pub(crate) fn first_entry(
     for i in 0..3 {
         let (a, e) = tri.edge(i);
         let ee = e.norm_squared();
-        let m = p0 - a;
-        let mxe = m.cross(&e);
-        let dxe = d.cross(&e);
-        let Some(t) = entry_root(
-            dxe.norm_squared(),
-            mxe.dot(&dxe),
-            mxe.norm_squared() - r * r * ee,
-        ) else {
+        let Some(t) = cylinder_entry(p0 - a, e, ee, d, r) else {
             continue;
         };
         if t > 1.0 {
@@ -245,7 +190,7 @@ pub(crate) fn first_entry(
     // Vertex spheres.
     for i in 0..3 {
         let m = p0 - tri.v[i];
-        let Some(t) = entry_root(d.norm_squared(), m.dot(&d), m.norm_squared() - r * r) else {
+        let Some(t) = sphere_entry(m, d, r) else {
             continue;
         };
         if t > 1.0 {
@@ -278,7 +223,7 @@ pub(crate) fn point_sweep(tri: &TriangleFrame, p0: Vec3d, r: f64, d: Vec3d) -> F
 
 /// Validates a sphere and its motion; returns `(centre, radius, displacement)`
 /// in `f64`.
-fn checked_sphere(
+pub(super) fn checked_sphere(
     center: Vec3,
     radius: f32,
     velocity: Vec3,
@@ -299,7 +244,12 @@ fn checked_sphere(
 }
 
 /// One triangle against an already validated sphere.
-fn sphere_vs(c: Vec3d, r: f64, d: Vec3d, triangle: &[Vec3; 3]) -> SweepOutcome<TriangleFeature> {
+pub(super) fn sphere_vs(
+    c: Vec3d,
+    r: f64,
+    d: Vec3d,
+    triangle: &[Vec3; 3],
+) -> SweepOutcome<TriangleFeature> {
     if let Err(e) = domain::triangle(triangle, c, r) {
         return SweepOutcome::Refused(e);
     }
@@ -335,7 +285,7 @@ fn sphere_vs(c: Vec3d, r: f64, d: Vec3d, triangle: &[Vec3; 3]) -> SweepOutcome<T
 /// ```
 /// use parapet_math::Vec3;
 /// use parapet_narrow::sweep::{sweep_sphere_triangle, SweepOutcome, TriangleFeature};
-/// // Seed 000's tunnelling example: r = 0.1 m, z = 0.15 m, v = -30 m/s, dt = 0.01 s.
+/// // The tunnelling example of the README: r = 0.1 m, z = 0.15 m, v = -30 m/s, dt = 0.01 s.
 /// let floor = [Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)];
 /// let hit = sweep_sphere_triangle(Vec3::new(0.0, 0.0, 0.15), 0.1, Vec3::new(0.0, 0.0, -30.0), 0.01, &floor);
 /// let SweepOutcome::Hit(impact) = hit else { panic!("{hit:?}") };
@@ -358,7 +308,7 @@ pub fn sweep_sphere_triangle(
 /// Sweeps a sphere against every triangle of a slice and returns the earliest
 /// contact, ties kept in insertion order (the lower index). Triangles whose
 /// bounds are disjoint from the bounds of the sphere's whole path (grown by
-/// its radius, rounded outward) are rejected first, as seed 000's bounds do;
+/// its radius, rounded outward) are rejected first, before any precision check;
 /// every other triangle is validated, and a refusal of any of them is
 /// returned even if another triangle is hit earlier. An initial contact
 /// (time 0) precedes a hit. Brute force: O(T) per query.
@@ -466,21 +416,7 @@ thread_local! {
 
 /// Attaches a triangle index to a single-triangle outcome.
 pub(crate) fn tag<F: Copy>(o: SweepOutcome<F>, triangle: usize) -> SweepOutcome<OnTriangle<F>> {
-    let t = |i: Impact<F>| Impact {
-        time: i.time,
-        point: i.point,
-        normal: i.normal,
-        feature: OnTriangle {
-            triangle,
-            feature: i.feature,
-        },
-    };
-    match o {
-        SweepOutcome::Hit(i) => SweepOutcome::Hit(t(i)),
-        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(t(i)),
-        SweepOutcome::Miss => SweepOutcome::Miss,
-        SweepOutcome::Refused(e) => SweepOutcome::Refused(e),
-    }
+    o.map_feature(|feature| OnTriangle { triangle, feature })
 }
 
 #[cfg(test)]

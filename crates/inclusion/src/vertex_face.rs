@@ -1,8 +1,8 @@
 //! Vertex-face inclusion CCD: the first time a linearly moving point meets a
 //! linearly moving triangle, as a zero of
 //! `F(t, u, v) = p(t) - [a(t) + u (b(t) - a(t)) + v (c(t) - a(t))]` with
-//! `u, v >= 0`, `u + v <= 1`, `t in [0, 1]` (seed 002, "共面条件 — 把碰撞变成
-//! 多项式的根", multivariate form; Wang et al. 2021, section 4).
+//! `u, v >= 0`, `u + v <= 1`, `t in [0, 1]` (the multivariate form of the
+//! coplanarity condition, Wang et al. 2021, section 4).
 //!
 //! F is linear in each of t, u and v (multilinear: the t u and t v products
 //! appear, but no square), so its range over a box is the hull of its 8

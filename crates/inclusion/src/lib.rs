@@ -1,25 +1,26 @@
-//! Inclusion-based continuous collision detection between linearly moving
-//! triangle primitives: vertex-face and edge-edge, in `f64`.
+//! parapet-inclusion: inclusion-based continuous collision detection between
+//! linearly moving triangle primitives: vertex-face and edge-edge, in `f64`.
 //!
-//! Method (seed 002, "包含函数与二分法"; Snyder 1992, "Interval analysis for
+//! Method (inclusion functions and bisection: Snyder 1992, "Interval analysis for
 //! computer graphics"; Wang, Ferguson, Schneider, Jiang, Attene and Panozzo
 //! 2021, "A Large-Scale Benchmark and an Inclusion-Based Algorithm for
 //! Continuous Collision Detection"): a contact is a zero of the multivariate
-//! gap function F(t, u, v) (seed 002, "共面条件"), never a root of the
+//! gap function F(t, u, v) (the coplanarity condition in multivariate form),
+//! never a root of the
 //! univariate coplanarity cubic, so coplanar parallel motion (where the cubic
 //! is identically zero) needs no special case.
 //!
 //! - vertex-face: `F(t, u, v) = p(t) - [a(t) + u (b(t) - a(t)) + v (c(t) - a(t))]`,
-//!   `u, v >= 0`, `u + v <= 1` ([`vertex_face`]);
+//!   `u, v >= 0`, `u + v <= 1` ([`vertex_face_toi`]);
 //! - edge-edge: `F(t, u, v) = [a0(t) + u (a1(t) - a0(t))] - [b0(t) + v (b1(t) - b0(t))]`,
-//!   `u, v in [0, 1]` ([`edge_edge`]);
+//!   `u, v in [0, 1]` ([`edge_edge_toi`]);
 //! - every point moves linearly, `x(t) = x0 + t (x1 - x0)`, `t in [0, 1]`.
 //!
 //! F is linear in each of t, u and v separately (multilinear), so over a box
 //! its extreme values per axis are at the box's 8 corners: the corner hull,
 //! widened by a proven bound on the rounding error of the corner evaluation
-//! ([`rounding_error`]), encloses F's range over the box in `f64`
-//! ([`bisection`]), and the same holds for `n . F` along any fixed direction
+//! (`rounding_error.rs`), encloses F's range over the box in `f64`
+//! (`bisection.rs`), and the same holds for `n . F` along any fixed direction
 //! n, which the search uses along the dual directions of the box's Jacobian.
 //! The parameter box is bisected exactly (dyadic t, u, v), boxes whose
 //! enclosure misses the separation cube `[-d, d]^3` are dropped, and the
@@ -35,19 +36,17 @@
 //! [`CcdQuery`], configured by [`InclusionConfig`], answering
 //! [`InclusionToi`] or [`InclusionError`].
 
-pub mod batch;
-pub mod bisection;
-pub mod config;
-pub mod edge_edge;
-pub mod error;
-pub mod outcome;
-pub mod rounding_error;
-pub mod vertex_face;
+mod batch;
+mod bisection;
+mod config;
+mod edge_edge;
+mod error;
+mod outcome;
+mod rounding_error;
+mod vertex_face;
 
 pub use batch::{toi_batch, CcdQuery};
-pub use config::{
-    InclusionConfig, SearchOrder, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, MIN_PARAMETER_WIDTH,
-};
+pub use config::{InclusionConfig, SearchOrder};
 pub use edge_edge::{edge_edge_toi, EdgeEdgeQuery};
 pub use error::InclusionError;
 pub use outcome::{InclusionStatus, InclusionToi};

@@ -3,12 +3,13 @@
 //! inclusion with a proven rounding filter, tolerance-based acceptance and a
 //! conservative answer at the iteration cap.
 //!
-//! Method: Snyder 1992 (inclusion functions and bisection), as written in seed
-//! 002 ("包含函数与二分法 — 保守地把根框住") and refined by Wang et al. 2021
-//! (per-dimension tolerances from delta, splitting the dimension with the
-//! largest width/tolerance ratio, the iteration cap m_I). Minimum separation
-//! d: seed 002's last section (the L-infinity cube `[-d, d]^3` instead of the
-//! origin). Per box, in order:
+//! Method: Snyder 1992 (inclusion functions and bisection: the root is boxed
+//! conservatively), refined by Wang et al. 2021 (per-dimension tolerances
+//! from delta, splitting the dimension with the largest width/tolerance
+//! ratio, the iteration cap m_I). Minimum separation d: contact is the gap
+//! function entering the L-infinity cube `[-d, d]^3` instead of reaching the
+//! origin (the minimum-separation variant of Wang et al. 2021). Per box, in
+//! order:
 //!
 //! 1. per-axis inclusion: the 8 corner values widened by the proven error
 //!    ([`super::rounding_error`]) must meet `[-d, d]` on every axis;
@@ -54,11 +55,11 @@ use super::rounding_error::{corner_error_bound, inclusion_radius};
 /// Queries whose largest coordinate magnitude is above this (length, `2^500`)
 /// are rescaled by an exact power of two before the search, so that no
 /// intermediate of the corner evaluation can overflow.
-pub const RESCALE_ABOVE: f64 = 3.273390607896142e150;
+pub(crate) const RESCALE_ABOVE: f64 = 3.273390607896142e150;
 /// Queries whose largest coordinate magnitude is below this (length,
 /// `2^-500`) but nonzero are rescaled up by an exact power of two, so that
 /// the tolerance does not underflow.
-pub const RESCALE_BELOW: f64 = 3.054936363499605e-151;
+pub(crate) const RESCALE_BELOW: f64 = 3.054936363499605e-151;
 
 /// A gap function F(t, u, v) that is multilinear in (t, u, v): its range over
 /// a box is the hull of its 8 corner values.
@@ -82,9 +83,9 @@ pub(crate) trait MultilinearGap {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PreparedPoints {
     /// The points, multiplied by `2^exponent`.
-    pub points: [[f64; 3]; 8],
+    pub(crate) points: [[f64; 3]; 8],
     /// The power of two applied (0 when not rescaled).
-    pub exponent: i32,
+    pub(crate) exponent: i32,
 }
 
 /// `2^k` for `|k| <= 1000`, built from its bits (exact).
@@ -146,32 +147,36 @@ pub(crate) fn prepare_points(
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SearchSetup {
     /// Per axis: proven corner error bound plus d, rounded up.
-    pub radius: [f64; 3],
+    pub(crate) radius: [f64; 3],
     /// Per axis: proven corner error bound.
-    pub error: [f64; 3],
+    pub(crate) error: [f64; 3],
     /// Half-width of the tolerance cube: delta (absolute) plus d.
-    pub accept_half_width: f64,
+    pub(crate) accept_half_width: f64,
     /// d in the (possibly rescaled) frame, rounded up.
-    pub separation: f64,
+    pub(crate) separation: f64,
     /// Per-dimension parameter tolerances (t, u, v), dimensionless.
-    pub parameter_tolerance: [f64; 3],
+    pub(crate) parameter_tolerance: [f64; 3],
     /// Width of the time buckets of [`SearchOrder::TimeThenDepth`]: a power of
     /// two, at most the t tolerance and at most `2^-10`.
-    pub time_bucket: f64,
+    pub(crate) time_bucket: f64,
     /// Bound of `|dF/dt|` (length per unit t), to report precision.
-    pub time_slope: f64,
+    pub(crate) time_slope: f64,
     /// Power of two the query was scaled by.
-    pub exponent: i32,
+    pub(crate) exponent: i32,
     /// m_I.
-    pub max_iterations: u64,
+    pub(crate) max_iterations: u64,
     /// Box order.
-    pub order: SearchOrder,
+    pub(crate) order: SearchOrder,
 }
 
 impl SearchSetup {
     /// Builds the setup from the prepared points and the derivative bounds
     /// `slope[i]` (length per unit of parameter i, L-infinity over axes) of F.
-    pub fn new(prepared: &PreparedPoints, slope: [f64; 3], config: &InclusionConfig) -> Self {
+    pub(crate) fn new(
+        prepared: &PreparedPoints,
+        slope: [f64; 3],
+        config: &InclusionConfig,
+    ) -> Self {
         let exponent = prepared.exponent;
         let mut error = [0.0; 3];
         let mut low = [f64::INFINITY; 3];
@@ -561,6 +566,149 @@ fn bucket_floor(time: f64, bucket: f64) -> f64 {
     (time / bucket).floor() * bucket
 }
 
+/// The corner values of the gap over `parameters` (per axis, 8 corners)
+/// and the box's precision, when the sound enclosure meets `[-d, d]` on
+/// every axis; `None` once an axis refutes the box (axis by axis, so that
+/// most refuted boxes cost one or two axes).
+#[inline]
+fn enclosure<G: MultilinearGap>(
+    gap: &G,
+    parameters: &ParameterBox,
+    setup: &SearchSetup,
+) -> Option<([[f64; 8]; 3], f64)> {
+    let (t, u, v) = (
+        [parameters.lo[0], parameters.hi[0]],
+        [parameters.lo[1], parameters.hi[1]],
+        [parameters.lo[2], parameters.hi[2]],
+    );
+    let mut values = [[0.0; 8]; 3];
+    let mut precision = 0.0f64;
+    for (axis, corner_values) in values.iter_mut().enumerate() {
+        *corner_values = gap.corners(axis, t, u, v);
+        let (mut lo, mut hi) = (corner_values[0], corner_values[0]);
+        for &f in &corner_values[1..] {
+            lo = if f < lo { f } else { lo };
+            hi = if f > hi { f } else { hi };
+        }
+        let r = setup.radius[axis];
+        if !(lo <= r && hi >= -r) {
+            return None;
+        }
+        precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
+    }
+    Some((values, precision))
+}
+
+/// Clip in t: the earliest fraction of the t-width at which every axis can
+/// meet `[-d, d]` (a lower bound, see `earliest_fraction_below`), at least
+/// `dual_fraction`.
+#[inline]
+fn clip_fraction(values: &[[f64; 8]; 3], dual_fraction: f64, setup: &SearchSetup) -> f64 {
+    let mut fraction = dual_fraction;
+    for (axis, corner_values) in values.iter().enumerate() {
+        let r = setup.radius[axis];
+        let mut below = f64::INFINITY;
+        let mut above = f64::INFINITY;
+        for c in 0..4 {
+            let (f0, f1) = (corner_values[c], corner_values[c + 4]);
+            below = below.min(earliest_fraction_below(f0, f1, r));
+            above = above.min(earliest_fraction_below(-f0, -f1, r));
+        }
+        fraction = fraction.max(below).max(above);
+    }
+    fraction
+}
+
+/// Acceptance by witness: the smallest gap at a corner `(u, v)` of the
+/// domain where, at the clipped time (`fraction` of the t-width), every
+/// axis is within `delta + d` (up to the rounding of this interpolation,
+/// which only affects the reported precision); `None` when no corner is.
+#[inline]
+fn corner_witness<G: MultilinearGap>(
+    parameters: &ParameterBox,
+    values: &[[f64; 8]; 3],
+    fraction: f64,
+    setup: &SearchSetup,
+) -> Option<f64> {
+    let mut witness: Option<f64> = None;
+    for c in 0..4 {
+        let (u, v) = (
+            if c & 2 == 0 {
+                parameters.lo[1]
+            } else {
+                parameters.hi[1]
+            },
+            if c & 1 == 0 {
+                parameters.lo[2]
+            } else {
+                parameters.hi[2]
+            },
+        );
+        if G::TRIANGLE_DOMAIN && u + v > 1.0 {
+            continue;
+        }
+        let mut gap_here = 0.0f64;
+        for (axis, corner_values) in values.iter().enumerate() {
+            let (f0, f1) = (corner_values[c], corner_values[c + 4]);
+            let f = f0 + fraction * (f1 - f0);
+            gap_here = gap_here.max(f.abs() + setup.error[axis]);
+        }
+        if gap_here <= setup.accept_half_width {
+            witness = Some(witness.map_or(gap_here, |w| w.min(gap_here)));
+        }
+    }
+    witness
+}
+
+/// The dimension with the largest width / tolerance ratio above one among
+/// those still wider than the parameter resolution, if any.
+#[inline]
+fn split_dimension(parameters: &ParameterBox, setup: &SearchSetup) -> Option<usize> {
+    let mut split: Option<usize> = None;
+    let mut largest_ratio = 1.0;
+    for dim in 0..3 {
+        let width = parameters.hi[dim] - parameters.lo[dim];
+        if width > MIN_PARAMETER_WIDTH {
+            let ratio = width / setup.parameter_tolerance[dim];
+            if ratio > largest_ratio {
+                largest_ratio = ratio;
+                split = Some(dim);
+            }
+        }
+    }
+    split
+}
+
+/// Queues the two halves of `parameters` split at the middle of dimension
+/// `split` (halves wholly outside a triangle domain are dropped), with the
+/// parent's `precision` and `earliest` time.
+#[inline]
+fn push_halves<G: MultilinearGap>(
+    heap: &mut BinaryHeap<Reverse<Candidate>>,
+    parameters: &ParameterBox,
+    split: usize,
+    precision: f64,
+    earliest: f64,
+    setup: &SearchSetup,
+) {
+    let mid = 0.5 * (parameters.lo[split] + parameters.hi[split]);
+    let mut low_half = *parameters;
+    low_half.hi[split] = mid;
+    low_half.level += 1;
+    low_half.parent_precision = precision;
+    low_half.earliest = earliest;
+    let mut high_half = low_half;
+    high_half.lo[split] = mid;
+    high_half.hi[split] = parameters.hi[split];
+    for mut half in [low_half, high_half] {
+        if G::TRIANGLE_DOMAIN && half.lo[1] + half.lo[2] > 1.0 {
+            continue;
+        }
+        half.earliest = half.earliest.max(half.lo[0]);
+        heap.push(Candidate::new(half, setup));
+    }
+}
+
 /// Runs the inclusion bisection of `gap` over `[0, 1]^3`.
 pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> InclusionToi {
     let root = ParameterBox {
@@ -609,33 +757,9 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             break;
         }
         iterations += 1;
-        let (t, u, v) = (
-            [parameters.lo[0], parameters.hi[0]],
-            [parameters.lo[1], parameters.hi[1]],
-            [parameters.lo[2], parameters.hi[2]],
-        );
-        // Inclusion: the sound enclosure must meet [-d, d] on every axis;
-        // axis by axis, so that most refuted boxes cost one or two axes.
-        let mut values = [[0.0; 8]; 3];
-        let mut included = true;
-        let mut precision = 0.0f64;
-        for (axis, corner_values) in values.iter_mut().enumerate() {
-            *corner_values = gap.corners(axis, t, u, v);
-            let (mut lo, mut hi) = (corner_values[0], corner_values[0]);
-            for &f in &corner_values[1..] {
-                lo = if f < lo { f } else { lo };
-                hi = if f > hi { f } else { hi };
-            }
-            let r = setup.radius[axis];
-            if !(lo <= r && hi >= -r) {
-                included = false;
-                break;
-            }
-            precision = precision.max(hi - lo + 2.0 * setup.error[axis]);
-        }
-        if !included {
+        let Some((values, precision)) = enclosure(gap, &parameters, setup) else {
             continue;
-        }
+        };
         let corner_points: [[f64; 3]; 8] =
             std::array::from_fn(|c| [values[0][c], values[1][c], values[2][c]]);
         let Some(dual_fraction) = dual_directions(&values, &corner_points, setup) else {
@@ -655,20 +779,7 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
                 continue;
             }
         }
-        // Clip in t: the earliest fraction of the t-width at which every
-        // axis can meet [-d, d] (a lower bound, see earliest_fraction_below).
-        let mut fraction = dual_fraction;
-        for (axis, corner_values) in values.iter().enumerate() {
-            let r = setup.radius[axis];
-            let mut below = f64::INFINITY;
-            let mut above = f64::INFINITY;
-            for c in 0..4 {
-                let (f0, f1) = (corner_values[c], corner_values[c + 4]);
-                below = below.min(earliest_fraction_below(f0, f1, r));
-                above = above.min(earliest_fraction_below(-f0, -f1, r));
-            }
-            fraction = fraction.max(below).max(above);
-        }
+        let fraction = clip_fraction(&values, dual_fraction, setup);
         let t_lo = parameters.lo[0];
         let t_width = parameters.hi[0] - t_lo;
         // Three roundings down cover the two roundings of t_lo + s w.
@@ -680,55 +791,17 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
         if best.is_some_and(|(time, _)| earliest >= time) {
             continue;
         }
-        // Acceptance by witness: a corner (u, v) of the domain where, at the
-        // clipped time, every axis is within delta + d (up to the rounding
-        // of this interpolation, which only affects the reported precision).
-        let mut witness: Option<f64> = None;
-        for c in 0..4 {
-            let (u, v) = (
-                if c & 2 == 0 {
-                    parameters.lo[1]
-                } else {
-                    parameters.hi[1]
-                },
-                if c & 1 == 0 {
-                    parameters.lo[2]
-                } else {
-                    parameters.hi[2]
-                },
-            );
-            if G::TRIANGLE_DOMAIN && u + v > 1.0 {
-                continue;
-            }
-            let mut gap_here = 0.0f64;
-            for (axis, corner_values) in values.iter().enumerate() {
-                let (f0, f1) = (corner_values[c], corner_values[c + 4]);
-                let f = f0 + fraction * (f1 - f0);
-                gap_here = gap_here.max(f.abs() + setup.error[axis]);
-            }
-            if gap_here <= setup.accept_half_width {
-                witness = Some(witness.map_or(gap_here, |w| w.min(gap_here)));
-            }
-        }
+        let mut witness = corner_witness::<G>(&parameters, &values, fraction, setup);
         if witness.is_none() {
             witness = linearized_witness(gap, &parameters, &values, earliest, setup);
         }
         // Otherwise split the dimension with the largest width / tolerance
         // ratio among those still wider than the parameter resolution.
-        let mut split: Option<usize> = None;
-        if witness.is_none() {
-            let mut largest_ratio = 1.0;
-            for dim in 0..3 {
-                let width = parameters.hi[dim] - parameters.lo[dim];
-                if width > MIN_PARAMETER_WIDTH {
-                    let ratio = width / setup.parameter_tolerance[dim];
-                    if ratio > largest_ratio {
-                        largest_ratio = ratio;
-                        split = Some(dim);
-                    }
-                }
-            }
-        }
+        let split = if witness.is_none() {
+            split_dimension(&parameters, setup)
+        } else {
+            None
+        };
         let Some(split) = split else {
             // Accepted: by witness, or because the box is within the
             // per-dimension tolerances (or the parameter resolution).
@@ -739,22 +812,7 @@ pub(crate) fn search<G: MultilinearGap>(gap: &G, setup: &SearchSetup) -> Inclusi
             best = Some((earliest, reached));
             continue;
         };
-        let mid = 0.5 * (parameters.lo[split] + parameters.hi[split]);
-        let mut low_half = parameters;
-        low_half.hi[split] = mid;
-        low_half.level += 1;
-        low_half.parent_precision = precision;
-        low_half.earliest = earliest;
-        let mut high_half = low_half;
-        high_half.lo[split] = mid;
-        high_half.hi[split] = parameters.hi[split];
-        for mut half in [low_half, high_half] {
-            if G::TRIANGLE_DOMAIN && half.lo[1] + half.lo[2] > 1.0 {
-                continue;
-            }
-            half.earliest = half.earliest.max(half.lo[0]);
-            heap.push(Candidate::new(half, setup));
-        }
+        push_halves::<G>(&mut heap, &parameters, split, precision, earliest, setup);
     }
     let unscale = |precision: f64| scale_pow2(precision, -setup.exponent).min(f64::MAX);
     if capped {

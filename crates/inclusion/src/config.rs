@@ -1,5 +1,5 @@
 //! The knobs of inclusion CCD: the tolerance delta, the iteration cap m_I and
-//! the minimum separation d (seed 002, "用一个 δ 在精度与速度之间权衡"), with
+//! the minimum separation d (delta trades precision for speed), with
 //! their defaults and validation.
 
 use super::error::InclusionError;
@@ -7,22 +7,22 @@ use super::error::InclusionError;
 /// Default relative tolerance delta (dimensionless): the accepted box's image
 /// is about `1e-6` of the length scale wide. Wang et al. 2021 use an absolute
 /// `1e-6` on unit-size scenes; relative to the scale it stays meaningful when
-/// the scene is scaled (seed 002: "把 δ 和 m_I 按场景尺度归一化").
+/// the scene is scaled (delta and m_I are normalised by the scene's scale).
 /// Warning: below about `1e-12` the parameter resolution
 /// [`MIN_PARAMETER_WIDTH`] is reached first and the extra precision is not
 /// delivered (the reported `precision` says so).
-pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+pub(crate) const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 /// Default iteration cap m_I (boxes evaluated per query), after which the
 /// query answers [`super::InclusionStatus::IterationLimit`] with the earliest
 /// time still possible. `1e6` bounds a query to a few tens of milliseconds.
-pub const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
+pub(crate) const DEFAULT_MAX_ITERATIONS: u64 = 1_000_000;
 
 /// Smallest width (dimensionless, in t, u or v) of a parameter box that is
 /// still split: `2^-40`, about `9.1e-13`. Every box bound is then a multiple
 /// of `2^-40` in `[0, 1]`, so midpoints, `1 - t` and `u + v` are exact in
 /// `f64`, and a query terminates even when the tolerance asks for more.
-pub const MIN_PARAMETER_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
+pub(crate) const MIN_PARAMETER_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// In which order the candidate boxes are examined. Both orders return the
 /// same kind of conservative answer; they differ in work done.
@@ -34,8 +34,8 @@ pub enum SearchOrder {
     /// al. 2021): refinement is uniform, so at the iteration cap every
     /// surviving box is about equally refined.
     LevelThenTime,
-    /// Best-first by lower time bound (Snyder 1992, seed 002 "按 t 对队列排
-    /// 序"), the bound rounded down to time buckets (a power of two no wider
+    /// Best-first by lower time bound (Snyder 1992: the queue ordered by t),
+    /// the bound rounded down to time buckets (a power of two no wider
     /// than the t tolerance), deeper boxes first within a bucket: the first
     /// accepted box ends the search and its bucket's floor is the answer
     /// (earlier than the box's own bound by less than the t tolerance), and
@@ -51,18 +51,17 @@ pub enum SearchOrder {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InclusionConfig {
     /// Relative tolerance delta (dimensionless, > 0, default
-    /// [`DEFAULT_TOLERANCE`]). The absolute tolerance is `tolerance *
+    /// `1e-6`). The absolute tolerance is `tolerance *
     /// length_scale`: a box is accepted when F's image over it lies in the
     /// cube of that half-width (plus `min_separation`), or when its parameter
     /// widths are below the per-dimension tolerances derived from it. Larger:
     /// faster, earlier (more conservative) times and more false positives.
     pub tolerance: f64,
-    /// Iteration cap m_I (boxes evaluated, >= 1, default
-    /// [`DEFAULT_MAX_ITERATIONS`]).
+    /// Iteration cap m_I (boxes evaluated, >= 1, default 1,000,000).
     pub max_iterations: u64,
     /// Minimum separation d (length, >= 0, default 0): contact is reported
-    /// when the primitives come within d in the L-infinity norm (seed 002's
-    /// last section), i.e. when F enters the cube `[-d, d]^3`. Absolute, in the
+    /// when the primitives come within d in the L-infinity norm (the
+    /// minimum-separation variant of Wang et al. 2021), i.e. when F enters the cube `[-d, d]^3`. Absolute, in the
     /// query's units.
     pub min_separation: f64,
     /// The length scale that `tolerance` is relative to (length, > 0).

@@ -1,7 +1,8 @@
 //! A proven bound on the rounding error of evaluating the gap function F at
 //! one corner of a parameter box in `f64`: the floating-point filter that
-//! makes the corner-hull inclusion sound (seed 002, "始终朝保守方向取整";
-//! Wang et al. 2021 section 4.2 use a filter of the same role).
+//! makes the corner-hull inclusion sound, every rounding taken in the
+//! conservative direction (Wang et al. 2021 section 4.2 use a filter of the
+//! same role).
 //!
 //! # Model
 //!
@@ -75,24 +76,24 @@
 /// `C >= 18 gamma_7 / (1 - u)` (dimensionless), see the module proof.
 /// `18 gamma_7 = 1.3988810110276972e-14`; the margin is about `8e-4`
 /// relative, far above the rounding of the constant itself.
-pub const CORNER_ERROR_FACTOR: f64 = 1.4e-14;
+pub(crate) const CORNER_ERROR_FACTOR: f64 = 1.4e-14;
 
 /// `2^-1069` (length, the query's units after rescaling): covers underflow in
 /// the corner evaluation, in the rescaling and in the product `C M`.
-pub const CORNER_ERROR_ABSOLUTE: f64 = f64::from_bits(1u64 << 5);
+pub(crate) const CORNER_ERROR_ABSOLUTE: f64 = f64::from_bits(1u64 << 5);
 
 /// Proven bound on `|fl(F) - F|` at any corner of any box, for one axis whose
 /// 8 query coordinates have largest magnitude `max_magnitude` (after the
 /// optional power-of-two rescaling; see the module proof).
 #[inline]
-pub fn corner_error_bound(max_magnitude: f64) -> f64 {
+pub(crate) fn corner_error_bound(max_magnitude: f64) -> f64 {
     (CORNER_ERROR_FACTOR * max_magnitude + CORNER_ERROR_ABSOLUTE).next_up()
 }
 
 /// `err + d` rounded up: the half-width of the cube that each axis of the
 /// computed corner hull must meet for the box to be kept.
 #[inline]
-pub fn inclusion_radius(error_bound: f64, min_separation: f64) -> f64 {
+pub(crate) fn inclusion_radius(error_bound: f64, min_separation: f64) -> f64 {
     (error_bound + min_separation).next_up()
 }
 

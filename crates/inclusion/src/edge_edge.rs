@@ -1,8 +1,8 @@
 //! Edge-edge inclusion CCD: the first time two linearly moving segments meet,
 //! as a zero of
 //! `F(t, u, v) = [a0(t) + u (a1(t) - a0(t))] - [b0(t) + v (b1(t) - b0(t))]`
-//! with `u, v in [0, 1]`, `t in [0, 1]` (seed 002, multivariate form; Wang
-//! et al. 2021, section 4).
+//! with `u, v in [0, 1]`, `t in [0, 1]` (the multivariate form of Wang et
+//! al. 2021, section 4).
 //!
 //! F is multilinear in (t, u, v), so the 8 corners bound it; the rounding
 //! filter is proven in [`super::rounding_error`]; the search is
@@ -189,7 +189,7 @@ mod tests {
         q.edge_b_end = q.edge_b_start;
         let result = edge_edge_toi(&q, &InclusionConfig::default()).unwrap();
         assert_eq!(result.toi, None);
-        assert_eq!(result.status, crate::inclusion::InclusionStatus::Separated);
+        assert_eq!(result.status, crate::InclusionStatus::Separated);
     }
 
     #[test]

@@ -1,20 +1,22 @@
-//! Contact between a convex polytope (cuboid, convex hull) and one static,
+//! Contact between a solid (a box or a convex hull) and one static,
 //! one-sided triangle.
 //!
-//! Method: the triangle becomes a flat polytope whose only face is its
+//! Method: the triangle becomes a flat solid whose only face is its
 //! front, and the pair goes through the separating-axis test of
-//! [`super::convex_convex`] (face axes of both, edge-pair axes by full
-//! projection). One-sided rule (seeds 000 and 004): a polytope whose centre
+//! [`super::solid_solid`] (face axes of both, edge-pair axes by full
+//! projection). One-sided rule (as every contact with a triangle): a solid whose centre
 //! (the mean of its vertices) is strictly behind the triangle's plane gets
-//! no contact, and no edge axis may push the polytope behind the face
-//! unless it separates. Precision domain: `f64` relative to the polytope's
+//! no contact, and no edge axis may push the solid behind the face
+//! unless it separates. Precision domain: `f64` relative to the solid's
 //! position.
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::convex_convex::polytope_polytope;
-use super::polytope::Polytope;
-use super::{triangle_normal, working_rotation, LocalManifold, Manifold, Pose};
+use super::placed_solid::PlacedSolid;
+use super::solid_solid::solid_solid;
+use super::{working_rotation, LocalManifold, Manifold, Pose};
+use crate::solid::ConvexSolid;
+use crate::triangle::{relative_triangle, unit_normal};
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with triangle
 /// B (world, counter-clockwise from the front). The normal runs from the
@@ -26,20 +28,21 @@ pub fn contact_cuboid_triangle(
     margin: f32,
 ) -> Manifold {
     let origin = promote(pose_a.translation.vector);
-    let a = Polytope::cuboid(promote(half_a), &working_rotation(pose_a), Vec3d::zeros());
-    let tri = triangle_b.map(|v| promote(v) - origin);
-    polytope_triangle(&a, &tri, margin as f64).into_world(origin)
+    let solid = ConvexSolid::cuboid(promote(half_a));
+    let a = PlacedSolid::new(&solid, &working_rotation(pose_a), Vec3d::zeros());
+    let tri = relative_triangle(triangle_b, origin);
+    solid_triangle(&a, &tri, margin as f64).into_world(origin)
 }
 
-/// Contact of polytope A with triangle B, both in the working frame.
-pub(crate) fn polytope_triangle(a: &Polytope, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
-    let Some(n) = triangle_normal(tri) else {
+/// Contact of solid A with triangle B, both in the working frame.
+pub(crate) fn solid_triangle(a: &PlacedSolid<'_>, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
+    let Some(n) = unit_normal(tri) else {
         return LocalManifold::empty();
     };
     if n.dot(&(a.center - tri[0])) < 0.0 {
         return LocalManifold::empty();
     }
-    polytope_polytope(a, &Polytope::triangle(tri, n), margin)
+    solid_solid(a, &PlacedSolid::triangle(tri, n), margin)
 }
 
 #[cfg(test)]
@@ -48,11 +51,7 @@ mod tests {
     use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 
     fn floor() -> [Vec3; 3] {
-        [
-            Vec3::new(-10.0, -10.0, 0.0),
-            Vec3::new(10.0, -10.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-        ]
+        crate::triangle::test_floor(10.0)
     }
 
     fn at(z: f32) -> Pose {

@@ -1,8 +1,8 @@
-//! Contacts between convex polytopes (cuboids, convex hulls) and between a
-//! polytope and a sphere or a capsule.
+//! Contacts between solids (boxes and convex hulls) and between a
+//! solid and a sphere or a capsule.
 //!
 //! Method:
-//! - Polytope pairs: the separating-axis test over the face normals of both
+//! - Solid pairs: the separating-axis test over the face normals of both
 //!   and the cross products of their edges, edge pairs pruned by the
 //!   Minkowski-face test on the Gauss map (Gregorius, "The Separating Axis
 //!   Test between Convex Polyhedra", GDC 2013). A face axis yields a
@@ -11,19 +11,19 @@
 //!   edge axis yields one point between the closest points of the two edges.
 //!   Face axes are preferred unless an edge axis separates more by
 //!   [`AXIS_TOLERANCE_ABS`] plus [`AXIS_TOLERANCE_REL`] of the pair size.
-//! - Separated polytopes within the margin: the axis bound is only a lower
+//! - Separated solids within the margin: the axis bound is only a lower
 //!   bound of the gap, so the exact closest features are found (vertex
 //!   against faces, edge against edge); when they do not lie along the best
 //!   axis the contact is the single closest pair.
-//! - Sphere: closest feature of the polytope to the centre (face, edge or
+//! - Sphere: closest feature of the solid to the centre (face, edge or
 //!   vertex), or the least-deep face when the centre is inside.
-//! - Capsule: while the core segment stays outside the polytope, the exact
-//!   closest pair of core and polytope; once the core enters, the
-//!   separating-axis test over the polytope's faces and the cross products
+//! - Capsule: while the core segment stays outside the solid, the exact
+//!   closest pair of core and solid; once the core enters, the
+//!   separating-axis test over the solid's faces and the cross products
 //!   of its edges with the core. A face normal clips the core against the
 //!   face's side planes (two points for a capsule lying on a face).
 //!
-//! Precision (seed 004 "Numerical contact boundaries"): every pair is
+//! Precision (docs/physics.md, "Numeric boundaries"): every pair is
 //! computed in `f64` in a working frame whose origin is shape A's position,
 //! so support projections are differences of nearby coordinates and a
 //! maximum-support vertex stays selected after a large world translation.
@@ -31,12 +31,13 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::segment_segment;
-use super::polytope::{closest_points, Polytope};
+use super::placed_solid::{closest_points, PlacedSolid};
 use super::sphere_sphere::cores_contact;
 use super::{
     within_margin, working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
     AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
+use crate::solid::ConvexSolid;
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
 /// The normal runs from A to B; face contacts carry up to four points.
@@ -48,13 +49,17 @@ pub fn contact_cuboid_cuboid(
     margin: f32,
 ) -> Manifold {
     let origin = promote(pose_a.translation.vector);
-    let a = Polytope::cuboid(promote(half_a), &working_rotation(pose_a), Vec3d::zeros());
-    let b = Polytope::cuboid(
-        promote(half_b),
+    let (solid_a, solid_b) = (
+        ConvexSolid::cuboid(promote(half_a)),
+        ConvexSolid::cuboid(promote(half_b)),
+    );
+    let a = PlacedSolid::new(&solid_a, &working_rotation(pose_a), Vec3d::zeros());
+    let b = PlacedSolid::new(
+        &solid_b,
         &working_rotation(pose_b),
         promote(pose_b.translation.vector) - origin,
     );
-    polytope_polytope(&a, &b, margin as f64).into_world(origin)
+    solid_solid(&a, &b, margin as f64).into_world(origin)
 }
 
 /// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
@@ -67,12 +72,13 @@ pub fn contact_sphere_cuboid(
     margin: f32,
 ) -> Manifold {
     let origin = promote(center_a);
-    let b = Polytope::cuboid(
-        promote(half_b),
+    let solid_b = ConvexSolid::cuboid(promote(half_b));
+    let b = PlacedSolid::new(
+        &solid_b,
         &working_rotation(pose_b),
         promote(pose_b.translation.vector) - origin,
     );
-    sphere_polytope(Vec3d::zeros(), radius_a as f64, &b, margin as f64).into_world(origin)
+    sphere_solid(Vec3d::zeros(), radius_a as f64, &b, margin as f64).into_world(origin)
 }
 
 /// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
@@ -98,13 +104,14 @@ pub fn contact_capsule_cuboid(
     margin: f32,
 ) -> Manifold {
     let origin = promote(segment_a[0]);
-    let b = Polytope::cuboid(
-        promote(half_b),
+    let solid_b = ConvexSolid::cuboid(promote(half_b));
+    let b = PlacedSolid::new(
+        &solid_b,
         &working_rotation(pose_b),
         promote(pose_b.translation.vector) - origin,
     );
     let seg = [Vec3d::zeros(), promote(segment_a[1]) - origin];
-    capsule_polytope(seg, radius_a as f64, &b, margin as f64).into_world(origin)
+    capsule_solid(seg, radius_a as f64, &b, margin as f64).into_world(origin)
 }
 
 /// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
@@ -119,7 +126,7 @@ pub fn contact_cuboid_capsule(
     contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).flipped()
 }
 
-/// Which axis separates (or least overlaps) a polytope pair.
+/// Which axis separates (or least overlaps) a solid pair.
 #[derive(Clone, Copy, Debug)]
 enum Axis {
     FaceA(usize),
@@ -128,9 +135,9 @@ enum Axis {
     Edges(usize, usize, Vec3d),
 }
 
-/// Contact of polytope A with polytope B (B may be a flat one-sided triangle;
+/// Contact of solid A with solid B (B may be a flat one-sided triangle;
 /// A may not), both in the working frame.
-pub(crate) fn polytope_polytope(a: &Polytope, b: &Polytope, margin: f64) -> LocalManifold {
+pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64) -> LocalManifold {
     let Some((sep_a, face_a)) = face_query(a, b) else {
         return LocalManifold::empty();
     };
@@ -183,10 +190,10 @@ pub(crate) fn polytope_polytope(a: &Polytope, b: &Polytope, margin: f64) -> Loca
 }
 
 /// The face of `owner` whose outward normal separates `other` most:
-/// (separation, face). `None` for a polytope without faces.
-fn face_query(owner: &Polytope, other: &Polytope) -> Option<(f64, usize)> {
+/// (separation, face). `None` for a solid without faces.
+fn face_query(owner: &PlacedSolid<'_>, other: &PlacedSolid<'_>) -> Option<(f64, usize)> {
     let mut best: Option<(f64, usize)> = None;
-    for (f, face) in owner.faces.iter().enumerate() {
+    for (f, face) in owner.planes.iter().enumerate() {
         let sep = other.min_projection(face.normal) - face.offset;
         if best.is_none_or(|(s, _)| sep > s) {
             best = Some((sep, f));
@@ -199,13 +206,13 @@ fn face_query(owner: &Polytope, other: &Polytope) -> Option<(f64, usize)> {
 /// A, edge of B, unit normal from A to B). Solid pairs use the Minkowski-face
 /// test and the separation of the edge lines; a flat (one-sided) B uses full
 /// projections and refuses axes that would push A behind B's face.
-fn edge_query(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> {
+fn edge_query(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> Option<(f64, usize, usize, Vec3d)> {
     if !a.flat && !b.flat {
         return edge_query_solid(a, b);
     }
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
     let front = b
-        .faces
+        .planes
         .first()
         .map(|f| f.normal)
         .unwrap_or_else(Vec3d::zeros);
@@ -249,13 +256,13 @@ struct EdgeArc {
     n1_x_n0: Vec3d,
 }
 
-fn edge_arcs(poly: &Polytope) -> Vec<EdgeArc> {
+fn edge_arcs(poly: &PlacedSolid<'_>) -> Vec<EdgeArc> {
     poly.edges
         .iter()
         .enumerate()
         .filter_map(|(index, e)| {
             let (f0, f1) = (e.faces[0]?, e.faces[1]?);
-            let (n0, n1) = (poly.faces[f0].normal, poly.faces[f1].normal);
+            let (n0, n1) = (poly.planes[f0].normal, poly.planes[f1].normal);
             let (p, q) = poly.edge_points(index);
             Some(EdgeArc {
                 index,
@@ -269,10 +276,13 @@ fn edge_arcs(poly: &Polytope) -> Vec<EdgeArc> {
         .collect()
 }
 
-/// [`edge_query`] for two solid polytopes (Gregorius): only edge pairs that
+/// [`edge_query`] for two solids (Gregorius): only edge pairs that
 /// form a face of the Minkowski difference are axes, and their separation
 /// is the distance between the edge lines along the axis oriented out of A.
-fn edge_query_solid(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Vec3d)> {
+fn edge_query_solid(
+    a: &PlacedSolid<'_>,
+    b: &PlacedSolid<'_>,
+) -> Option<(f64, usize, usize, Vec3d)> {
     let arcs_a = edge_arcs(a);
     let arcs_b = edge_arcs(b);
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
@@ -316,16 +326,16 @@ fn edge_query_solid(a: &Polytope, b: &Polytope) -> Option<(f64, usize, usize, Ve
 
 /// Face contact: `reference`'s face `f` against the most anti-parallel face
 /// of `incident`, clipped to the reference face's side planes. `ref_is_a`
-/// says whether the reference polytope is shape A (the normal runs from A
+/// says whether the reference solid is shape A (the normal runs from A
 /// to B either way).
 fn face_contact(
-    reference: &Polytope,
+    reference: &PlacedSolid<'_>,
     f: usize,
-    incident: &Polytope,
+    incident: &PlacedSolid<'_>,
     margin: f64,
     ref_is_a: bool,
 ) -> LocalManifold {
-    let n = reference.faces[f].normal;
+    let n = reference.planes[f].normal;
     let mut polygon = incident.face_polygon(incident.incident_face(n));
     let l = reference.face_loop(f);
     for k in 0..l.len() {
@@ -345,7 +355,7 @@ fn face_contact(
             out.points.push((p - n * (s * 0.5), -s));
         }
     }
-    // The incident polytope's deepest vertex along -n carries the axis
+    // The incident solid's deepest vertex along -n carries the axis
     // depth. When the clipped patch misses it (a corner beside the
     // reference face, or a face chosen within the axis tolerance), it joins
     // the manifold, so that the deepest point always equals the overlap
@@ -386,10 +396,10 @@ fn clip_polygon(polygon: &[Vec3d], normal: Vec3d, offset: f64) -> Vec<Vec3d> {
     out
 }
 
-/// Contact of a sphere A (centre `c`, radius `r`) with a solid polytope B.
-pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> LocalManifold {
+/// Contact of a sphere A (centre `c`, radius `r`) with a solid B.
+pub(crate) fn sphere_solid(c: Vec3d, r: f64, b: &PlacedSolid<'_>, margin: f64) -> LocalManifold {
     let mut best: Option<(f64, usize)> = None;
-    for f in 0..b.faces.len() {
+    for f in 0..b.planes.len() {
         let s = b.face_distance(f, c);
         if best.is_none_or(|(bs, _)| s > bs) {
             best = Some((s, f));
@@ -399,7 +409,7 @@ pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> Lo
         return LocalManifold::empty();
     };
     if s_max <= 0.0 {
-        let n = b.faces[f].normal;
+        let n = b.planes[f].normal;
         if !within_margin(-(r - s_max), margin) {
             return LocalManifold::empty();
         }
@@ -416,33 +426,33 @@ pub(crate) fn sphere_polytope(c: Vec3d, r: f64, b: &Polytope, margin: f64) -> Lo
     cores_contact(c, r, q, 0.0, (q - c) / d)
 }
 
-/// Contact of a capsule A (core `seg`, radius `r`) with a solid polytope B.
+/// Contact of a capsule A (core `seg`, radius `r`) with a solid B.
 ///
 /// When the core segment stays outside B, the contact is the exact closest
 /// pair of the core and B (the rounded surface makes any direction
 /// possible), widened to two points when that direction is a face normal.
 /// When the core enters B, the separating-axis test over B's faces and the
 /// cross products of B's edges with the core gives the least overlap.
-pub(crate) fn capsule_polytope(
+pub(crate) fn capsule_solid(
     seg: [Vec3d; 2],
     r: f64,
-    b: &Polytope,
+    b: &PlacedSolid<'_>,
     margin: f64,
 ) -> LocalManifold {
-    if b.faces.is_empty() {
+    if b.planes.is_empty() {
         return LocalManifold::empty();
     }
     let dir = seg[1] - seg[0];
     if segment_enters(seg, b).is_none() {
-        let (d, s, q) = segment_polytope_closest(seg, b);
+        let (d, s, q) = segment_solid_closest(seg, b);
         if !within_margin(d - r, margin) || d == 0.0 {
             return LocalManifold::empty();
         }
         let n = (q - s) / d;
-        let face = (0..b.faces.len())
-            .max_by(|&i, &j| (-b.faces[i].normal.dot(&n)).total_cmp(&-b.faces[j].normal.dot(&n)))
+        let face = (0..b.planes.len())
+            .max_by(|&i, &j| (-b.planes[i].normal.dot(&n)).total_cmp(&-b.planes[j].normal.dot(&n)))
             .unwrap_or(0);
-        if -b.faces[face].normal.dot(&n) >= FACE_NORMAL_COS {
+        if -b.planes[face].normal.dot(&n) >= FACE_NORMAL_COS {
             let out = capsule_face_contact(seg, r, b, face, margin);
             if !out.is_empty() {
                 return out;
@@ -452,7 +462,7 @@ pub(crate) fn capsule_polytope(
     }
     // The core enters B: least overlap over the axes, all negative here.
     let mut best_face: (f64, usize) = (f64::NEG_INFINITY, 0);
-    for f in 0..b.faces.len() {
+    for f in 0..b.planes.len() {
         let s = b.face_distance(f, seg[0]).min(b.face_distance(f, seg[1])) - r;
         if s > best_face.0 {
             best_face = (s, f);
@@ -495,7 +505,7 @@ pub(crate) fn capsule_polytope(
     // misses it, so that the deepest point carries the axis depth.
     let mut out = capsule_face_contact(seg, r, b, best_face.1, margin);
     let f = best_face.1;
-    let n = b.faces[f].normal;
+    let n = b.planes[f].normal;
     let x = if b.face_distance(f, seg[0]) <= b.face_distance(f, seg[1]) {
         seg[0]
     } else {
@@ -514,14 +524,14 @@ pub(crate) fn capsule_polytope(
     out
 }
 
-/// The parameter range of `seg` inside the solid polytope, if any
+/// The parameter range of `seg` inside the solid, if any
 /// (Cyrus-Beck clipping against every face plane).
-fn segment_enters(seg: [Vec3d; 2], b: &Polytope) -> Option<(f64, f64)> {
+fn segment_enters(seg: [Vec3d; 2], b: &PlacedSolid<'_>) -> Option<(f64, f64)> {
     let dir = seg[1] - seg[0];
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    for f in 0..b.faces.len() {
+    for f in 0..b.planes.len() {
         let start = b.face_distance(f, seg[0]);
-        let rate = b.faces[f].normal.dot(&dir);
+        let rate = b.planes[f].normal.dot(&dir);
         if rate == 0.0 {
             if start > 0.0 {
                 return None;
@@ -541,10 +551,10 @@ fn segment_enters(seg: [Vec3d; 2], b: &Polytope) -> Option<(f64, f64)> {
     Some((lo, hi))
 }
 
-/// Exact closest pair of a segment outside a solid polytope: (distance,
-/// point on the segment, point on the polytope). The pair involves an
-/// end of the segment or an edge of the polytope.
-fn segment_polytope_closest(seg: [Vec3d; 2], b: &Polytope) -> (f64, Vec3d, Vec3d) {
+/// Exact closest pair of a segment outside a solid: (distance,
+/// point on the segment, point on the solid). The pair involves an
+/// end of the segment or an edge of the solid.
+fn segment_solid_closest(seg: [Vec3d; 2], b: &PlacedSolid<'_>) -> (f64, Vec3d, Vec3d) {
     let mut closest = (f64::INFINITY, seg[0], b.center);
     for &p in &seg {
         let q = b.closest_point(p);
@@ -570,12 +580,12 @@ fn segment_polytope_closest(seg: [Vec3d; 2], b: &Polytope) -> (f64, Vec3d, Vec3d
 fn capsule_face_contact(
     seg: [Vec3d; 2],
     r: f64,
-    b: &Polytope,
+    b: &PlacedSolid<'_>,
     f: usize,
     margin: f64,
 ) -> LocalManifold {
     let dir = seg[1] - seg[0];
-    let n = b.faces[f].normal;
+    let n = b.planes[f].normal;
     let l = b.face_loop(f);
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
     for k in 0..l.len() {
