@@ -694,3 +694,154 @@ fn the_driver_misses_no_contact_of_a_turning_solid_and_its_parry_table_holds() {
         insta::assert_snapshot!(text);
     }
 }
+
+/// A bracket `(lower, upper)` of the distance of a posed box to a triangle
+/// found without the checker's code: `upper` by a search over the triangle
+/// of the exact point-box distance (clamping in the box frame; a grid of
+/// `n` steps per edge, then a pattern search along the triangle's edge
+/// directions whose step doubles after a move and halves after none), a
+/// feasible pair; `lower` the support gap along the direction of the best
+/// pair found, `min_T n · q − max_box n · x`, which no pair can beat.
+fn bracket_box_distance(
+    center: &Vec3d,
+    axes: &[Vec3d; 3],
+    half: &Vec3d,
+    tri: &[Vec3d; 3],
+    n: usize,
+) -> (f64, f64) {
+    let at = |u: f64, v: f64| tri[0] + (tri[1] - tri[0]) * u + (tri[2] - tri[0]) * v;
+    let nearest = |p: &Vec3d| {
+        let r = p - center;
+        let mut c = *center;
+        for k in 0..3 {
+            c += axes[k] * axes[k].dot(&r).clamp(-half[k], half[k]);
+        }
+        c
+    };
+    let f = |u: f64, v: f64| {
+        let p = at(u, v);
+        (p - nearest(&p)).norm()
+    };
+    let (mut best, mut bu, mut bv) = (f64::INFINITY, 0.0, 0.0);
+    for i in 0..=n {
+        for j in 0..=(n - i) {
+            let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+            let d = f(u, v);
+            if d < best {
+                (best, bu, bv) = (d, u, v);
+            }
+        }
+    }
+    let mut step = 1.0 / n as f64;
+    let mut rounds = 0;
+    while step > 1e-13 && best > 0.0 && rounds < 20_000 {
+        rounds += 1;
+        let mut moved = false;
+        for (du, dv) in [
+            (1.0, 0.0),
+            (-1.0, 0.0),
+            (0.0, 1.0),
+            (0.0, -1.0),
+            (1.0, -1.0),
+            (-1.0, 1.0),
+        ] {
+            let (u, v) = (bu + du * step, bv + dv * step);
+            if u < 0.0 || v < 0.0 || u + v > 1.0 {
+                continue;
+            }
+            let d = f(u, v);
+            // A move must gain beyond rounding: the distance is constant
+            // over the triangle where it faces a box face in parallel.
+            if d < best * (1.0 - 1e-14) {
+                (best, bu, bv) = (d, u, v);
+                moved = true;
+            }
+        }
+        step = if moved {
+            (2.0 * step).min(1.0 / n as f64)
+        } else {
+            0.5 * step
+        };
+    }
+    if best == 0.0 {
+        return (f64::NEG_INFINITY, 0.0);
+    }
+    let q = at(bu, bv);
+    let dir = (q - nearest(&q)) / best;
+    let support = dir.dot(center)
+        + (0..3)
+            .map(|k| half[k] * dir.dot(&axes[k]).abs())
+            .sum::<f64>();
+    let low = tri.iter().map(|t| dir.dot(t)).fold(f64::INFINITY, f64::min);
+    (low - support, best)
+}
+
+#[test]
+fn the_checker_lies_in_an_independent_bracket_on_boxes_and_parry_is_counted() {
+    // A second opinion on the checker for boxes at their start poses: it
+    // lies in the bracket of `bracket_box_distance`, found by other means,
+    // and the bracket's search reaches its value in nearly every case.
+    // parry3d's f32 distance is compared too
+    // and its disagreements beyond 1e-5 of the scene's largest coordinate
+    // counted (they are parry's: the bracket decides; parry 0.31 returns 0 or
+    // a larger value for some boxes over triangles much larger than them).
+    let mut rng = Lcg::new(77);
+    let (mut compared, mut parry_off, mut widest) = (0, 0, 0.0f64);
+    let (mut reached, mut overlapping) = (0, 0);
+    for index in 0..600 {
+        let case = draw(&mut rng, index);
+        if case.hull.is_some() {
+            continue;
+        }
+        let shape = case.shape();
+        let solid = case.true_motion(&shape).at(&shape, 0.0);
+        let q = case.motion.rotation * case.placement.rotation;
+        let center = case.motion.center + case.motion.rotation * case.placement.translation;
+        let axes = [q * Vec3d::x(), q * Vec3d::y(), q * Vec3d::z()];
+        let pose = pose_to_parry(center.cast::<f32>(), q.cast::<f32>());
+        let cuboid = Cuboid::new(to_parry(case.half.cast::<f32>()));
+        let identity = pose_to_parry(Vec3::zeros(), parapet_math::Quat::identity());
+        for (t, t32) in case.tris().iter().zip(&case.triangles) {
+            let ours = signed_distance(&solid, t).max(0.0);
+            let (lower, upper) = bracket_box_distance(&center, &axes, &case.half, t, 60);
+            // Both round by about 1e-15 of the scene.
+            let scale = t
+                .iter()
+                .chain(&solid.vertices)
+                .map(|v| v.amax())
+                .fold(0.0, f64::max);
+            let eps = 1e-12 * scale;
+            assert!(
+                lower - eps <= ours && ours <= upper + eps,
+                "case {index}: checker {ours} outside [{lower}, {upper}]"
+            );
+            if lower > f64::NEG_INFINITY {
+                widest = widest.max((upper - lower) / scale);
+                if upper - ours <= 1e-9 * scale {
+                    reached += 1;
+                }
+            } else {
+                overlapping += 1;
+            }
+            let tri = Triangle::new(to_parry(t32[0]), to_parry(t32[1]), to_parry(t32[2]));
+            let theirs = parry3d::query::distance(&pose, &cuboid, &identity, &tri)
+                .unwrap()
+                .distance as f64;
+            if (ours - theirs).abs() > 1e-5 * scale {
+                parry_off += 1;
+            }
+            compared += 1;
+        }
+    }
+    println!(
+        "checker vs bracket: {compared} box-triangle pairs ({overlapping} overlapping), the search reached the checker's value in {reached}, widest bracket {widest:e} of the scene; parry's distance off in {parry_off}"
+    );
+    assert!(compared > 350, "{compared}");
+    // The search stalls only where the distance is nearly constant over
+    // the triangle (a face within 1e-2 rad of parallel to a large floor):
+    // there it stays in the bracket without reaching the value.
+    assert!(
+        reached * 100 >= (compared - overlapping) * 95,
+        "{reached} of {compared}"
+    );
+}

@@ -527,6 +527,163 @@ mod tests {
         assert!(budget.used > 2);
     }
 
+    /// The world turning loop's advance stage (`turning.rs`) for a capsule,
+    /// with the certified-advance formulas called directly: the sub-step
+    /// lengths of every pass until the end of `dt` or `passes` passes.
+    fn world_loop_steps(
+        core: &SegmentCore,
+        m: &RigidMotion,
+        dt: f64,
+        tris: &[[Vec3; 3]],
+        passes: usize,
+    ) -> (Vec<u64>, RigidMotion) {
+        use crate::sweep::certified_advance as ca;
+        use parapet_math::rounding::mul_up;
+        let norm_up = crate::advance::bound::norm_up;
+        let radius = core.radius();
+        let tol = ca::turning_tolerance(radius);
+        let arms = core.arms();
+        let (mut center, mut rotation) = (m.center, m.rotation);
+        let (v, w) = (m.velocity, m.spin);
+        let mut tau = dt;
+        let mut steps = Vec::new();
+        while tau > 0.0 && steps.len() < passes {
+            let ends = [rotation * arms[0], rotation * arms[1]];
+            let wn = norm_up(&w);
+            let lever = norm_up(&w.cross(&ends[0])).max(norm_up(&w.cross(&ends[1])));
+            let segment = ca::TurningSegment {
+                ends,
+                velocities: [v + w.cross(&ends[0]), v + w.cross(&ends[1])],
+                bend: mul_up(mul_up(wn, lever), 0.5) * (1.0 + 8.0 * f64::EPSILON),
+                radius,
+            };
+            let mut step = tau;
+            for t in tris {
+                let tri = t.map(|x| promote(x) - center);
+                if let Some(cl) = ca::clearance(&ends, &tri, radius) {
+                    let floor = ca::sub_step_floor(cl.separation, radius, tol);
+                    step = step.min(ca::admissible_time(&segment, &cl, floor));
+                }
+            }
+            let last = step >= tau;
+            let step = if last { tau } else { step.max(0.0) };
+            steps.push(step.to_bits());
+            center += v * step;
+            rotation = Quatd::from_scaled_axis(w * step) * rotation;
+            rotation = Quatd::new_normalize(rotation.into_inner());
+            tau = if last { 0.0 } else { tau - step };
+        }
+        let end = RigidMotion {
+            center,
+            rotation,
+            velocity: v,
+            spin: w,
+        };
+        (steps, end)
+    }
+
+    #[test]
+    fn the_capsule_case_of_the_driver_takes_the_world_loops_sub_steps_bit_for_bit() {
+        // Random turning capsules and off-centre spheres over a floor and a
+        // wall, contacts ignored (the world responds between passes): every
+        // pass's certified step and the final pose have the same bits.
+        let mut rng = crate::advance::test_rng::Lcg::new(41);
+        let mut floor = floor_triangles(0.0, 10.0);
+        floor.push([
+            Vec3::new(2.0, -10.0, -1.0),
+            Vec3::new(2.0, 10.0, -1.0),
+            Vec3::new(2.0, 0.0, 10.0),
+        ]);
+        let mut passes = 0;
+        for _ in 0..300 {
+            let radius = rng.range(0.02, 0.3);
+            let h = if rng.range(0.0, 1.0) < 0.3 {
+                0.0
+            } else {
+                rng.range(0.0, 0.6)
+            };
+            let placement = Placement {
+                translation: rng.vec(0.2),
+                rotation: Quatd::from_scaled_axis(rng.vec(2.0)),
+            };
+            let core = SegmentCore::capsule(radius, h, &placement);
+            let m = RigidMotion {
+                center: Vec3d::new(
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                    rng.range(0.5, 1.5),
+                ),
+                rotation: Quatd::from_scaled_axis(rng.vec(3.0)),
+                velocity: rng.vec(6.0),
+                spin: rng.vec(30.0),
+            };
+            let dt = rng.range(0.01, 0.2);
+            let (world, world_end) = world_loop_steps(&core, &m, dt, &floor, 400);
+            let mut ours = Vec::new();
+            let mut mm = m;
+            let mut tau = dt;
+            while tau > 0.0 && ours.len() < 400 {
+                let step = certified_step(&core, &mm, &floor, tau);
+                let last = step >= tau;
+                let step = if last { tau } else { step.max(0.0) };
+                ours.push(step.to_bits());
+                mm = mm.advanced(step);
+                tau = if last { 0.0 } else { tau - step };
+            }
+            assert_eq!(ours, world);
+            assert_eq!(mm, world_end);
+            passes += ours.len();
+        }
+        assert!(passes > 2000, "{passes}");
+    }
+
+    #[test]
+    fn a_box_resting_and_spinning_on_a_floor_keeps_one_long_sub_step() {
+        // Resting exactly on the floor (in the band, not closing), spinning
+        // about the floor normal: no contact to report, one sub-step.
+        let core = box_core();
+        let m = RigidMotion {
+            center: Vec3d::new(0.3, 0.1, 0.2),
+            rotation: Quatd::identity(),
+            velocity: Vec3d::zeros(),
+            spin: Vec3d::new(0.0, 0.0, 5.0),
+        };
+        let tris = floor_triangles(0.0, 10.0);
+        let mut touching = Vec::new();
+        contacts_at(&core, &m, &tris, &mut touching);
+        assert_eq!(touching.len(), 2);
+        assert!(touching.iter().all(|c| !c.closing()));
+        let mut budget = SubstepBudget::new(256);
+        let out = advance(&core, &m, 1.0 / 60.0, &tris, &mut budget).unwrap();
+        assert!(matches!(out, Advance::Clear(_)));
+        assert_eq!(budget.used, 1);
+    }
+
+    #[test]
+    fn a_sphere_rolling_on_a_floor_keeps_one_long_sub_step() {
+        // A sphere of radius 0.2 rolling at 3 m/s (spin 15 rad/s about y):
+        // its core is its centre at the mass centre, which moves parallel
+        // to the floor, so nothing bends and nothing approaches.
+        let core = SegmentCore::new([Vec3d::zeros(); 2], 0.2);
+        let m = RigidMotion {
+            center: Vec3d::new(0.0, 0.0, 0.2),
+            rotation: Quatd::identity(),
+            velocity: Vec3d::new(3.0, 0.0, 0.0),
+            spin: Vec3d::new(0.0, 15.0, 0.0),
+        };
+        let mut budget = SubstepBudget::new(256);
+        let out = advance(
+            &core,
+            &m,
+            1.0 / 60.0,
+            &floor_triangles(0.0, 10.0),
+            &mut budget,
+        )
+        .unwrap();
+        assert!(matches!(out, Advance::Clear(_)));
+        assert_eq!(budget.used, 1);
+    }
+
     #[test]
     fn a_shape_behind_the_floor_is_not_caught() {
         let core = box_core();
