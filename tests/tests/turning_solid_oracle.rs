@@ -19,9 +19,13 @@
 //! The true motion is marched with certified steps: the signed distance
 //! changes at most at the speed bound `L = |v| + |ω| r` of any solid point,
 //! so a step of `(s + limit) / L` from a signed distance `s` cannot skip a
-//! depth beyond `limit`. Every 1000th case is also sampled at 10^5 uniform
-//! sub-times of its interval (`PARAPET_ORACLE_SUBTIME_EVERY` changes the
-//! spacing). Default 10,000 cases; `PARAPET_ORACLE_CASES` runs more.
+//! depth beyond `limit`; no step is shorter than 10^-5 of the interval
+//! (where that floor applies, the march is a sampling at 10^5 sub-times of
+//! the interval, and the steps are counted). It runs to the later of the
+//! driver's and parry's stops. Every 1000th case is also sampled at 10^5
+//! uniform sub-times up to the driver's stop
+//! (`PARAPET_ORACLE_SUBTIME_EVERY` changes the spacing). Default 10,000
+//! cases; `PARAPET_ORACLE_CASES` runs more.
 //!
 //! # The differential table
 //! For the driver and for parry (two-sided triangles, `f32`, its own

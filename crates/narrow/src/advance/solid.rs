@@ -13,6 +13,10 @@
 //! from its vertex centroid to a face plane (the radius of a ball about the
 //! centroid inside the hull, at most its largest inscribed ball).
 //!
+//! A solid has no skin: it touches a triangle when its certified separation
+//! is at most zero, and its sub-steps may take it at most a tolerance below
+//! the surface (the band is `[−tol, 0]`).
+//!
 //! # Precision domain
 //! Vertices are `f32` shape-frame points promoted to `f64`; the placement is
 //! applied in `f64`. The domain radius is the farthest vertex from the shape

@@ -37,6 +37,13 @@
 //!
 //! The contact normal is the chosen plane's normal.
 //!
+//! Which quantity bounds what: the gap `s(n)` along any direction is a
+//! lower bound of the distance (and only along that direction: the largest
+//! gap over the separating-axis candidates 1, 3 and 5 alone can be well
+//! below the distance, at an oblique vertex or edge approach); the length
+//! `|p − q|` of a feature pair is an upper bound (a feasible pair), so it is
+//! never the certificate itself: only the gap along its direction is.
+//!
 //! # Precision domain
 //! `f64` in the working frame; the triangle's coordinates are within
 //! 1048576 domain radii of the mass centre. The plane's slack
