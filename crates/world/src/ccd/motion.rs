@@ -1,6 +1,6 @@
 //! The motion types that the continuous sweeps share, apart from any sweep
 //! algorithm: the shape a body moves ([`SweptShape`] for a body that moves
-//! in a straight line, [`TurningShape`] for one that turns), the static
+//! in a straight line; a turning body's is `super::turning::TurningShape`), the static
 //! triangles it can hit ([`MeshView`]), what a sweep reports ([`SweptImpact`],
 //! [`SweptMotion`]), and the two placement helpers every loop uses
 //! ([`check_coordinates`], [`capsule_half_axis`]).
@@ -62,15 +62,6 @@ impl SweptShape {
             SweptShape::Solid { solid, .. } => solid.bounding_radius(),
         }
     }
-}
-
-/// The shape of a turning body.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct TurningShape {
-    /// Radius (m).
-    pub(crate) radius: f32,
-    /// Half height of the core segment (m), `0` for a sphere.
-    pub(crate) half_height: f32,
 }
 
 /// The static triangles a body can hit: the world's snapshot, its bounds

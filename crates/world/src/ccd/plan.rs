@@ -33,9 +33,10 @@ use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
-use super::motion::{SweptShape, TurningShape};
+use super::motion::SweptShape;
 use super::reach;
 use super::support::{classify_cached, ClassifyCache, Role};
+use super::turning::TurningShape;
 use crate::contact_query::ContactQuery;
 
 /// The continuous mode's plan for one step.
@@ -100,7 +101,7 @@ fn classify_all<'a>(
             Role::KinematicSphere { radius }
             | Role::Swept(SweptShape::Sphere { radius })
             | Role::Swept(SweptShape::Capsule { radius, .. })
-            | Role::Turning(TurningShape { radius, .. }) => check_radius(slot, *radius)?,
+            | Role::Turning(TurningShape::Segment { radius, .. }) => check_radius(slot, *radius)?,
             _ => {}
         }
         roles[slot] = Some(role);

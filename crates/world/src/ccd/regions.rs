@@ -91,7 +91,7 @@ pub(crate) fn regions<'s, 'a>(
             Role::Turning(shape) => {
                 let energy = plan.energy(slot).max(reach::bound_energy(body));
                 let r = turning_reach(body, shape, energy, dt);
-                reach::check_reach(slot, &r, shape.radius as f64)?;
+                reach::check_reach(slot, &r, shape.domain_radius())?;
                 (r, 0.0, 0.0)
             }
             Role::KinematicSphere { radius } => {
