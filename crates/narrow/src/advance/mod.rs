@@ -86,6 +86,7 @@
 
 pub mod bound;
 pub mod driver;
+pub mod held;
 pub mod segment;
 pub mod solid;
 mod solid_manifold;
@@ -93,9 +94,10 @@ mod solid_plane;
 
 pub use bound::{sub_step_floor, BendMode, PointMotion, ADVANCE_ROUNDING_FACTOR, MIN_GAP_FRACTION};
 pub use driver::{
-    advance, certified_step, check_candidates, contacts_at, Advance, AdvanceError, ContactEvent,
-    RigidMotion, SubstepBudget, TouchPoint, TriangleContact,
+    advance, certified_step, certified_step_held, check_candidates, contacts_at, Advance,
+    AdvanceError, ContactEvent, RigidMotion, SubstepBudget, TouchPoint, TriangleContact,
 };
+pub use held::{holds, HeldBand};
 pub use segment::SegmentCore;
 pub use solid::{PosedSolid, SolidCore, SolidError};
 

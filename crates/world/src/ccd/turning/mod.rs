@@ -79,9 +79,12 @@ use parapet_geometry::bvh::SweptBall;
 use parapet_geometry::Material;
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{demote, promote, Quat, Vec3, Vec3d};
-use parapet_narrow::advance::{certified_step, CoreShape, RigidMotion, SegmentCore};
+use parapet_narrow::advance::{
+    certified_step_held, holds, CoreShape, HeldBand, PointMotion, RigidMotion, SegmentCore,
+    Separation,
+};
 use parapet_narrow::sweep::{check_turning_triangle, APPROACH_EPS_FACTOR, MIN_GAP_FRACTION};
-use parapet_solver::contact::CONTACT_MARGIN;
+use parapet_solver::contact::{CONTACT_MARGIN, PENETRATION_SLOP};
 use parapet_solver::impact::ImpactMass;
 use parapet_solver::integrate::rotation_split::widen_rotation;
 use parapet_solver::RigidBody;
@@ -118,6 +121,29 @@ pub(crate) struct TurningOutcome {
     /// The sub-steps it took (loop passes, each counted against
     /// `ccd_max_substeps`).
     pub(crate) substeps: u32,
+}
+
+/// The held depth of a turning shape as a fraction of its inner radius (the
+/// capsule's or sphere's radius, a solid's inner radius; dimensionless):
+/// 1/16, 64 tolerances. A slow contact may sink this far into a triangle
+/// (see [`held_band`]); a sixteenth of the radius keeps it a skin that no
+/// shape can pass through, and 64 tolerances give the micro-collisions of a
+/// rolling or pivoting shape 8 times the room (their period scales with the
+/// square root of the depth).
+pub(crate) const HELD_DEPTH_FRACTION: f64 = 1.0 / 16.0;
+
+/// The held band of a turning shape of inner radius `inner` (m) for a step
+/// of `dt` (s): depth `min(inner / 16, PENETRATION_SLOP)` (m), the overlap
+/// that the discrete solver keeps in a resting contact; approach speed
+/// below `CONTACT_MARGIN / dt` (m/s), the speed below which the contact
+/// stage keeps a contact for the discrete solver instead of deferring it
+/// to the sweep (so a contact held here is one that the next step's solver
+/// resolves). See the module docs, "Held contacts".
+pub(crate) fn held_band(inner: f64, dt: f64) -> HeldBand {
+    HeldBand {
+        depth: (inner * HELD_DEPTH_FRACTION).min(PENETRATION_SLOP),
+        slow: CONTACT_MARGIN as f64 / dt,
+    }
 }
 
 /// The largest spin (rad/s) that `energy` (J) allows a body whose inverse
@@ -242,12 +268,17 @@ fn run<C: TurningCore>(
     core: &C,
 ) -> Result<TurningOutcome, CcdError> {
     let body = input.body;
+    let tol = core.tolerance();
     let sweep = Turning {
         index: input.index,
+        held: held_band(
+            tol / parapet_narrow::advance::TOLERANCE_FRACTION,
+            input.dt as f64,
+        ),
         body,
         mesh,
         skin: core.skin(),
-        tol: core.tolerance(),
+        tol,
         domain: core.domain_radius(),
         dt: input.dt as f64,
         far: input.shape.far(body),
@@ -284,8 +315,15 @@ fn run<C: TurningCore>(
         }
         substeps += 1;
         let posed = core.pose(&m.rotation);
+        let bound = PointMotion::new(
+            C::points(&posed),
+            m.moving_velocity(),
+            m.moving_spin(),
+            core.bend_mode(),
+        );
         let at = Instant {
             posed: &posed,
+            bound: &bound,
             candidates: &candidates.list,
             elapsed,
         };
@@ -293,7 +331,7 @@ fn run<C: TurningCore>(
             candidates = sweep.query(&m, tau)?;
         }
         sweep.press_out(core, &mut m, &posed, &candidates.list);
-        let (step, last) = sweep.advance(core, &mut m, &candidates.triangles, tau);
+        let (step, last) = sweep.advance(core, &mut m, &candidates, tau);
         elapsed += step;
         tau = if last { 0.0 } else { tau - step };
     }
@@ -309,6 +347,8 @@ fn run<C: TurningCore>(
 /// triangles, the core's skin, tolerance and reach, and the step.
 pub(super) struct Turning<'a> {
     pub(super) index: usize,
+    /// The held band of the step ([`held_band`]).
+    held: HeldBand,
     body: &'a RigidBody,
     pub(super) mesh: Option<&'a MeshView<'a>>,
     /// The skin (m): the radius around a segment core, `0` for a solid.
@@ -332,6 +372,8 @@ pub(super) struct Turning<'a> {
 /// materials) and the time elapsed since the step's start (s).
 pub(super) struct Instant<'s, P> {
     pub(super) posed: &'s P,
+    /// The motion bound of the pass's moving velocities at this pose.
+    pub(super) bound: &'s PointMotion,
     pub(super) candidates: &'s [(usize, Material)],
     pub(super) elapsed: f64,
 }
@@ -341,6 +383,8 @@ pub(super) struct Instant<'s, P> {
 struct Candidates {
     list: Vec<(usize, Material)>,
     triangles: Vec<[Vec3; 3]>,
+    /// The held band of each triangle (every one the step's).
+    bands: Vec<Option<HeldBand>>,
 }
 
 impl Turning<'_> {
@@ -367,6 +411,7 @@ impl Turning<'_> {
         let mut out = Candidates {
             list: Vec::new(),
             triangles: Vec::new(),
+            bands: Vec::new(),
         };
         let Some(mesh) = self.mesh else {
             return Ok(out);
@@ -402,8 +447,27 @@ impl Turning<'_> {
             )?;
             out.list.push((t, self.body.material().mix(&other)));
             out.triangles.push(mesh.triangles[t]);
+            out.bands.push(Some(self.held));
         }
         Ok(out)
+    }
+
+    /// Whether the triangle of separation `sep` is held at the pass's pose
+    /// ([`holds`]): the contact stage then takes no impact on it.
+    pub(super) fn holds<C: CoreShape>(
+        &self,
+        core: &C,
+        at: &Instant<'_, C::Posed>,
+        sep: &Separation,
+    ) -> bool {
+        holds(
+            C::points(at.posed),
+            at.bound,
+            sep,
+            core.skin(),
+            core.tolerance(),
+            &self.held,
+        )
     }
 
     /// Triangle `t` relative to `origin` (m).
@@ -445,14 +509,14 @@ impl Turning<'_> {
     }
 
     /// The certified sub-step from pose `m` (`tau`, s, left): the driver's
-    /// certified step over the candidate `triangles` along the moving
-    /// velocities, at most the remaining time; moves the pose by it and
-    /// returns its length (s) and whether it ends the step.
+    /// held step ([`certified_step_held`]) over the candidates along the
+    /// moving velocities, at most the remaining time; moves the pose by it
+    /// and returns its length (s) and whether it ends the step.
     fn advance<C: CoreShape>(
         &self,
         core: &C,
         m: &mut Motion,
-        triangles: &[[Vec3; 3]],
+        candidates: &Candidates,
         tau: f64,
     ) -> (f64, bool) {
         let moving = RigidMotion {
@@ -461,7 +525,8 @@ impl Turning<'_> {
             velocity: m.moving_velocity(),
             spin: m.moving_spin(),
         };
-        let step = certified_step(core, &moving, triangles, tau);
+        let step =
+            certified_step_held(core, &moving, &candidates.triangles, tau, &candidates.bands);
         let last = step >= tau;
         let step = if last { tau } else { step.max(0.0) };
         let end = moving.advanced(step);

@@ -23,7 +23,7 @@
 //! the closest points. `f64` in the working frame at the mass centre.
 
 use parapet_math::Vec3d;
-use parapet_narrow::advance::SegmentCore;
+use parapet_narrow::advance::{CoreShape, SegmentCore};
 use parapet_narrow::contact::active_edges::seam_normal;
 use parapet_narrow::sweep::{
     clearance, segment_parameter, touching_span, Clearance, APPROACH_EPS_FACTOR,
@@ -106,6 +106,13 @@ impl TurningCore for SegmentCore {
             };
             if !(cl.distance <= radius) {
                 continue;
+            }
+            // A held triangle (a slow contact within the held band) is the
+            // discrete solver's: no impact, and the split velocities stay.
+            if let Some(sep) = self.separation(ends, &tri) {
+                if sweep.holds(self, at, &sep) {
+                    continue;
+                }
             }
             let mut contact = touch(ends, &tri, radius, &cl, &m.velocity, &m.spin);
             // A seam of a mesh with active edges pushes along its face

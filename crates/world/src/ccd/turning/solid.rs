@@ -55,6 +55,8 @@ fn closes_solid(n: &Vec3d, v: &Vec3d, w: &Vec3d, arm: &Vec3d) -> bool {
 /// (lever arm from the mass centre on the solid's surface).
 struct Row {
     triangle: usize,
+    /// Whether its triangle is held ([`Turning::holds`]).
+    held: bool,
     point: ManifoldPoint,
     /// The triangle point nearest the solid point, relative to the mass
     /// centre (the reported contact point).
@@ -80,6 +82,7 @@ impl TurningCore for SolidCore {
             if !self.touches(&sep) {
                 continue;
             }
+            let held = sweep.holds(self, at, &sep);
             touches.clear();
             self.touch_points(at.posed, &tri, &sep, &mut touches);
             for touch in &touches {
@@ -89,6 +92,7 @@ impl TurningCore for SolidCore {
                 };
                 rows.push(Row {
                     triangle: t,
+                    held,
                     point: ManifoldPoint {
                         arm: touch.on_shape,
                         normal,
@@ -105,12 +109,13 @@ impl TurningCore for SolidCore {
         let moving = (m.split_velocity, m.split_spin) != (Vec3d::zeros(), Vec3d::zeros());
         if moving
             && rows.iter().any(|r| {
-                closes_solid(
-                    &r.point.normal,
-                    &m.moving_velocity(),
-                    &m.moving_spin(),
-                    &r.point.arm,
-                )
+                !r.held
+                    && closes_solid(
+                        &r.point.normal,
+                        &m.moving_velocity(),
+                        &m.moving_spin(),
+                        &r.point.arm,
+                    )
             })
         {
             m.split_velocity = Vec3d::zeros();
@@ -119,7 +124,7 @@ impl TurningCore for SolidCore {
         }
         if !rows
             .iter()
-            .any(|r| closes_solid(&r.point.normal, &m.velocity, &m.spin, &r.point.arm))
+            .any(|r| !r.held && closes_solid(&r.point.normal, &m.velocity, &m.spin, &r.point.arm))
         {
             return Ok(changed);
         }
