@@ -264,11 +264,15 @@ fn survey<S: CoreShape>(
             }
         }
         let separation = sep.separation - sep.plane.slack;
-        let floor = sub_step_floor(separation, skin, tol);
-        let mut t = admissible_time(points, &bound, &sep.plane, floor);
-        if let Some(band) = bands.and_then(|b| b.get(index)).copied().flatten() {
-            t = held_time(points, &bound, &sep.plane, separation, skin, tol, &band, t);
-        }
+        let t = match bands.and_then(|b| b.get(index)).copied().flatten() {
+            Some(band) => held_time(points, &bound, &sep.plane, separation, (skin, tol), &band),
+            None => admissible_time(
+                points,
+                &bound,
+                &sep.plane,
+                sub_step_floor(separation, skin, tol),
+            ),
+        };
         step = step.min(t);
     }
     step

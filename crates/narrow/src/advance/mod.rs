@@ -97,7 +97,7 @@ pub use driver::{
     advance, certified_step, certified_step_held, check_candidates, contacts_at, Advance,
     AdvanceError, ContactEvent, RigidMotion, SubstepBudget, TouchPoint, TriangleContact,
 };
-pub use held::{holds, HeldBand};
+pub use held::{hold, HeldBand, Hold, HOLD_START_FRACTION};
 pub use segment::SegmentCore;
 pub use solid::{PosedSolid, SolidCore, SolidError};
 

@@ -80,7 +80,7 @@ use parapet_geometry::Material;
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{demote, promote, Quat, Vec3, Vec3d};
 use parapet_narrow::advance::{
-    certified_step_held, holds, CoreShape, HeldBand, PointMotion, RigidMotion, SegmentCore,
+    certified_step_held, hold, CoreShape, HeldBand, Hold, PointMotion, RigidMotion, SegmentCore,
     Separation,
 };
 use parapet_narrow::sweep::{check_turning_triangle, APPROACH_EPS_FACTOR, MIN_GAP_FRACTION};
@@ -144,6 +144,24 @@ pub(crate) fn held_band(inner: f64, dt: f64) -> HeldBand {
         depth: (inner * HELD_DEPTH_FRACTION).min(PENETRATION_SLOP),
         slow: CONTACT_MARGIN as f64 / dt,
     }
+}
+
+/// [`hold`] for the core `core` posed as `posed`.
+fn hold_at<C: CoreShape>(
+    core: &C,
+    posed: &C::Posed,
+    bound: &PointMotion,
+    sep: &Separation,
+    band: &HeldBand,
+) -> Hold {
+    hold(
+        C::points(posed),
+        bound,
+        sep,
+        core.skin(),
+        core.tolerance(),
+        band,
+    )
 }
 
 /// The largest spin (rad/s) that `energy` (J) allows a body whose inverse
@@ -330,6 +348,7 @@ fn run<C: TurningCore>(
         if core.contacts(&sweep, &mut m, &at, &mut impacts_taken, &mut impacts)? {
             candidates = sweep.query(&m, tau)?;
         }
+        sweep.lift_held(core, &mut m, &bound, &posed, &candidates.list);
         sweep.press_out(core, &mut m, &posed, &candidates.list);
         let (step, last) = sweep.advance(core, &mut m, &candidates, tau);
         elapsed += step;
@@ -452,22 +471,62 @@ impl Turning<'_> {
         Ok(out)
     }
 
-    /// Whether the triangle of separation `sep` is held at the pass's pose
-    /// ([`holds`]): the contact stage then takes no impact on it.
-    pub(super) fn holds<C: CoreShape>(
+    /// How the held band takes the triangle of separation `sep` at the
+    /// pass's pose ([`hold`]): the contact stage takes no impact on a held
+    /// triangle.
+    pub(super) fn hold<C: CoreShape>(
         &self,
         core: &C,
         at: &Instant<'_, C::Posed>,
         sep: &Separation,
-    ) -> bool {
-        holds(
-            C::points(at.posed),
-            at.bound,
-            sep,
-            core.skin(),
-            core.tolerance(),
-            &self.held,
-        )
+    ) -> Hold {
+        hold_at(core, at.posed, at.bound, sep, &self.held)
+    }
+
+    /// Held lift: a held triangle within the tolerance of its held floor
+    /// ([`Hold::AtFloor`]: a slow contact that the spin or a slow approach
+    /// pressed to the bottom of the held band) lifts the pose along its
+    /// plane back to the usual floor `skin − tol`, pose only (the discrete
+    /// solver's split correction, in one move). The lift is kept only if no
+    /// candidate ends below `min(its separation before, skin − tol)`: it
+    /// pushes the shape into no other triangle. A quarter and a sixteenth
+    /// of it are tried in turn, else the pose stays (and the pressing
+    /// correction lifts it by the smallest gap per pass).
+    fn lift_held<C: CoreShape>(
+        &self,
+        core: &C,
+        m: &mut Motion,
+        bound: &PointMotion,
+        posed: &C::Posed,
+        candidates: &[(usize, Material)],
+    ) {
+        let (skin, tol) = (self.skin, self.tol);
+        let seps: Vec<Option<Separation>> = candidates
+            .iter()
+            .map(|&(t, _)| core.separation(posed, &self.relative(t, &m.center)))
+            .collect();
+        let Some(lift) = seps.iter().flatten().find_map(|sep| {
+            let below = skin - tol - (sep.separation - sep.plane.slack);
+            (below > 0.0 && hold_at(core, posed, bound, sep, &self.held) == Hold::AtFloor)
+                .then(|| sep.plane.normal * below)
+        }) else {
+            return;
+        };
+        for fraction in [1.0, 0.25, 0.0625] {
+            let center = m.center + lift * fraction;
+            let clear = candidates.iter().zip(&seps).all(|(&(t, _), before)| {
+                let Some(before) = before else {
+                    return true;
+                };
+                let after = core.separation(posed, &self.relative(t, &center));
+                let limit = (before.separation - before.plane.slack).min(skin - tol);
+                after.is_none_or(|a| a.separation - a.plane.slack >= limit)
+            });
+            if clear {
+                m.center = center;
+                return;
+            }
+        }
     }
 
     /// Triangle `t` relative to `origin` (m).

@@ -23,7 +23,7 @@
 //! the closest points. `f64` in the working frame at the mass centre.
 
 use parapet_math::Vec3d;
-use parapet_narrow::advance::{CoreShape, SegmentCore};
+use parapet_narrow::advance::{CoreShape, Hold, SegmentCore};
 use parapet_narrow::contact::active_edges::seam_normal;
 use parapet_narrow::sweep::{
     clearance, segment_parameter, touching_span, Clearance, APPROACH_EPS_FACTOR,
@@ -110,7 +110,7 @@ impl TurningCore for SegmentCore {
             // A held triangle (a slow contact within the held band) is the
             // discrete solver's: no impact, and the split velocities stay.
             if let Some(sep) = self.separation(ends, &tri) {
-                if sweep.holds(self, at, &sep) {
+                if sweep.hold(self, at, &sep) != Hold::Free {
                     continue;
                 }
             }
@@ -153,6 +153,23 @@ impl TurningCore for SegmentCore {
             ) else {
                 continue;
             };
+            if std::env::var("TRACE_TURN").is_ok() {
+                eprintln!(
+                    "CAP t={:.6} tri {} pre {:.3e} post {:.3e} v={:?} w={:?} core={:?} n={:?}",
+                    at.elapsed,
+                    t,
+                    contact
+                        .normal
+                        .dot(&(m.velocity + m.spin.cross(&contact.arm))),
+                    contact
+                        .normal
+                        .dot(&(r.linear_velocity + r.angular_velocity.cross(&contact.arm))),
+                    m.velocity.as_slice(),
+                    m.spin.as_slice(),
+                    contact.core.as_slice(),
+                    contact.normal.as_slice()
+                );
+            }
             *impacts_taken += 1;
             if *impacts_taken > sweep.max_impacts {
                 return Err(CcdError::ImpactLimit {

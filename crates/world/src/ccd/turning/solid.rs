@@ -24,7 +24,7 @@
 //! impulses of Moreau (1988) and Mirtich (1996). `f64` in the working frame.
 
 use parapet_math::Vec3d;
-use parapet_narrow::advance::{CoreShape, PosedSolid, SolidCore, Touch};
+use parapet_narrow::advance::{CoreShape, Hold, PosedSolid, SolidCore, Touch};
 use parapet_narrow::contact::active_edges::seam_normal;
 use parapet_narrow::sweep::APPROACH_EPS_FACTOR;
 use parapet_solver::impact::{respond_manifold, ManifoldPoint, MANIFOLD_RELATIVE_TOLERANCE};
@@ -82,7 +82,7 @@ impl TurningCore for SolidCore {
             if !self.touches(&sep) {
                 continue;
             }
-            let held = sweep.holds(self, at, &sep);
+            let held = sweep.hold(self, at, &sep) != Hold::Free;
             touches.clear();
             self.touch_points(at.posed, &tri, &sep, &mut touches);
             for touch in &touches {
