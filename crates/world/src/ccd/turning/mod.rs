@@ -80,8 +80,7 @@ use parapet_geometry::Material;
 use parapet_math::rounding::{add_up, mul_up, sqrt_up};
 use parapet_math::{demote, promote, Quat, Vec3, Vec3d};
 use parapet_narrow::advance::{
-    certified_step_held, hold, CoreShape, HeldBand, Hold, PointMotion, RigidMotion, SegmentCore,
-    Separation,
+    certified_step_held, hold, CoreShape, HeldBand, Hold, RigidMotion, SegmentCore, Separation,
 };
 use parapet_narrow::sweep::{check_turning_triangle, APPROACH_EPS_FACTOR, MIN_GAP_FRACTION};
 use parapet_solver::contact::{CONTACT_MARGIN, PENETRATION_SLOP};
@@ -146,22 +145,23 @@ pub(crate) fn held_band(inner: f64, dt: f64) -> HeldBand {
     }
 }
 
-/// [`hold`] for the core `core` posed as `posed`.
+/// [`hold`] for the core `core` posed as `posed` against the triangle
+/// `tri` (working frame) of separation `sep`, the touch points' approach
+/// rates taken from the moving velocities of `m`.
 fn hold_at<C: CoreShape>(
     core: &C,
     posed: &C::Posed,
-    bound: &PointMotion,
+    m: &Motion,
+    tri: &[Vec3d; 3],
     sep: &Separation,
     band: &HeldBand,
 ) -> Hold {
-    hold(
-        C::points(posed),
-        bound,
-        sep,
-        core.skin(),
-        core.tolerance(),
-        band,
-    )
+    let mut touches = Vec::new();
+    core.touch_points(posed, tri, sep, &mut touches);
+    let (v, w) = (m.moving_velocity(), m.moving_spin());
+    let n = sep.plane.normal;
+    let rates = touches.iter().map(|t| -n.dot(&(v + w.cross(&t.on_shape))));
+    hold(rates, sep, core.skin(), core.tolerance(), band)
 }
 
 /// The largest spin (rad/s) that `energy` (J) allows a body whose inverse
@@ -333,22 +333,15 @@ fn run<C: TurningCore>(
         }
         substeps += 1;
         let posed = core.pose(&m.rotation);
-        let bound = PointMotion::new(
-            C::points(&posed),
-            m.moving_velocity(),
-            m.moving_spin(),
-            core.bend_mode(),
-        );
         let at = Instant {
             posed: &posed,
-            bound: &bound,
             candidates: &candidates.list,
             elapsed,
         };
         if core.contacts(&sweep, &mut m, &at, &mut impacts_taken, &mut impacts)? {
             candidates = sweep.query(&m, tau)?;
         }
-        sweep.lift_held(core, &mut m, &bound, &posed, &candidates.list);
+        sweep.lift_held(core, &mut m, &posed, &candidates.list);
         sweep.press_out(core, &mut m, &posed, &candidates.list);
         let (step, last) = sweep.advance(core, &mut m, &candidates, tau);
         elapsed += step;
@@ -391,8 +384,6 @@ pub(super) struct Turning<'a> {
 /// materials) and the time elapsed since the step's start (s).
 pub(super) struct Instant<'s, P> {
     pub(super) posed: &'s P,
-    /// The motion bound of the pass's moving velocities at this pose.
-    pub(super) bound: &'s PointMotion,
     pub(super) candidates: &'s [(usize, Material)],
     pub(super) elapsed: f64,
 }
@@ -477,10 +468,15 @@ impl Turning<'_> {
     pub(super) fn hold<C: CoreShape>(
         &self,
         core: &C,
+        m: &Motion,
         at: &Instant<'_, C::Posed>,
+        tri: &[Vec3d; 3],
         sep: &Separation,
     ) -> Hold {
-        hold_at(core, at.posed, at.bound, sep, &self.held)
+        if !core.touches(sep) {
+            return Hold::Free;
+        }
+        hold_at(core, at.posed, m, tri, sep, &self.held)
     }
 
     /// Held lift: a held triangle within the tolerance of its held floor
@@ -496,7 +492,6 @@ impl Turning<'_> {
         &self,
         core: &C,
         m: &mut Motion,
-        bound: &PointMotion,
         posed: &C::Posed,
         candidates: &[(usize, Material)],
     ) {
@@ -505,9 +500,13 @@ impl Turning<'_> {
             .iter()
             .map(|&(t, _)| core.separation(posed, &self.relative(t, &m.center)))
             .collect();
-        let Some(lift) = seps.iter().flatten().find_map(|sep| {
+        let Some(lift) = candidates.iter().zip(&seps).find_map(|(&(t, _), sep)| {
+            let sep = sep.as_ref()?;
             let below = skin - tol - (sep.separation - sep.plane.slack);
-            (below > 0.0 && hold_at(core, posed, bound, sep, &self.held) == Hold::AtFloor)
+            let tri = self.relative(t, &m.center);
+            (below > 0.0
+                && core.touches(sep)
+                && hold_at(core, posed, m, &tri, sep, &self.held) == Hold::AtFloor)
                 .then(|| sep.plane.normal * below)
         }) else {
             return;
