@@ -61,7 +61,7 @@ pub fn demo_scenes(mode: CollisionDetection, quick: bool) -> Result<Vec<Scene>, 
         fast_box_wall(mode, n(30))?,
         tumbling_capsule(mode, n(120))?,
         chassis_kerb(mode, n(60))?,
-        car_rollover(mode, n(180))?,
+        car_rollover(mode, n(120))?,
         hull_crate(mode, n(90))?,
     ])
 }

@@ -4,9 +4,9 @@
 //!
 //! - [`chassis_kerb()`]: a 1,500 kg chassis, a 4.4 x 1.8 x 1.4 m box, at
 //!   60 m/s along a floor and yawing at 5 rad/s, into a kerb wall.
-//! - [`car_rollover()`]: the same chassis leaving a jump at 30 m/s with a
-//!   roll of 3 rad/s over a rough terrain of 8,192 triangles: it lands on
-//!   its side and rolls over.
+//! - [`car_rollover()`]: the same chassis leaving a jump 10 m up at 15 m/s
+//!   with a roll of 3 rad/s over a rough terrain of 8,192 triangles: it
+//!   turns over in the air, lands on its side or roof and slides.
 //! - [`hull_crate()`]: an irregular hull crate tumbling at 100 m/s onto
 //!   that terrain.
 //!
@@ -125,7 +125,8 @@ pub fn chassis_kerb(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
     })
 }
 
-/// The rollover scene in `mode`, for `steps` steps (the demo runs 180: 3 s).
+/// The rollover scene in `mode`, for `steps` steps (the demo runs 120: 2 s;
+/// it lands after 1.6 s).
 ///
 /// # Errors
 ///
@@ -149,7 +150,7 @@ pub fn car_rollover(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
     let car = world.add_body(car)?;
     Ok(Scene {
         name: "car_rollover",
-        title: "the chassis leaving a jump at 30 m/s with a 3 rad/s roll: it lands and rolls over on a rough terrain",
+        title: "the chassis leaving a jump 10 m up at 15 m/s with a 3 rad/s roll: it turns over and lands on a rough terrain",
         world,
         dt: DT,
         steps,
