@@ -22,6 +22,7 @@
 //! seed gives the same triangles on every machine.
 
 pub mod bench_ccd;
+pub mod bench_vehicles;
 pub mod bench_walkers;
 pub mod clearance;
 mod error;
