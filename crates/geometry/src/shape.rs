@@ -1,4 +1,5 @@
-//! [`Shape`]: the collision shapes of a body (API.md, "Shapes"), their
+//! [`Shape`]: the collision shapes of a body (docs/physics.md, "Frames and
+//! units", says where each is centred), their
 //! checked constructors, local bounds and solid mass properties.
 //!
 //! Shapes are centred on the body origin: sphere centre, capsule segment

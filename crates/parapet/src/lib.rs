@@ -22,7 +22,7 @@
 //!
 //! # A complete scene
 //!
-//! The seed's tunneling sphere: radius 0.1 m at height 0.15 m falling at
+//! The tunneling sphere: radius 0.1 m at height 0.15 m falling at
 //! 30 m/s onto a static one-sided triangle, one step of 0.01 s. The discrete
 //! mode lets it through; the continuous mode stops it on the surface.
 //!
@@ -62,7 +62,8 @@
 //!
 //! let mut world = PhysicsWorld::new();
 //! world.collision_detection = SPHERE_MESH_CCD;
-//! // A box that can turn is not a continuous collider (seed 000 "Supported worlds").
+//! // A box that can turn is not a continuous collider
+//! // (docs/continuous-collision.md, "What it refuses, and why").
 //! let crate_box = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?, 10.0)?
 //!     .with_angular_velocity(Vec3::new(0.0, 0.0, 1.0));
 //! let id = world.add_body(crate_box)?;
@@ -154,7 +155,8 @@ pub mod ccd {
     pub use parapet_world::ccd::*;
 }
 
-/// Torque, kinetic energy, momentum, stiffness and SI unit constants (seed 004, "Frames and units").
+/// Torque, kinetic energy, momentum, stiffness and SI unit constants
+/// (docs/physics.md, "Frames and units").
 pub mod quantities {
     pub use parapet_math::quantities::*;
 }
