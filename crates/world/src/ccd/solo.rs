@@ -16,7 +16,7 @@
 //! position), the world looks up an initial contact of the selected triangle
 //! from that position in the incoming direction (its normal, when it
 //! exists, controls the response), applies the normal and Coulomb impulse of
-//! [`super::response`], and sweeps the rest of the step with the new
+//! [`parapet_solver::impact::respond_body_triangle`], and sweeps the rest of the step with the new
 //! velocity. After the first impact the split velocity no longer moves the
 //! body (it corrected an initial overlap that the impact has replaced).
 //! More than `max_impacts` impacts raise [`CcdError::ImpactLimit`]; the loop
