@@ -22,7 +22,7 @@
 //! * Pair impacts use [`parapet_solver::impact::respond_pair`] with the
 //!   normal between the two closest points.
 //! * **Pair cull**: a pass checks each member's precision domain once
-//!   ([`parapet_narrow::sweep::segment_pair::CheckedSegment`]), sweeps only the pairs whose widened swept bounds
+//!   ([`parapet_narrow::sweep::CheckedSegment`]), sweeps only the pairs whose widened swept bounds
 //!   meet ([`swept_bounds`], [`meeting_pairs`]; conservative, see
 //!   [`swept_bounds`]) and reuses the outcomes of members whose input did
 //!   not change since the previous pass; the events and their order are
