@@ -232,6 +232,7 @@ fn fast_tumbling_capsules_on_a_rough_terrain_are_not_refused() {
     // 60 rad/s, on terrains of 0.05 to 0.4 m bumps, for 2 s or until they
     // leave the field; limits 64 impacts and 65536 sub-steps a step.
     let (refused, deepest) = tumbling_capsules();
+    eprintln!("refused: {refused:?}; deepest {deepest} m");
     // None exhausts the impacts. One case (65) still exhausts the
     // sub-steps: a capsule lying over a triangle's corner whose far end
     // falls fast beyond the triangle; the face plane certifies that end

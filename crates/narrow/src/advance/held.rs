@@ -64,11 +64,13 @@ pub enum Hold {
     /// Not held: some point within the skin approaches at `slow / 2` or
     /// faster; the usual band and its impacts apply.
     Free,
-    /// Held and more than `tol` above the held floor: no impact.
+    /// Held and more than `tol` above the held floor: the caller takes no
+    /// impact on it.
     Sinking,
-    /// Held but within `tol` of the held floor: no impact, and the caller
-    /// lifts the pose (the driver's sub-steps would otherwise shrink to
-    /// the smallest gap).
+    /// Held but within `tol` of the held floor: the usual impacts apply
+    /// again (a shape pressed to the bottom of the band would otherwise
+    /// sink by the smallest gap per sub-step), and the caller may lift the
+    /// pose back.
     AtFloor,
 }
 

@@ -463,8 +463,8 @@ impl Turning<'_> {
     }
 
     /// How the held band takes the triangle of separation `sep` at the
-    /// pass's pose ([`hold`]): the contact stage takes no impact on a held
-    /// triangle.
+    /// pass's pose ([`hold`]): the contact stage takes no impact on a
+    /// triangle that is [`Hold::Sinking`].
     pub(super) fn hold<C: CoreShape>(
         &self,
         core: &C,

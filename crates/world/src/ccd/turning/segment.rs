@@ -110,7 +110,7 @@ impl TurningCore for SegmentCore {
             // A held triangle (a slow contact within the held band) is the
             // discrete solver's: no impact, and the split velocities stay.
             if let Some(sep) = self.separation(ends, &tri) {
-                if sweep.hold(self, m, at, &tri, &sep) != Hold::Free {
+                if sweep.hold(self, m, at, &tri, &sep) == Hold::Sinking {
                     continue;
                 }
             }

@@ -82,7 +82,7 @@ impl TurningCore for SolidCore {
             if !self.touches(&sep) {
                 continue;
             }
-            let held = sweep.hold(self, m, at, &tri, &sep) != Hold::Free;
+            let held = sweep.hold(self, m, at, &tri, &sep) == Hold::Sinking;
             touches.clear();
             self.touch_points(at.posed, &tri, &sep, &mut touches);
             for touch in &touches {
