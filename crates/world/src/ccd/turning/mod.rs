@@ -58,11 +58,22 @@
 //! sub-step, so the loop ends at the end of the step, with
 //! [`CcdError::SubstepLimit`] or with [`CcdError::ImpactLimit`].
 //!
+//! Held contacts: every candidate has the step's held band ([`held_band`],
+//! [`parapet_narrow::advance::held`]). A touched triangle whose touch
+//! points all approach slower than half of `CONTACT_MARGIN / dt` and that
+//! the shape is more than `tol` above the held floor `skin − depth` of is
+//! [`Hold::Sinking`]: it takes no impact (the next step's discrete solver
+//! resolves it), and the driver lets slow points sink towards the held
+//! floor. At the held floor ([`Hold::AtFloor`]) the usual impacts apply
+//! again, and the pose is lifted back to `skin − tol` when that pushes the
+//! shape into no other candidate (`lift_held`).
+//!
 //! Guarantee (for the `f64` state, before the final `f32` rounding): a shape
 //! that starts a step clear of a triangle's front never comes closer to it
-//! than `skin − tol` (plus `tol / 256` for one sub-step of a pressed shape,
-//! lifted back in the next pass); one that starts deeper does not sink
-//! further than that.
+//! than `skin − tol` with a point approaching at half of `CONTACT_MARGIN /
+//! dt` or faster (plus `tol / 256` for one sub-step of a pressed shape,
+//! lifted back in the next pass), nor closer than `skin − depth` with
+//! slower ones; one that starts deeper does not sink further than that.
 //!
 //! # Precision domain
 //! Domain radii (a capsule's or sphere's radius, a solid's farthest vertex)
