@@ -162,7 +162,7 @@ pub mod quantities {
 /// The names a scene needs, in one `use parapet::prelude::*;`.
 pub mod prelude {
     pub use crate::body::{BodyError, BodyId, BodyKind, RigidBody};
-    pub use crate::ccd::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+    pub use crate::ccd::{CcdMode, CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
     pub use crate::collide::{ContactEvent, ContactKind, RayHit};
     pub use crate::math::{Mat3, Quat, Vec3};
     pub use crate::shape::{MassProperties, Material, Shape, ShapeError};

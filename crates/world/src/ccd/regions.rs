@@ -57,6 +57,7 @@ pub(crate) struct Regions<'s> {
 /// alone's in insertion order, then the shared groups' members'),
 /// [`CcdError::Unsupported`] for a turning body, box or hull that can reach
 /// another moving body.
+#[cfg(test)]
 pub(crate) fn regions<'s, 'a>(
     bodies: impl Iterator<Item = (usize, &'a RigidBody)>,
     plan: &CcdPlan,
@@ -64,6 +65,38 @@ pub(crate) fn regions<'s, 'a>(
     max_impacts: u32,
     scratch: &'s mut CcdScratch,
 ) -> Result<Regions<'s>, CcdError> {
+    fill_regions(bodies, plan, dt, max_impacts, scratch)?;
+    Ok(Regions::of(scratch))
+}
+
+impl<'s> Regions<'s> {
+    /// The regions that [`fill_regions`] left in `scratch`.
+    pub(crate) fn of(scratch: &'s CcdScratch) -> Regions<'s> {
+        Regions {
+            alone: if scratch.all_alone {
+                &scratch.moving
+            } else {
+                &scratch.alone
+            },
+            movers: &scratch.movers,
+            groups: &scratch.groups,
+            shared: &scratch.shared,
+        }
+    }
+}
+
+/// [`regions`] into the lists of `scratch` (read them with
+/// [`Regions::of`]).
+///
+/// # Errors
+/// As [`regions`].
+pub(crate) fn fill_regions<'a>(
+    bodies: impl Iterator<Item = (usize, &'a RigidBody)>,
+    plan: &CcdPlan,
+    dt: f32,
+    max_impacts: u32,
+    scratch: &mut CcdScratch,
+) -> Result<(), CcdError> {
     let CcdScratch {
         moving,
         movers,
@@ -71,13 +104,16 @@ pub(crate) fn regions<'s, 'a>(
         groups,
         group,
         shared,
+        all_alone: alone_flag,
         ..
     } = scratch;
     moving.clear();
     movers.clear();
     // Reach bounds, and each moving body as the grouping sees it.
     for (slot, body) in bodies {
-        let Some(role) = plan.role(slot) else {
+        // Continuous bodies and discrete movers (fixed and refused bodies
+        // are not movers).
+        let Some(role) = plan.mover_role(slot) else {
             continue;
         };
         let (r, bound, energy) = match role {
@@ -85,7 +121,11 @@ pub(crate) fn regions<'s, 'a>(
                 let bound = swept_bound(body, shape);
                 let energy = plan.energy(slot).max(reach::bound_energy(body));
                 let r = swept_reach(body, bound, energy, dt);
-                reach::check_reach(slot, &r, shape.limit_radius())?;
+                // A discrete mover is never refused (its limit is checked
+                // when it shares a continuous body's group).
+                if plan.is_continuous(slot) {
+                    reach::check_reach(slot, &r, shape.limit_radius())?;
+                }
                 (r, bound.1, energy)
             }
             Role::Turning(shape) => {
@@ -117,15 +157,16 @@ pub(crate) fn regions<'s, 'a>(
             continue;
         }
         all_alone = false;
-        if let Some(Role::Swept(shape)) = plan.role(m.index) {
+        if let (true, Some(Role::Swept(shape))) = (plan.is_continuous(m.index), plan.role(m.index))
+        {
             reach::check_reach(m.index, &groups.reach[i], shape.limit_radius())?;
         }
     }
     // Every mover alone: no group is shared (`Groups::shared` lists groups
     // of more than one mover), and the bodies alone are the moving bodies.
-    let alone: &[(usize, Reach)] = if all_alone {
+    *alone_flag = all_alone;
+    if all_alone {
         shared.clear();
-        moving
     } else {
         groups.shared_into(movers, shared);
         alone.clear();
@@ -136,14 +177,8 @@ pub(crate) fn regions<'s, 'a>(
                 .filter(|(i, _)| !groups.is_shared(*i))
                 .map(|(_, m)| *m),
         );
-        alone
-    };
-    Ok(Regions {
-        alone,
-        movers,
-        groups,
-        shared,
-    })
+    }
+    Ok(())
 }
 
 /// The shape a body of this role takes in a shared group (`None` for a

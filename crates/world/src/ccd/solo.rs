@@ -54,6 +54,7 @@ use super::motion::{
     capsule_half_axis, check_coordinates, MeshView, SweptImpact, SweptMotion, SweptShape,
 };
 use super::reach::Reach;
+use super::report::SweepCounts;
 use clear_miss::{clearly_misses, PassRegion, PassShape};
 use mover::Mover;
 use parapet_solver::impact::{respond_body_triangle, ImpactMass, TriangleResponse};
@@ -111,6 +112,9 @@ pub(crate) struct SoloScratch {
     /// One pass's candidates ([`PassRegion`], owner collides), ascending.
     path: Vec<u32>,
     pass: PassShape,
+    /// The passes and swept candidates of the sweeps since the caller last
+    /// took them (the step's report; never read by a sweep).
+    pub(crate) counts: SweepCounts,
 }
 
 /// Sweeps one body alone against the static triangles (see the module docs).
@@ -199,7 +203,12 @@ fn sweep_alone_with(
         Some(_) => None,
         None => Some(reach_ball(input)?),
     };
-    let SoloScratch { reach, path, pass } = scratch;
+    let SoloScratch {
+        reach,
+        path,
+        pass,
+        counts,
+    } = scratch;
     // Whether `reach` holds the reach ball's candidates (queried at the
     // first pass that needs them).
     let mut reach_ready = false;
@@ -238,6 +247,8 @@ fn sweep_alone_with(
             reach,
             path,
         )?;
+        counts.passes += 1;
+        counts.candidates += candidates.len() as u64;
         let decide = rejects && !candidates.is_empty();
         if decide {
             mover.pass_shape(p, pass);

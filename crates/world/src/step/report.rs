@@ -1,9 +1,10 @@
-//! Stage 7: report. Initial contact events (already in (body_a, body_b,
+//! Stage 7: report (and the continuous stage's counters, [`CcdLedger`]). Initial contact events (already in (body_a, body_b,
 //! feature) order) come first, then swept impacts stably sorted by time
 //! (initial discrete-solver reports precede swept reports; see
 //! docs/continuous-collision.md, "Ordering, limits and rollback"); events and contact count replace the previous
 //! ones only when the step succeeds.
 
+use crate::ccd::report::CcdLedger;
 use crate::{BodyId, ContactEvent, PhysicsWorld};
 
 /// The events of a step that has not been committed yet.
@@ -11,6 +12,7 @@ use crate::{BodyId, ContactEvent, PhysicsWorld};
 pub(crate) struct StepReport {
     events: Vec<ContactEvent>,
     substeps: Vec<(BodyId, u32)>,
+    ledger: CcdLedger,
 }
 
 impl StepReport {
@@ -22,6 +24,7 @@ impl StepReport {
         StepReport {
             events,
             substeps: Vec::new(),
+            ledger: CcdLedger::default(),
         }
     }
 
@@ -31,10 +34,22 @@ impl StepReport {
         self
     }
 
-    /// Replaces the world's events and contact count.
-    pub fn commit(self, world: &mut PhysicsWorld) {
+    /// Adds the continuous stage's report and per-body stats.
+    pub fn with_ledger(mut self, ledger: CcdLedger) -> StepReport {
+        self.ledger = ledger;
+        self
+    }
+
+    /// Replaces the world's events, contact count, CCD report and stats,
+    /// and the step length the dry run assumes next (`dt`, s).
+    pub fn commit(self, world: &mut PhysicsWorld, dt: f32) {
         world.contact_count = self.events.len();
         world.events = self.events;
         world.turning_substeps = self.substeps;
+        world.ccd_ledger = CcdLedger {
+            generation: Some(world.next_generation),
+            ..self.ledger
+        };
+        world.last_dt = Some(dt);
     }
 }
