@@ -128,6 +128,7 @@ fn a_continuous_body_does_not_pass_through_a_moving_discrete_one() {
     // y = 0; without the sweep they would coincide.
     assert!(w.events().iter().any(|e| e.kind == ContactKind::Swept));
     assert!(end.0.x < 0.5, "{end:?} from {start:?}");
+    assert!((end.0 - end.1).norm() >= 0.1 - 1e-4, "{end:?}");
     assert_eq!(stats(&w, d).mode, CcdMode::Discrete);
     assert_eq!(stats(&w, c).group_size, 2);
     assert_eq!(w.ccd_report().groups, 1);
@@ -274,7 +275,11 @@ fn a_failed_step_and_the_dry_run_leave_the_report_in_place() {
     let listed = w.check_ccd();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].body, bad);
-    assert!(listed[0].to_string().contains("box"), "{}", listed[0]);
+    assert!(
+        listed[0].to_string().contains("static cuboid"),
+        "{}",
+        listed[0]
+    );
     assert_eq!(capture(&w), before);
     assert_eq!(w.step(0.01).unwrap_err(), listed[0].error);
     assert_eq!(capture(&w), before);
@@ -297,4 +302,42 @@ fn modes_restored_from_numbers_go_through_try_from() {
     }
     let e = CcdMode::try_from(9u8).unwrap_err();
     assert!(e.to_string().contains('9'), "{e}");
+}
+
+/// 64 elastic spheres each between two walls 0.22 m apart at 100 m/s need
+/// about 75 impacts in the step, more than `ccd_max_impacts` = 16: the dry
+/// run lists every one of them (and a static box added last, which the
+/// continuous mode refuses), in insertion order; the step reports the
+/// first sphere's, and rolls back.
+#[test]
+fn the_dry_run_lists_every_sweep_refusal_and_the_step_reports_the_first() {
+    let scene = parapet_scenes::bench_ccd::rolled_back(SPHERE_MESH_CCD).unwrap();
+    let mut w = scene.world;
+    let spheres: Vec<BodyId> = scene.movers.iter().map(|m| m.id).collect();
+    let post = w
+        .add_body(
+            RigidBody::new_static(Shape::cuboid(Vec3::new(0.1, 0.1, 0.1)).unwrap())
+                .with_position(Vec3::new(0.0, 0.0, -50.0)),
+        )
+        .unwrap();
+    let list = w.check_ccd_for(scene.dt);
+    let named: Vec<BodyId> = list.iter().map(|r| r.body).collect();
+    let mut expected = spheres.clone();
+    expected.push(post);
+    assert_eq!(named, expected);
+    for r in &list[..spheres.len()] {
+        assert!(
+            matches!(r.error, StepError::ImpactLimit { limit: 16, .. }),
+            "{r}"
+        );
+    }
+    let before = capture(&w);
+    assert_eq!(w.step(scene.dt).unwrap_err(), list[0].error);
+    assert_eq!(capture(&w), before);
+    // Recipes: a larger limit clears the impact refusals, the box to
+    // Discrete its own.
+    w.ccd_max_impacts = 128;
+    w.body_mut(post).unwrap().set_ccd(CcdMode::Discrete);
+    assert_eq!(w.check_ccd_for(scene.dt), Vec::new());
+    w.step(scene.dt).unwrap();
 }
