@@ -48,27 +48,6 @@ pub(crate) struct Regions<'s> {
     pub(crate) shared: &'s SharedGroups,
 }
 
-/// The regions of every moving body of `bodies` (slot, body; insertion
-/// order) by its role in `plan`, grouped (`max_impacts`: `ccd_max_impacts`,
-/// `dt`: the step, s), in the lists of `scratch`.
-///
-/// # Errors
-/// [`CcdError::Precision`] for a region beyond the reach limit (a body
-/// alone's in insertion order, then the shared groups' members'),
-/// [`CcdError::Unsupported`] for a turning body, box or hull that can reach
-/// another moving body.
-#[cfg(test)]
-pub(crate) fn regions<'s, 'a>(
-    bodies: impl Iterator<Item = (usize, &'a RigidBody)>,
-    plan: &CcdPlan,
-    dt: f32,
-    max_impacts: u32,
-    scratch: &'s mut CcdScratch,
-) -> Result<Regions<'s>, CcdError> {
-    fill_regions(bodies, plan, dt, max_impacts, scratch)?;
-    Ok(Regions::of(scratch))
-}
-
 impl<'s> Regions<'s> {
     /// The regions that [`fill_regions`] left in `scratch`.
     pub(crate) fn of(scratch: &'s CcdScratch) -> Regions<'s> {
@@ -85,11 +64,16 @@ impl<'s> Regions<'s> {
     }
 }
 
-/// [`regions`] into the lists of `scratch` (read them with
+/// The regions of every moving body of `bodies` (slot, body; insertion
+/// order) by its role in `plan`, grouped (`max_impacts`: `ccd_max_impacts`,
+/// `dt`: the step, s), in the lists of `scratch` (read them with
 /// [`Regions::of`]).
 ///
 /// # Errors
-/// As [`regions`].
+/// [`CcdError::Precision`] for a region beyond the reach limit (a body
+/// alone's in insertion order, then the shared groups' members'),
+/// [`CcdError::Unsupported`] for a turning body, box or hull that can reach
+/// another moving body.
 pub(crate) fn fill_regions<'a>(
     bodies: impl Iterator<Item = (usize, &'a RigidBody)>,
     plan: &CcdPlan,

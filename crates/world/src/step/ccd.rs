@@ -42,24 +42,23 @@
 
 use parapet_math::Vec3d;
 
-use crate::ccd::error::UnsupportedReason;
 use crate::ccd::group::SharedGroups;
 use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, Struck};
 use crate::ccd::motion::{MeshView, SweptMotion};
 use crate::ccd::plan::CcdPlan;
-use crate::ccd::policy::Class;
 use crate::ccd::reach::Reach;
 use crate::ccd::refusals::{settle, Bodies};
 use crate::ccd::regions::{member_shape, Regions};
-use crate::ccd::report::{BodyCcdStats, CcdLedger, CcdReport, SweepCounts};
+use crate::ccd::report::{CcdLedger, SweepCounts};
 use crate::ccd::scratch::CcdScratch;
 use crate::ccd::solo::{sweep_alone_prepared, SoloInput, SoloOutcome, SoloScratch};
 use crate::ccd::support::Role;
 use crate::ccd::turning::{sweep_turning, TurningInput};
 use crate::ccd::{policy, CcdError};
 use crate::error::BodyNames;
+use super::check::{positions, refusal_of, Refusal};
+use super::report::start_ledger;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
-use parapet_solver::CcdMode;
 
 /// What the continuous stage did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -73,18 +72,6 @@ pub(crate) struct CcdOutcome {
     pub substeps: Vec<(BodyId, u32)>,
     /// The report and per-body stats of the step.
     pub ledger: CcdLedger,
-}
-
-/// A refusal of the continuous stage: the slot of the body it names, the
-/// other body's slot, and the world's error.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Refusal {
-    /// The named body's slot.
-    pub slot: usize,
-    /// The other body's slot, if the refusal names one.
-    pub other: Option<usize>,
-    /// The world's error.
-    pub error: StepError,
 }
 
 /// Bodies alone from which their sweeps run in parallel (count). A sweep
@@ -181,36 +168,6 @@ fn apply_motion(world: &mut PhysicsWorld, slot: usize, motion: &SweptMotion, mov
     }
 }
 
-/// The world's refusal for an engine error, naming bodies by slot.
-pub(crate) fn refusal_of(e: CcdError, world: &PhysicsWorld) -> Refusal {
-    let slot = e.body();
-    let other = match &e {
-        CcdError::Unsupported {
-            reason:
-                UnsupportedReason::Interacting { other, .. } | UnsupportedReason::Obstacle { other, .. },
-            ..
-        }
-        | CcdError::PairSweepRefused { other, .. } => Some(*other),
-        CcdError::SweepRefused { triangle, .. } => Some(world.meshes.owner(*triangle) as usize),
-        _ => None,
-    };
-    Refusal {
-        slot,
-        other,
-        error: StepError::from_ccd(e, world),
-    }
-}
-
-/// Every slot's position in the insertion order (`usize::MAX` for a free
-/// slot).
-pub(crate) fn positions(world: &PhysicsWorld) -> Vec<usize> {
-    let mut at = vec![usize::MAX; world.slots.len()];
-    for (i, &s) in world.order.iter().enumerate() {
-        at[s as usize] = i;
-    }
-    at
-}
-
 /// Runs the mesh snapshot's geometry check once per step when it has not
 /// passed for this snapshot yet (once per snapshot, in insertion order),
 /// pushing its refusal onto `refusals`.
@@ -298,17 +255,17 @@ pub(crate) enum SweepScope {
 
 /// What the sweeps of the bodies alone gave.
 #[derive(Debug, Default)]
-struct AloneSwept {
+pub(crate) struct AloneSwept {
     /// The bodies that took an impact, or turned, with their outcomes.
-    results: Vec<(usize, SoloOutcome)>,
+    pub(crate) results: Vec<(usize, SoloOutcome)>,
     /// Their refusals, insertion order.
-    refusals: Vec<Refusal>,
+    pub(crate) refusals: Vec<Refusal>,
     /// The sweeps' counts.
-    counts: SweepCounts,
+    pub(crate) counts: SweepCounts,
     /// The turning bodies' sub-steps, insertion order.
-    substeps: Vec<(BodyId, u32)>,
+    pub(crate) substeps: Vec<(BodyId, u32)>,
     /// The bodies swept.
-    swept: Vec<usize>,
+    pub(crate) swept: Vec<usize>,
 }
 
 /// One body's sweep alone: its outcome, its sub-steps (turning bodies) and
@@ -673,65 +630,6 @@ fn run_with(
     }
     let ledger = start_ledger(world, plan, &regions, &solo, &swept);
     Ok(finish(world, solo, group_results, ledger))
-}
-
-/// The ledger of a successful step before its impacts: every body's
-/// resolved mode, the bodies swept alone and the swept groups.
-fn start_ledger(
-    world: &PhysicsWorld,
-    plan: &CcdPlan,
-    regions: &Regions<'_>,
-    solo: &AloneSwept,
-    swept: &[usize],
-) -> CcdLedger {
-    let mut stats: Vec<Option<BodyCcdStats>> = vec![None; world.slots.len()];
-    let mut report = CcdReport::default();
-    for e in world.entries() {
-        let slot = e.id.index() as usize;
-        let class = plan.class(slot);
-        let continuous = matches!(class, Class::Continuous { .. });
-        report.continuous_bodies += u32::from(continuous);
-        report.auto_continuous += u32::from(class == Class::Continuous { auto: true });
-        stats[slot] = Some(BodyCcdStats {
-            mode: if continuous {
-                CcdMode::Continuous
-            } else {
-                CcdMode::Discrete
-            },
-            ..Default::default()
-        });
-    }
-    for &slot in &solo.swept {
-        if let Some(s) = stats[slot].as_mut() {
-            s.group_size = 1;
-        }
-    }
-    report.swept_bodies = solo.swept.len() as u32;
-    for &g in swept {
-        let members = regions.shared.group(g);
-        let n = members.len() as u32;
-        report.groups += 1;
-        report.largest_group = report.largest_group.max(n);
-        report.swept_bodies += n;
-        for &i in members {
-            if let Some(s) = stats[regions.movers[i].index].as_mut() {
-                s.group_size = n;
-            }
-        }
-    }
-    for (id, n) in &solo.substeps {
-        if let Some(s) = stats[id.index() as usize].as_mut() {
-            s.substeps = *n;
-        }
-        report.certified_substeps += *n as u64;
-    }
-    report.passes = solo.counts.passes;
-    report.candidate_triangles = solo.counts.candidates;
-    CcdLedger {
-        report,
-        stats,
-        generation: None,
-    }
 }
 
 /// Applies the sweeps' motions and impacts to the world: the outcome of a

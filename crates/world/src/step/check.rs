@@ -20,9 +20,53 @@
 //! The step's.
 
 use super::{validate, Failure};
+use crate::ccd::error::{CcdError, UnsupportedReason};
 use crate::ccd::CcdRefusal;
 use crate::error::BodyNames;
-use crate::PhysicsWorld;
+use crate::{PhysicsWorld, StepError};
+
+/// A refusal of the continuous stage: the slot of the body it names, the
+/// other body's slot, and the world's error.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Refusal {
+    /// The named body's slot.
+    pub slot: usize,
+    /// The other body's slot, if the refusal names one.
+    pub other: Option<usize>,
+    /// The world's error.
+    pub error: StepError,
+}
+
+/// The world's refusal for an engine error, naming bodies by slot.
+pub(crate) fn refusal_of(e: CcdError, world: &PhysicsWorld) -> Refusal {
+    let slot = e.body();
+    let other = match &e {
+        CcdError::Unsupported {
+            reason:
+                UnsupportedReason::Interacting { other, .. } | UnsupportedReason::Obstacle { other, .. },
+            ..
+        }
+        | CcdError::PairSweepRefused { other, .. } => Some(*other),
+        CcdError::SweepRefused { triangle, .. } => Some(world.meshes.owner(*triangle) as usize),
+        _ => None,
+    };
+    Refusal {
+        slot,
+        other,
+        error: StepError::from_ccd(e, world),
+    }
+}
+
+/// Every slot's position in the insertion order (`usize::MAX` for a free
+/// slot).
+pub(crate) fn positions(world: &PhysicsWorld) -> Vec<usize> {
+    let mut at = vec![usize::MAX; world.slots.len()];
+    for (i, &s) in world.order.iter().enumerate() {
+        at[s as usize] = i;
+    }
+    at
+}
+
 
 /// The step length (s) the dry run assumes before a world's first
 /// successful step: 1/60 s, the usual frame. After a step it assumes that
@@ -39,6 +83,35 @@ impl PhysicsWorld {
     /// successful step's length ([`CHECK_CCD_DEFAULT_DT`] before the first;
     /// [`PhysicsWorld::check_ccd_for`] takes one). Changes nothing, bit for
     /// bit: it runs the step on a copy.
+    ///
+    /// ```
+    /// use parapet_geometry::Shape;
+    /// use parapet_math::Vec3;
+    /// use parapet_solver::{CcdMode, RigidBody};
+    /// use parapet_world::{PhysicsWorld, StepError};
+    ///
+    /// let mut world = PhysicsWorld::new(); // DISCRETE
+    /// let bullet = RigidBody::new_dynamic(Shape::sphere(0.02)?, 0.01)?
+    ///     .with_linear_velocity(Vec3::new(300.0, 0.0, 0.0))
+    ///     .with_ccd(CcdMode::Continuous);
+    /// let bullet = world.add_body(bullet)?;
+    /// // A static box is not a continuous obstacle, and marked Continuous
+    /// // it is refused itself.
+    /// let post = RigidBody::new_static(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?)
+    ///     .with_position(Vec3::new(0.0, 40.0, 0.0))
+    ///     .with_ccd(CcdMode::Continuous);
+    /// let post = world.add_body(post)?;
+    /// let refusals = world.check_ccd();
+    /// assert_eq!(refusals.len(), 1);
+    /// assert_eq!(refusals[0].body, post);
+    /// assert!(matches!(world.step(1.0 / 60.0), Err(StepError::Unsupported { .. })));
+    /// // The recipe: the box to Discrete. The bullet is far from it.
+    /// world.body_mut(post).unwrap().set_ccd(CcdMode::Discrete);
+    /// assert!(world.check_ccd().is_empty());
+    /// world.step(1.0 / 60.0)?;
+    /// assert_eq!(world.ccd_stats(bullet).map(|s| s.mode), Some(CcdMode::Continuous));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_ccd(&self) -> Vec<CcdRefusal> {
         self.check_ccd_for(self.last_dt.unwrap_or(CHECK_CCD_DEFAULT_DT))
     }

@@ -33,7 +33,7 @@ pub(crate) enum Failure {
     Stage(StepError),
     /// The continuous stage's refusals, in insertion order of the bodies
     /// they name (the step reports the first).
-    Refused(Vec<ccd::Refusal>),
+    Refused(Vec<check::Refusal>),
 }
 
 impl PhysicsWorld {
@@ -85,10 +85,10 @@ impl PhysicsWorld {
             if refusals.is_empty() {
                 return Failure::Stage(error);
             }
-            let at = ccd::positions(world);
-            let mut list: Vec<ccd::Refusal> = refusals
+            let at = check::positions(world);
+            let mut list: Vec<check::Refusal> = refusals
                 .into_iter()
-                .map(|e| ccd::refusal_of(e, world))
+                .map(|e| check::refusal_of(e, world))
                 .collect();
             list.sort_by_key(|r| at[r.slot]);
             Failure::Refused(list)

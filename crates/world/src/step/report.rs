@@ -4,7 +4,13 @@
 //! docs/continuous-collision.md, "Ordering, limits and rollback"); events and contact count replace the previous
 //! ones only when the step succeeds.
 
-use crate::ccd::report::CcdLedger;
+use parapet_solver::CcdMode;
+
+use super::ccd::AloneSwept;
+use crate::ccd::plan::CcdPlan;
+use crate::ccd::policy::Class;
+use crate::ccd::regions::Regions;
+use crate::ccd::report::{BodyCcdStats, CcdLedger, CcdReport};
 use crate::{BodyId, ContactEvent, PhysicsWorld};
 
 /// The events of a step that has not been committed yet.
@@ -51,5 +57,64 @@ impl StepReport {
             ..self.ledger
         };
         world.last_dt = Some(dt);
+    }
+}
+
+/// The ledger of a successful step before its impacts: every body's
+/// resolved mode, the bodies swept alone and the swept groups.
+pub(crate) fn start_ledger(
+    world: &PhysicsWorld,
+    plan: &CcdPlan,
+    regions: &Regions<'_>,
+    solo: &AloneSwept,
+    swept: &[usize],
+) -> CcdLedger {
+    let mut stats: Vec<Option<BodyCcdStats>> = vec![None; world.slots.len()];
+    let mut report = CcdReport::default();
+    for e in world.entries() {
+        let slot = e.id.index() as usize;
+        let class = plan.class(slot);
+        let continuous = matches!(class, Class::Continuous { .. });
+        report.continuous_bodies += u32::from(continuous);
+        report.auto_continuous += u32::from(class == Class::Continuous { auto: true });
+        stats[slot] = Some(BodyCcdStats {
+            mode: if continuous {
+                CcdMode::Continuous
+            } else {
+                CcdMode::Discrete
+            },
+            ..Default::default()
+        });
+    }
+    for &slot in &solo.swept {
+        if let Some(s) = stats[slot].as_mut() {
+            s.group_size = 1;
+        }
+    }
+    report.swept_bodies = solo.swept.len() as u32;
+    for &g in swept {
+        let members = regions.shared.group(g);
+        let n = members.len() as u32;
+        report.groups += 1;
+        report.largest_group = report.largest_group.max(n);
+        report.swept_bodies += n;
+        for &i in members {
+            if let Some(s) = stats[regions.movers[i].index].as_mut() {
+                s.group_size = n;
+            }
+        }
+    }
+    for (id, n) in &solo.substeps {
+        if let Some(s) = stats[id.index() as usize].as_mut() {
+            s.substeps = *n;
+        }
+        report.certified_substeps += *n as u64;
+    }
+    report.passes = solo.counts.passes;
+    report.candidate_triangles = solo.counts.candidates;
+    CcdLedger {
+        report,
+        stats,
+        generation: None,
     }
 }
