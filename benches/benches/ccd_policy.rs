@@ -1,5 +1,5 @@
 //! The per-body CCD policy's cost: 1,000 slow spheres (half resting, half
-//! walking at 1 m/s) and 10 fast ones falling at 40 m/s on a terrain of
+//! walking at 1 m/s) and 10 fast ones falling at 60 m/s on a terrain of
 //! 8,192 triangles (`parapet_benches::policy`), stepped in three worlds:
 //! `DISCRETE` with every body at `Inherit`, every body `Auto` (the 10 fast
 //! ones resolve `Continuous`, the slow ones stay discrete), and

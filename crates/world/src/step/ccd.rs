@@ -57,7 +57,7 @@ use crate::ccd::turning::{sweep_turning, TurningInput};
 use crate::ccd::{policy, CcdError};
 use crate::error::BodyNames;
 use super::check::{positions, refusal_of, Refusal};
-use super::report::start_ledger;
+use super::report::{count_impacts, start_ledger};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// What the continuous stage did.
@@ -687,14 +687,7 @@ fn finish(
             apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
-    ledger.report.swept_impacts = outcome.events.len() as u32;
-    for e in &outcome.events {
-        for id in [e.body_a, e.body_b] {
-            if let Some(Some(s)) = ledger.stats.get_mut(id.index() as usize) {
-                s.impacts += 1;
-            }
-        }
-    }
+    count_impacts(&mut ledger, &outcome.events);
     outcome.ledger = ledger;
     outcome
 }
