@@ -341,3 +341,28 @@ fn the_dry_run_lists_every_sweep_refusal_and_the_step_reports_the_first() {
     assert_eq!(w.check_ccd_for(scene.dt), Vec::new());
     w.step(scene.dt).unwrap();
 }
+
+#[test]
+fn the_pages_example_sweeps_the_bullet_and_leaves_the_slow_debris_discrete() {
+    // docs/continuous-collision.md, "Choosing per body", as written there.
+    let mut world = PhysicsWorld::new();
+    let bullet = RigidBody::new_dynamic(Shape::sphere(0.02).unwrap(), 0.01)
+        .unwrap()
+        .with_linear_velocity(Vec3::new(300.0, 0.0, 0.0))
+        .with_ccd(CcdMode::Continuous);
+    let debris = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.1, 0.1, 0.1)).unwrap(), 1.0)
+        .unwrap()
+        .with_position(Vec3::new(0.0, 20.0, 0.0))
+        .with_ccd(CcdMode::Auto);
+    let bullet = world.add_body(bullet).unwrap();
+    let debris = world.add_body(debris).unwrap();
+    let refusals = world.check_ccd();
+    assert!(refusals.is_empty(), "{refusals:?}");
+    world.step(1.0 / 60.0).unwrap();
+    assert_eq!(stats(&world, bullet).mode, CcdMode::Continuous);
+    // The debris falls 9.8/3600 m in its first step, far under a quarter of
+    // its 0.2 m edge, and the bullet's region (the 5 m it can travel in the
+    // step, in any direction) stays 15 m away.
+    assert_eq!(stats(&world, debris).mode, CcdMode::Discrete);
+    assert_eq!(world.ccd_report().continuous_bodies, 1);
+}
