@@ -3,12 +3,16 @@
 //! clones the prepared world and takes `RUN` steps, the walkers' controller
 //! before each. Prints the mean wall time per step (indicative only: the
 //! criterion bench `ccd_policy` is the measurement), the fast spheres that
-//! crossed the terrain, and the `Auto` world's continuous bodies per step.
+//! crossed the terrain, and per step the continuous bodies, swept impacts,
+//! sweep passes and triangle candidates of `ccd_report`.
 //!
 //! `cargo run --release -p parapet-benches --example ccd_policy_profile --
-//! <discrete|auto|continuous> <runs>`, e.g. under `valgrind --tool=callgrind
-//! --toggle-collect='parapet_world::step::*::step'` for the instruction
-//! count of the steps alone.
+//! <discrete|auto|continuous> <runs>`. For instruction counts, run it under
+//! `RAYON_NUM_THREADS=1 valgrind --tool=callgrind` with 0 runs and with N
+//! runs: the difference of the inclusive counts of `PhysicsWorld::step`
+//! over the `N * RUN` timed steps is the steps' cost alone (the preparation
+//! steps cancel), and `step::report::start_ledger` and
+//! `step::report::count_impacts` (kept out of line) are the report's.
 
 use std::time::Instant;
 
@@ -31,7 +35,8 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let (mut elapsed, mut steps, mut crossed, mut continuous) = (0.0, 0usize, 0usize, 0u64);
+    let (mut elapsed, mut steps, mut crossed) = (0.0, 0usize, 0usize);
+    let mut sums = [0u64; 4];
     for _ in 0..runs {
         let mut live = scene.clone();
         for _ in 0..RUN {
@@ -45,13 +50,27 @@ fn main() {
             }
             steps += 1;
             crossed += scene.crossed(&live.world);
-            continuous += u64::from(live.world.ccd_report().continuous_bodies);
+            let r = live.world.ccd_report();
+            let counts = [
+                u64::from(r.continuous_bodies),
+                u64::from(r.swept_impacts),
+                r.passes,
+                r.candidate_triangles,
+            ];
+            for (sum, n) in sums.iter_mut().zip(counts) {
+                *sum += n;
+            }
         }
     }
+    let per_step = |sum: u64| sum as f64 / steps.max(1) as f64;
     println!(
-        "{}: {:.1} us per step over {steps} steps; fast-sphere crossings {crossed}; continuous bodies per step {:.2}",
+        "{}: {:.1} us per step over {steps} steps; fast-sphere crossings {crossed}; per step: \
+         continuous bodies {:.2}, swept impacts {:.2}, passes {:.2}, candidate triangles {:.2}",
         policy.name(),
         1e6 * elapsed / steps.max(1) as f64,
-        continuous as f64 / steps.max(1) as f64
+        per_step(sums[0]),
+        per_step(sums[1]),
+        per_step(sums[2]),
+        per_step(sums[3]),
     );
 }

@@ -122,7 +122,10 @@ pub fn policy_scene(policy: Policy) -> Result<PolicyScene, Box<dyn std::error::E
         // within a radius: 0.5 m at most).
         let (z, v) = if is_fast {
             let drop = 2.0 * (FAST_SPEED * DT) as f64 + 0.5;
-            (ground + RADIUS as f64 + drop, Vec3::new(0.0, 0.0, -FAST_SPEED))
+            (
+                ground + RADIUS as f64 + drop,
+                Vec3::new(0.0, 0.0, -FAST_SPEED),
+            )
         } else {
             (ground + RADIUS as f64 + 0.5, Vec3::zeros())
         };
@@ -153,7 +156,16 @@ pub fn policy_scene(policy: Policy) -> Result<PolicyScene, Box<dyn std::error::E
     let starts: Vec<(BodyId, Vec3)> = scene
         .fast
         .iter()
-        .map(|&id| (id, scene.world.body(id).map(|b| b.position()).unwrap_or_default()))
+        .map(|&id| {
+            (
+                id,
+                scene
+                    .world
+                    .body(id)
+                    .map(|b| b.position())
+                    .unwrap_or_default(),
+            )
+        })
         .collect();
     for _ in 0..60 {
         scene.drive();

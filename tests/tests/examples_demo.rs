@@ -155,6 +155,14 @@ fn ccd_policy_example_each_mode_does_what_it_says_and_the_dry_run_guides_the_fix
     assert!(unchanged);
     let counts: Vec<usize> = lists.iter().map(|l| l.len()).collect();
     assert_eq!(counts, vec![2, 1, 0]);
-    assert!(matches!(lists[0][0].error, StepError::Unsupported { .. }), "{}", lists[0][0]);
-    assert!(matches!(lists[0][1].error, StepError::ImpactLimit { limit: 1, .. }), "{}", lists[0][1]);
+    assert!(
+        matches!(lists[0][0].error, StepError::Unsupported { .. }),
+        "{}",
+        lists[0][0]
+    );
+    assert!(
+        matches!(lists[0][1].error, StepError::ImpactLimit { limit: 1, .. }),
+        "{}",
+        lists[0][1]
+    );
 }

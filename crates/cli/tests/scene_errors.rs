@@ -262,7 +262,11 @@ fn per_body_ccd_modes_reach_the_body_and_round_trip() {
         // Written back, the mode is kept (omitted when it is the default)
         // and reads back the same body.
         let written = world_to_json(&loaded.world, 0.01, 5).unwrap();
-        assert_eq!(written.contains(&format!("\"ccd\": \"{name}\"")), mode != CcdMode::Inherit, "{written}");
+        assert_eq!(
+            written.contains(&format!("\"ccd\": \"{name}\"")),
+            mode != CcdMode::Inherit,
+            "{written}"
+        );
         let again = parse_scene(&written, "scenes/again.json").unwrap();
         assert_eq!(again.world.body(again.ids[1]).unwrap(), ball);
     }

@@ -63,7 +63,11 @@ pub fn per_body() -> Result<(Vec<Dropped>, CcdReport), Box<dyn std::error::Error
     for (id, (mode, _)) in ids.iter().zip(drops) {
         out.push(Dropped {
             mode,
-            z: world.body(*id).ok_or("the sphere left the world")?.position().z,
+            z: world
+                .body(*id)
+                .ok_or("the sphere left the world")?
+                .position()
+                .z,
             stats: world.ccd_stats(*id).ok_or("the sphere was stepped")?,
         });
     }
@@ -121,7 +125,10 @@ pub fn dry_run() -> Result<(Vec<Vec<CcdRefusal>>, bool), Box<dyn std::error::Err
         return Err("the step and the dry run disagree".into());
     }
     // Recipe: the ball to Discrete (it no longer needs the crate swept).
-    world.body_mut(ball).ok_or("the ball left the world")?.set_ccd(CcdMode::Discrete);
+    world
+        .body_mut(ball)
+        .ok_or("the ball left the world")?
+        .set_ccd(CcdMode::Discrete);
     check(&world, &mut lists);
     // Recipe: a larger impact limit.
     world.ccd_max_impacts = 16;

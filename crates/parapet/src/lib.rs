@@ -205,8 +205,7 @@ pub mod quantities {
 pub mod prelude {
     pub use crate::body::{BodyError, BodyId, BodyKind, RigidBody};
     pub use crate::ccd::{
-        BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE,
-        SPHERE_MESH_CCD,
+        BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
     pub use crate::collide::{ContactEvent, ContactKind, RayHit};
     pub use crate::math::{Mat3, Quat, Vec3};

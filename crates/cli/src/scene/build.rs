@@ -20,8 +20,8 @@ use parapet::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};
 
 use super::error::{FieldError, FieldPath};
 use super::schema::{
-    BodySpec, KindName, MaterialSpec, Matrix, ModeName, Quaternion, SceneFile, ShapeSpec,
-    Vector, WorldSpec, FORMAT,
+    BodySpec, KindName, MaterialSpec, Matrix, ModeName, Quaternion, SceneFile, ShapeSpec, Vector,
+    WorldSpec, FORMAT,
 };
 
 /// A scene made into a world, ready to step.

@@ -42,6 +42,8 @@
 
 use parapet_math::Vec3d;
 
+use super::check::{positions, refusal_of, Refusal};
+use super::report::{count_impacts, start_ledger};
 use crate::ccd::group::SharedGroups;
 use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, Struck};
 use crate::ccd::motion::{MeshView, SweptMotion};
@@ -56,8 +58,6 @@ use crate::ccd::support::Role;
 use crate::ccd::turning::{sweep_turning, TurningInput};
 use crate::ccd::{policy, CcdError};
 use crate::error::BodyNames;
-use super::check::{positions, refusal_of, Refusal};
-use super::report::{count_impacts, start_ledger};
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
 /// What the continuous stage did.

@@ -67,7 +67,6 @@ pub(crate) fn positions(world: &PhysicsWorld) -> Vec<usize> {
     at
 }
 
-
 /// The step length (s) the dry run assumes before a world's first
 /// successful step: 1/60 s, the usual frame. After a step it assumes that
 /// step's length.
