@@ -74,9 +74,13 @@ pub fn per_body() -> Result<(Vec<Dropped>, CcdReport), Box<dyn std::error::Error
     Ok((out, *world.ccd_report()))
 }
 
+/// What section 3 gives: the refusals listed as built and after each fix,
+/// and whether the dry run left the world unchanged each time.
+pub type DryRun = (Vec<Vec<CcdRefusal>>, bool);
+
 /// Section 3: the refusals listed before and after each fix, and whether
 /// the dry run left the world unchanged each time.
-pub fn dry_run() -> Result<(Vec<Vec<CcdRefusal>>, bool), Box<dyn std::error::Error>> {
+pub fn dry_run() -> Result<DryRun, Box<dyn std::error::Error>> {
     let mut world = PhysicsWorld::new();
     world.collision_detection = SPHERE_MESH_CCD;
     world.add_body(floor()?)?;
