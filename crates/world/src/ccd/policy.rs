@@ -146,7 +146,8 @@ pub(crate) fn farthest_point(body: &RigidBody) -> f64 {
 /// A lower bound (m) of the shape's smallest width: a sphere's or capsule's
 /// diameter, a box's smallest edge, twice a hull's smallest distance from
 /// its vertex centroid to a face plane (the ball of that radius fits
-/// inside, so every width is at least its diameter); infinite for a mesh.
+/// inside, so every width is at least its diameter); infinite for a mesh;
+/// zero for a kind of shape this rule does not know.
 pub(crate) fn smallest_extent(shape: &Shape) -> f64 {
     match shape {
         Shape::Sphere(s) => 2.0 * s.radius() as f64,
@@ -169,6 +170,9 @@ pub(crate) fn smallest_extent(shape: &Shape) -> f64 {
             2.0 * inradius.max(0.0) * (1.0 - 1.0e-9)
         }
         Shape::Mesh(_) => f64::INFINITY,
+        // A kind whose width this rule does not know yet: no width, so that
+        // any motion of an `Auto` body of that kind is fast (conservative).
+        _ => 0.0,
     }
 }
 
