@@ -71,3 +71,54 @@ pub fn section(run: &Run, md: &mut String, number: u32) {
     };
     let _ = writeln!(md, "{text}\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench_report::Figure;
+
+    fn run(auto: Vec<f64>) -> Run {
+        let figure = |w: &str, samples: Vec<f64>| Figure {
+            id: format!("ccd_policy/{CASE}/{w}"),
+            samples,
+        };
+        let case = format!("{CASE}/auto");
+        Run {
+            figures: vec![
+                figure("discrete", vec![10.0, 20.0, 40.0]),
+                figure("auto", auto),
+            ],
+            checks: vec![(
+                "ccd_policy".into(),
+                case,
+                "fast_crossings".into(),
+                "0".into(),
+            )],
+            printed: Vec::new(),
+            failed: Vec::new(),
+            quick: true,
+            criterion_args: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_auto_ratio_pairs_samples_and_says_whether_the_aim_is_met() {
+        // Pairs 11/10, 22/20, 48/40: median 1.1 (exact halves and tenths
+        // print exactly at two decimals).
+        let mut md = String::new();
+        section(&run(vec![11.0, 22.0, 48.0]), &mut md, 6);
+        assert!(md.contains("| auto | "), "{md}");
+        assert!(md.contains("1.10 (1.10–1.20)"), "{md}");
+        assert!(
+            md.contains("1.10 times the `DISCRETE` one's (aim: at most 1.2, met)"),
+            "{md}"
+        );
+        let mut md = String::new();
+        section(&run(vec![15.0, 30.0, 60.0]), &mut md, 6);
+        assert!(md.contains("1.50 times"), "{md}");
+        assert!(md.contains("not met"), "{md}");
+        // The continuous world did not run: its row says so.
+        assert!(md.contains("| continuous | not run | n/a |"), "{md}");
+    }
+}
