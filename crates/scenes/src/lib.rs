@@ -22,6 +22,7 @@
 pub mod bench_ccd;
 pub mod bench_crowds;
 pub mod bench_dense;
+pub mod bench_versus;
 pub mod bench_walkers;
 pub mod clearance;
 mod error;
