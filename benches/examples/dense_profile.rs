@@ -47,7 +47,7 @@ fn main() {
     let r = timed_step(&mut w, dt);
     let took = t.elapsed().as_secs_f64();
     println!(
-        "{} {count} {}: {:.1} ms, {}, {} events",
+        "{} {count} {}: {:.1} ms, {}, {} events, {:?}",
         args[1],
         args[3],
         took * 1e3,
@@ -55,6 +55,7 @@ fn main() {
             Ok(()) => "ok".to_string(),
             Err(e) => format!("refused: {e}"),
         },
-        w.events().len()
+        w.events().len(),
+        w.ccd_work()
     );
 }

@@ -365,6 +365,9 @@ pub(crate) struct GroupScratch {
     sweep: SweepScratch,
     sums: GroupSums,
     next: Vec<Reach>,
+    /// The pair tests ([`can_meet`]) of the last call (a count, for
+    /// [`crate::ccd::CcdWork`]).
+    pub(crate) tests: u64,
 }
 
 impl std::fmt::Debug for GroupScratch {
@@ -396,7 +399,9 @@ pub(crate) fn form_groups_with(
         sweep,
         sums,
         next,
+        tests,
     } = scratch;
+    *tests = 0;
     let Groups { label, reach, size } = out;
     parent.clear();
     parent.extend(0..n);
@@ -419,6 +424,7 @@ pub(crate) fn form_groups_with(
             if ri == rj {
                 continue;
             }
+            *tests += 1;
             if can_meet(movers, reach, i, j, solids) {
                 let (keep, gone) = (ri.min(rj), ri.max(rj));
                 parent[gone] = keep;

@@ -76,6 +76,7 @@
 //! The sweeps' (see docs/continuous-collision.md, "Precision limits");
 //! coordinates within 65536 radii at start and end.
 
+mod certify;
 mod cull;
 mod memo;
 mod scratch;
@@ -91,6 +92,7 @@ use parapet_solver::integrate::quaternion_update::quaternion_update;
 
 use super::error::CcdError;
 use super::motion::{capsule_half_axis, check_coordinates, MeshView, SweptMotion};
+pub(crate) use memo::SweepWork;
 use memo::{earliest, earliest_exhaustive};
 use parapet_solver::impact::{respond_body_triangle, respond_pair, ImpactMass};
 use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
@@ -176,6 +178,8 @@ fn sweep_group_in(
     // Every member is new to the memo (which only the culled passes use).
     moved.clear();
     settle.forget(members);
+    let horizon = certify::horizon(dt);
+    memo.work = SweepWork::default();
     if cull {
         memo.reset(states);
         find_negative_zero(states, negative_zero);
@@ -187,9 +191,9 @@ fn sweep_group_in(
             break;
         }
         let found = if cull {
-            earliest(states, statics, tau, memo, moved)?
+            earliest(states, statics, tau, (elapsed, horizon), memo, moved)?
         } else {
-            earliest_exhaustive(states, statics, tau)?
+            earliest_exhaustive(states, statics, tau, &mut memo.work)?
         };
         moved.clear();
         let Some(ev) = found else {
@@ -243,7 +247,15 @@ fn sweep_group_in(
     }
 
     let motions = end_motions(states, &input.members, tau, dt)?;
-    Ok(GroupOutcome { motions, impacts })
+    let work = SweepWork {
+        passes,
+        ..memo.work
+    };
+    Ok(GroupOutcome {
+        motions,
+        impacts,
+        work,
+    })
 }
 
 /// Fills member `m`'s state `st` for the start of the step: its shape, its

@@ -3,8 +3,9 @@
 //! sweep geometry (parapet-narrow) and the bounds tree (parapet-geometry).
 //!
 //! Public here: the mode, its numeric codes and their error, the reasons a
-//! body is refused ([`UnsupportedReason`]) and the capsule limit of the
-//! support rules ([`support::MAX_HALF_HEIGHT`]). The policy itself is
+//! body is refused ([`UnsupportedReason`]), the capsule limit of the
+//! support rules ([`support::MAX_HALF_HEIGHT`]) and the step's work counts
+//! ([`CcdWork`]). The policy itself is
 //! internal to the world, one file per layer: which bodies the mode
 //! supports (`support`) and the step's plan (`plan`), how far each body can
 //! reach (`reach`, `regions`), the validated mesh snapshot (`mesh_cache`),
@@ -30,9 +31,11 @@ pub(crate) mod scratch;
 pub(crate) mod solo;
 pub mod support;
 pub(crate) mod turning;
+mod work;
 
 pub use error::UnsupportedReason;
 pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+pub use work::CcdWork;
 
 pub(crate) use error::CcdError;
 pub(crate) use mesh_cache::MeshSnapshotCache;

@@ -49,6 +49,8 @@ pub(crate) struct Regions<'s> {
     pub(crate) groups: &'s Groups,
     /// The shared groups, in the order of their lowest member.
     pub(crate) shared: &'s SharedGroups,
+    /// The pair tests the grouping made.
+    pub(crate) grouping_tests: u64,
 }
 
 /// The regions of every moving body of `bodies` (slot, body; insertion
@@ -152,6 +154,7 @@ pub(crate) fn regions<'s, 'a>(
         movers,
         groups,
         shared,
+        grouping_tests: group.tests,
     })
 }
 

@@ -61,6 +61,8 @@ pub(crate) struct CcdOutcome {
     pub events: Vec<ContactEvent>,
     /// The sub-steps each turning body took, in insertion order.
     pub substeps: Vec<(BodyId, u32)>,
+    /// What the stage did, counted.
+    pub work: crate::ccd::CcdWork,
 }
 
 /// Bodies alone from which their sweeps run in parallel (count). A sweep
@@ -389,6 +391,7 @@ fn run_with(
         moved: vec![false; world.slots.len()],
         events: Vec::new(),
         substeps: Vec::new(),
+        work: crate::ccd::CcdWork::default(),
     };
     let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
     let regions = regions(bodies, plan, dt, world.ccd_max_impacts, scratch)
@@ -411,8 +414,15 @@ fn run_with(
             apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
+    outcome.work.grouping_tests = regions.grouping_tests;
     let group_results = sweep_groups(world, dt, plan, &regions)?;
-    for result in group_results {
+    for (g, result) in group_results.into_iter().enumerate() {
+        let w = &mut outcome.work;
+        w.groups += 1;
+        w.largest_group = w.largest_group.max(regions.shared.group(g).len() as u64);
+        w.group_passes += result.work.passes;
+        w.pair_sweeps += result.work.pair_sweeps;
+        w.triangle_sweeps += result.work.triangle_sweeps;
         for impact in &result.impacts {
             let id = world.slot_id(impact.body);
             let other = match impact.other {

@@ -71,6 +71,8 @@ impl PhysicsWorld {
             ccd::recycle(p, self);
         }
         integrate::advance(self, dt, &swept.moved)?;
-        Ok(report::StepReport::new(initial, swept.events).with_substeps(swept.substeps))
+        Ok(report::StepReport::new(initial, swept.events)
+            .with_substeps(swept.substeps)
+            .with_work(swept.work))
     }
 }

@@ -11,6 +11,7 @@ use crate::{BodyId, ContactEvent, PhysicsWorld};
 pub(crate) struct StepReport {
     events: Vec<ContactEvent>,
     substeps: Vec<(BodyId, u32)>,
+    work: crate::ccd::CcdWork,
 }
 
 impl StepReport {
@@ -22,6 +23,7 @@ impl StepReport {
         StepReport {
             events,
             substeps: Vec::new(),
+            work: crate::ccd::CcdWork::default(),
         }
     }
 
@@ -31,10 +33,17 @@ impl StepReport {
         self
     }
 
+    /// Adds the continuous stage's work counts.
+    pub fn with_work(mut self, work: crate::ccd::CcdWork) -> StepReport {
+        self.work = work;
+        self
+    }
+
     /// Replaces the world's events and contact count.
     pub fn commit(self, world: &mut PhysicsWorld) {
         world.contact_count = self.events.len();
         world.events = self.events;
         world.turning_substeps = self.substeps;
+        world.ccd_work = self.work;
     }
 }

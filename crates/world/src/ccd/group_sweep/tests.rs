@@ -436,6 +436,16 @@ fn meeting_pairs_are_those_whose_bounds_meet_except_skipped_pairs() {
 
 /// The members of `bodies`, each reaching a ball of `reach_radius`
 /// metres around its position.
+/// A sweep's result as text, bit for bit (Debug prints every f64
+/// exactly), without its work counters (which differ between the culled
+/// and the uncut sweep by design).
+fn physics(o: &Result<GroupOutcome, CcdError>) -> String {
+    match o {
+        Ok(g) => format!("Ok({:?} {:?})", g.motions, g.impacts),
+        Err(e) => format!("Err({e:?})"),
+    }
+}
+
 fn members_of(bodies: &[(RigidBody, MemberShape)], reach_radius: f64) -> Vec<GroupMember<'_>> {
     bodies
         .iter()
@@ -528,7 +538,7 @@ proptest! {
         let input = GroupInput { members, dt: 1.0 / 60.0, max_impacts: impacts };
         let culled = sweep_group_with(&input, None, true);
         let uncut = sweep_group_with(&input, None, false);
-        prop_assert_eq!(format!("{culled:?}"), format!("{uncut:?}"));
+        prop_assert_eq!(physics(&culled), physics(&uncut));
     }
 
     /// The same on a floor of triangles, for groups large enough that
@@ -582,7 +592,7 @@ proptest! {
         let input = GroupInput { members, dt: 1.0 / 60.0, max_impacts: impacts };
         let culled = sweep_group_with(&input, Some(&mesh), true);
         let uncut = sweep_group_with(&input, Some(&mesh), false);
-        prop_assert_eq!(format!("{culled:?}"), format!("{uncut:?}"));
+        prop_assert_eq!(physics(&culled), physics(&uncut));
     }
 }
 
@@ -676,8 +686,8 @@ fn culled_and_uncut_on_floor(
     let culled = sweep_group_in(&input, Some(&mesh), true, &mut scratch);
     let uncut = sweep_group_in(&input, Some(&mesh), false, &mut Scratch::default());
     (
-        format!("{culled:?}"),
-        format!("{uncut:?}"),
+        physics(&culled),
+        physics(&uncut),
         scratch.settle.kept_members,
     )
 }
