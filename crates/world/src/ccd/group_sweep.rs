@@ -79,6 +79,7 @@
 mod certify;
 mod cull;
 mod memo;
+mod schedule;
 mod scratch;
 mod settle;
 mod state;

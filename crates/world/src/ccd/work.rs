@@ -32,4 +32,7 @@ pub struct CcdWork {
     pub pair_sweeps: u64,
     /// Exact member-triangle sweeps the group sweeps ran.
     pub triangle_sweeps: u64,
+    /// Pair certificates the group sweeps decided and scheduled pairs they
+    /// looked at (their pair bookkeeping beyond the exact sweeps).
+    pub pair_decisions: u64,
 }

@@ -422,6 +422,7 @@ fn run_with(
         w.largest_group = w.largest_group.max(regions.shared.group(g).len() as u64);
         w.group_passes += result.work.passes;
         w.pair_sweeps += result.work.pair_sweeps;
+        w.pair_decisions += result.work.pair_decisions;
         w.triangle_sweeps += result.work.triangle_sweeps;
         for impact in &result.impacts {
             let id = world.slot_id(impact.body);

@@ -387,7 +387,7 @@ mod tests {
         };
         let mut shown = 0;
         for _ in 0..3_000 {
-            let mut core = |next: &mut dyn FnMut() -> f64| {
+            let core = |next: &mut dyn FnMut() -> f64| {
                 let c = Vec3d::new(next() * 3.0, next() * 3.0, next() * 3.0);
                 let h = if next() < 0.3 { 0.0 } else { next() * 0.8 };
                 let dir = Vec3d::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize();

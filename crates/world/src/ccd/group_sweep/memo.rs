@@ -5,14 +5,19 @@
 //!
 //! # Method
 //! Per member the memo keeps its checked pair segment, its widened swept
-//! bounds, its triangle outcomes, its meeting pairs with higher members and
-//! their outcomes, and its best event, while its sweep input (its segment
-//! and the remaining time, as bits: `member_key`) is unchanged. A pass
-//! recomputes the entries of the members whose input changed, repairs the
-//! pair lists they take part in (or pairs every member afresh when many
-//! changed), and offers the members' best events in member order (a scan,
-//! or the tournament of [`super::tournament`] for large groups): the same
-//! event, in the same order, as the exhaustive pass.
+//! bounds, its triangle outcomes, the outcomes of its due pairs with higher
+//! members, and its best event, while its sweep input (its segment and the
+//! remaining time, as bits: `member_key`) is unchanged. Live pairs wait in
+//! the pair schedule ([`super::schedule`]) until their window ends: a pass
+//! recomputes the entries of the members whose input changed, forgets the
+//! pair outcomes they take part in, schedules again the pairs of the members
+//! with a new certificate (every pair when the lists are not complete),
+//! offers the members' best events in member order (a scan, or the
+//! tournament of [`super::tournament`] for large groups), then sweeps the
+//! pairs due by that event's time and offers again: the same event, in the
+//! same order, as the exhaustive pass. A pass costs `O(n)` for `n` members
+//! plus `O(d log L)` for the `d` due pairs of `L` scheduled (the first
+//! pass, which schedules every pair, `O(n²)`).
 //!
 //! # Source
 //! docs/continuous-collision.md, "Performance" (group sweeps are event
@@ -28,8 +33,9 @@ use parapet_math::{promote, Vec3};
 use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment, SweepOutcome};
 
-use super::certify::{pair_apart, triangle_apart, Cert, Path};
+use super::certify::{triangle_apart, Cert, Path};
 use super::cull::{bounds_meet, swept_bounds, SweptBounds, TriangleCull};
+use super::schedule::{window, PairSchedule, WINDOW_PAD};
 use super::state::{beats, map_pair, offer, pair_event, triangle_event, Event, State, Statics};
 use super::tournament::{Tournament, TOURNAMENT_MIN_MEMBERS};
 use crate::ccd::error::CcdError;
@@ -122,11 +128,17 @@ pub(super) struct PassMemo {
     /// Per member: its triangle outcomes other than misses, in candidate
     /// order, ending at the first refusal.
     pub(super) triangle: Vec<Vec<(usize, SweepOutcome<()>)>>,
-    /// Per member `i`: its live pairs `(i, j)`, `j > i` ascending, with
-    /// their outcomes (valid when `complete`): every pair that no
-    /// certificate shows apart ([`super::certify`]); a certified pair is a
-    /// miss and is not listed.
+    /// Per member `i`: the outcomes of its pairs `(i, j)`, `j > i`
+    /// ascending, swept for the current inputs (valid when `complete`):
+    /// the live pairs that came due ([`PairSchedule`]); a pair not listed
+    /// is certified apart for the step or until after the pass's event.
     pub(super) pairs: Vec<Vec<(usize, SweepOutcome<()>)>>,
+    /// Every live pair by the end of its window ([`super::schedule`]).
+    pub(super) schedule: PairSchedule,
+    /// The members whose `pairs` list is not empty.
+    pub(super) near: Vec<usize>,
+    /// Per member: whether it is listed in `near`.
+    pub(super) in_near: Vec<bool>,
     /// Per member: its certificate (`None`: none, its pairs and triangles
     /// are all live).
     pub(super) cert: Vec<Option<Cert>>,
@@ -181,6 +193,9 @@ pub(crate) struct SweepWork {
     pub(crate) pair_sweeps: u64,
     /// Member-triangle sweeps run.
     pub(crate) triangle_sweeps: u64,
+    /// Pair windows decided and due pairs looked at ([`super::schedule`]):
+    /// the pair bookkeeping of the passes beyond the exact sweeps.
+    pub(crate) pair_decisions: u64,
 }
 
 impl PassMemo {
@@ -213,6 +228,10 @@ impl PassMemo {
         self.tri_ready.resize(n, false);
         self.cert.clear();
         self.cert.resize(n, None);
+        self.schedule.reset(n);
+        self.near.clear();
+        self.in_near.clear();
+        self.in_near.resize(n, false);
         self.hard.clear();
         self.hard.resize(n, false);
         self.hard_list.clear();
@@ -473,26 +492,42 @@ pub(super) fn earliest_memo(
     }
     update_pairs(states, (elapsed, span), memo);
     memo.complete = true;
-    for &i in &memo.stale {
-        if memo.best[i].is_none() {
-            memo.best[i] = Some(member_best(states, i, &memo.triangle[i], &memo.pairs[i])?);
-        }
-    }
-    if n < TOURNAMENT_MIN_MEMBERS {
-        // Few members: a scan (`offer` on references) costs less than the
-        // tournament's upkeep, and chooses the same event.
-        memo.stale.clear();
-        let mut found: Option<&Event> = None;
-        for e in memo.best.iter().take(n).flatten().flatten() {
-            if found.is_none_or(|b| beats(e, b)) {
-                found = Some(e);
+    // The earliest event of the swept pairs and triangles, then the pairs
+    // due by its time swept and the choice made again (it can only come
+    // earlier, so no further pair comes due).
+    let mut swept_due = false;
+    loop {
+        for &i in &memo.stale {
+            if memo.best[i].is_none() {
+                memo.best[i] = Some(member_best(states, i, &memo.triangle[i], &memo.pairs[i])?);
             }
         }
-        return Ok(found.copied());
+        let found = if n < TOURNAMENT_MIN_MEMBERS {
+            // Few members: a scan (`offer` on references) costs less than
+            // the tournament's upkeep, and chooses the same event.
+            memo.stale.clear();
+            let mut found: Option<&Event> = None;
+            for e in memo.best.iter().take(n).flatten().flatten() {
+                if found.is_none_or(|b| beats(e, b)) {
+                    found = Some(e);
+                }
+            }
+            found.copied()
+        } else {
+            memo.tournament.update(&memo.best, &memo.stale);
+            memo.stale.clear();
+            memo.tournament.winner(&memo.best).copied()
+        };
+        if swept_due {
+            return Ok(found);
+        }
+        let share = found.map_or(1.0, |e| e.impact.time.clamp(0.0, 1.0));
+        let until = elapsed + tau as f64 * share + WINDOW_PAD * (elapsed + span);
+        if !sweep_due(states, (elapsed, span), memo, until) {
+            return Ok(found);
+        }
+        swept_due = true;
     }
-    memo.tournament.update(&memo.best, &memo.stale);
-    memo.stale.clear();
-    Ok(memo.tournament.winner(&memo.best).copied())
 }
 
 /// The pair sweep of members `i` and `j` from their checked segments (a
@@ -511,102 +546,140 @@ fn sweep_live(memo: &mut PassMemo, i: usize, j: usize) -> SweepOutcome<()> {
     }
 }
 
-/// Whether the pair of members `i` and `j` is live: not two kinematic
-/// spheres, and no certificate shows it apart.
-fn pair_live(
+/// The window of the pair of members `i < j` ([`window`]): `None` when
+/// the pair is not live (two kinematic spheres, or certified apart for the
+/// rest of the step), else the end of the span over which its certificates
+/// show it apart (`elapsed` when either has none).
+fn pair_window(
     states: &[State],
     memo: &PassMemo,
     (elapsed, span): (f64, f64),
     i: usize,
     j: usize,
-) -> bool {
+) -> Option<f64> {
     if memo.kinematic[i] && memo.kinematic[j] {
-        return false;
+        return None;
     }
     match (&memo.cert[i], &memo.cert[j]) {
-        (Some(a), Some(b)) => !pair_apart(
+        (Some(a), Some(b)) => window(
             &Path::of(&states[i], a, elapsed),
             &Path::of(&states[j], b, elapsed),
+            elapsed,
             span,
         ),
-        _ => true,
+        _ => Some(elapsed),
     }
 }
 
-/// The live pair lists for this pass: every pair decided again when the
-/// lists are not complete; else the pairs of the members with a new
-/// certificate decided again (their old entries dropped), and every other
-/// live pair with a changed member swept again. Every member whose list
-/// changed is marked stale.
+/// The schedule and the swept outcomes for this pass: every pair scheduled
+/// again when the lists are not complete; else the outcomes with a changed
+/// member forgotten and the pairs of the members with a new certificate
+/// scheduled again. Every member whose list changed is marked stale.
+/// `O(n)` per member with a new certificate and `O(k)` for `k` swept
+/// outcomes kept from the previous pass (`O(n²)` when not complete).
 fn update_pairs(states: &[State], (elapsed, span): (f64, f64), memo: &mut PassMemo) {
     let n = states.len();
     if !memo.complete {
+        memo.schedule.reset(n);
+        memo.near.clear();
         for i in 0..n {
-            let mut list = std::mem::take(&mut memo.pairs[i]);
-            list.clear();
-            for j in i + 1..n {
-                if pair_live(states, memo, (elapsed, span), i, j) {
-                    list.push((j, sweep_live(memo, i, j)));
-                }
-            }
-            memo.pairs[i] = list;
+            memo.pairs[i].clear();
+            memo.in_near[i] = false;
             memo.best[i] = None;
             memo.stale.push(i);
+            memo.work.pair_decisions += (n - i - 1) as u64;
+            for j in i + 1..n {
+                if let Some(end) = pair_window(states, memo, (elapsed, span), i, j) {
+                    memo.schedule.insert(i, j, end);
+                }
+            }
         }
         return;
     }
-    // The old entries of the members with a new certificate.
+    // Swept outcomes with a changed member are forgotten.
+    if !memo.dirty_list.is_empty() {
+        let PassMemo {
+            near,
+            in_near,
+            pairs,
+            dirty,
+            best,
+            stale,
+            ..
+        } = memo;
+        near.retain(|&i| {
+            let list = &mut pairs[i];
+            let before = list.len();
+            list.retain(|e| !(dirty[i] || dirty[e.0]));
+            if list.len() != before {
+                best[i] = None;
+                stale.push(i);
+            }
+            in_near[i] = !list.is_empty();
+            in_near[i]
+        });
+    }
+    // The pairs of the members with a new certificate, scheduled again
+    // (a member with a new certificate changed: its outcomes are gone).
     for x in 0..memo.hard_list.len() {
         let j = memo.hard_list[x];
-        memo.pairs[j].clear();
-        for k in 0..j {
-            if memo.hard[k] {
-                continue;
-            }
-            if let Ok(at) = memo.pairs[k].binary_search_by_key(&j, |e| e.0) {
-                memo.pairs[k].remove(at);
-                memo.best[k] = None;
-                memo.stale.push(k);
-            }
-        }
+        memo.schedule.remove_member(j);
     }
-    // The other live pairs with a changed member, swept again.
-    if !memo.dirty_list.is_empty() {
-        for i in 0..n {
-            let mut list = std::mem::take(&mut memo.pairs[i]);
-            let mut changed = false;
-            for e in list.iter_mut() {
-                if memo.dirty[i] || memo.dirty[e.0] {
-                    e.1 = sweep_live(memo, i, e.0);
-                    changed = true;
-                }
-            }
-            memo.pairs[i] = list;
-            if changed {
-                memo.best[i] = None;
-                memo.stale.push(i);
-            }
-        }
-    }
-    // The pairs of the members with a new certificate, decided again.
     for x in 0..memo.hard_list.len() {
         let j = memo.hard_list[x];
         for k in 0..n {
             if k == j || (memo.hard[k] && k < j) {
                 continue;
             }
-            if !pair_live(states, memo, (elapsed, span), j, k) {
-                continue;
-            }
             let (lo, hi) = (j.min(k), j.max(k));
-            let o = sweep_live(memo, lo, hi);
-            let list = &mut memo.pairs[lo];
-            match list.binary_search_by_key(&hi, |e| e.0) {
-                Ok(at) => list[at].1 = o,
-                Err(at) => list.insert(at, (hi, o)),
+            memo.work.pair_decisions += 1;
+            if let Some(end) = pair_window(states, memo, (elapsed, span), lo, hi) {
+                memo.schedule.insert(lo, hi, end);
             }
-            memo.best[lo] = None;
-            memo.stale.push(lo);
         }
     }
+}
+
+/// Sweeps every scheduled pair whose window ends by `until` (s) and has no
+/// swept outcome for the current inputs; a due pair whose window ended
+/// before `elapsed` is scheduled again from now first (and is swept only if
+/// still due). Returns whether any pair was swept. `O(d log L)` for `d` due
+/// pairs of `L` scheduled.
+fn sweep_due(
+    states: &[State],
+    (elapsed, span): (f64, f64),
+    memo: &mut PassMemo,
+    until: f64,
+) -> bool {
+    let due = memo.schedule.due(until).to_vec();
+    let mut swept = false;
+    memo.work.pair_decisions += due.len() as u64;
+    for (i, j, end) in due {
+        if end < elapsed {
+            memo.schedule.remove(i, j, end);
+            match pair_window(states, memo, (elapsed, span), i, j) {
+                Some(next) => {
+                    memo.schedule.insert(i, j, next);
+                    if !(next <= until) {
+                        continue;
+                    }
+                }
+                None => continue,
+            }
+        }
+        let at = match memo.pairs[i].binary_search_by_key(&j, |e| e.0) {
+            Ok(_) => continue,
+            Err(at) => at,
+        };
+        let o = sweep_live(memo, i, j);
+        memo.pairs[i].insert(at, (j, o));
+        if !memo.in_near[i] {
+            memo.in_near[i] = true;
+            memo.near.push(i);
+        }
+        memo.best[i] = None;
+        memo.stale.push(i);
+        swept = true;
+    }
+    swept
 }
