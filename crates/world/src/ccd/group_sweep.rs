@@ -27,6 +27,10 @@
 //!   [`swept_bounds`]) and reuses the outcomes of members whose input did
 //!   not change since the previous pass; the events and their order are
 //!   those of sweeping every pair ([`CULL_MIN_MEMBERS`]).
+//! * **Pair schedule**: every live pair waits, ordered by the end of the
+//!   window over which its certificates show it apart, until a pass's
+//!   earliest event comes at or after that end ([`schedule`]): a pass
+//!   sweeps only the pairs due by its event, then chooses again.
 //! * **Event memo**: each member's best event (its triangles, then its
 //!   pairs with higher members) is kept until its input or one of those
 //!   pairs changes, and a pass offers the members' best events in member
