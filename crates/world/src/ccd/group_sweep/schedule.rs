@@ -154,8 +154,9 @@ pub(super) fn window(a: &Path, b: &Path, elapsed: f64, span: f64) -> Option<f64>
     // The root leaves out the certificate's slack (its margins, a small
     // share of the paths' scale): shorter spans are tried until one is
     // confirmed.
+    let base = root.min(span);
     for shorten in SHORTEN {
-        let sigma = (root * shorten).min(span);
+        let sigma = base * shorten;
         if !(sigma > 0.0) {
             break;
         }
