@@ -40,8 +40,10 @@ impl Rapier {
     /// even-numbered ones only when `every` is false), one step taken (the
     /// controller first, as in parapet).
     pub fn new(s: &VersusScene, pipeline: &mut PhysicsPipeline, every: bool) -> Rapier {
-        let mut params = IntegrationParameters::default();
-        params.dt = DT;
+        let params = IntegrationParameters {
+            dt: DT,
+            ..IntegrationParameters::default()
+        };
         let g = if s.gravity { GRAVITY } else { [0.0; 3] };
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();

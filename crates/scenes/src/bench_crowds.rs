@@ -109,7 +109,7 @@ impl CrowdLayout {
         let [cx, cy] = self.centres[k];
         let (rx, ry) = (x - cx, y - cy);
         let d = (rx * rx + ry * ry).sqrt();
-        if !(d > 1e-9) {
+        if d.is_nan() || d <= 1e-9 {
             return [WALK_SPEED, 0.0];
         }
         let (ux, uy) = (rx / d, ry / d);

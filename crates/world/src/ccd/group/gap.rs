@@ -249,7 +249,8 @@ mod tests {
     /// sampling step of the distance).
     #[test]
     fn closest_parameters_give_the_segment_distance() {
-        let cases: [([f64; 3], [f64; 3], [f64; 3], [f64; 3]); 6] = [
+        type Case = ([f64; 3], [f64; 3], [f64; 3], [f64; 3]);
+        let cases: [Case; 6] = [
             (
                 [0.0, 0.0, 0.0],
                 [0.0, 0.0, 1.0],
