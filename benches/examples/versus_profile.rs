@@ -2,7 +2,8 @@
 //! rapier3d scenes) in one engine so that a profiler sees only its steps,
 //! and prints the mean wall time per step (indicative only) and the scene's
 //! independent check over those steps (walkers sunk or passed into each
-//! other, pairs passed through, spheres below the terrain).
+//! other, pairs passed through, spheres below the terrain), and parapet's
+//! swept events.
 //!
 //! `cargo run --release -p parapet-benches --example versus_profile --
 //! <scene> <parapet_discrete|parapet_ccd|rapier_ccd|rapier_ccd_one> <steps>`
@@ -61,6 +62,7 @@ fn main() {
     let mut verdict = Verdict::default();
     let mut refused = None;
     let mut total = 0.0;
+    let mut swept = 0usize;
     let mut add = |v: Verdict| {
         verdict.sunk += v.sunk;
         verdict.crossed += v.crossed;
@@ -85,6 +87,12 @@ fn main() {
                 let t = Instant::now();
                 let r = timed_parapet(&mut w.world);
                 total += t.elapsed().as_secs_f64();
+                swept += w
+                    .world
+                    .events()
+                    .iter()
+                    .filter(|e| e.kind == ContactKind::Swept)
+                    .count();
                 match r {
                     Ok(()) => add(s.judge(&w.centres())),
                     Err(e) => {
@@ -111,12 +119,13 @@ fn main() {
         _ => usage(),
     }
     println!(
-        "{} {} x{steps}: {:.3} ms per step, sunk {}, crossed {}, {}",
+        "{} {} x{steps}: {:.3} ms per step, sunk {}, crossed {}, {} swept events (parapet), {}",
         s.name,
         args[2],
         total * 1e3 / steps.max(1) as f64,
         verdict.sunk,
         verdict.crossed,
+        swept,
         refused.map_or("stepped".to_string(), |e| format!("refused: {e}"))
     );
 }
