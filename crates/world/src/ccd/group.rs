@@ -33,7 +33,7 @@ mod candidates;
 pub(crate) mod gap;
 
 use parapet_math::rounding::{add_up, mul_up};
-use parapet_narrow::sweep::ConvexSolid;
+use parapet_narrow::solid::ConvexSolid;
 use parapet_solver::contact::CONTACT_MARGIN;
 
 use super::error::{CcdError, UnsupportedReason};

@@ -25,13 +25,13 @@
 use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::rounding::add_up;
 use parapet_math::{promote, promote_quat, Quat, Vec3d};
+use parapet_narrow::sweep::{capsule_half_axis, SweptShape};
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
 use super::group::gap::ROTATION_WIDEN;
 use super::group::{form_groups_with, Core, CoreShape, Groups, Mover, SharedGroups};
 use super::group_sweep::MemberShape;
-use super::motion::{capsule_half_axis, SweptShape};
 use super::plan::CcdPlan;
 use super::reach::{self, Reach};
 use super::scratch::CcdScratch;
@@ -200,7 +200,11 @@ fn swept_bound(body: &RigidBody, shape: &SweptShape) -> (Vec3d, f64) {
             radius,
             half_height,
         } => {
-            let a = promote(capsule_half_axis(body, *half_height));
+            let a = promote(capsule_half_axis(
+                body.rotation(),
+                body.shape_offset().1,
+                *half_height,
+            ));
             let c = promote(p);
             let ends = [(c - a).map(|x| x as f32), (c + a).map(|x| x as f32)];
             (c, reach::capsule_bound(p, ends, *radius))
@@ -240,7 +244,11 @@ fn core_of(body: &RigidBody, role: &Role) -> Core {
                     radius,
                     half_height,
                 } => {
-                    let a = promote(capsule_half_axis(body, *half_height));
+                    let a = promote(capsule_half_axis(
+                        body.rotation(),
+                        body.shape_offset().1,
+                        *half_height,
+                    ));
                     let ends = [
                         (center - a).map(|x| x as f32),
                         (center + a).map(|x| x as f32),

@@ -44,7 +44,7 @@
 
 use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::Vec3d;
-use parapet_narrow::sweep::ConvexSolid;
+use parapet_narrow::solid::ConvexSolid;
 
 /// Relative safety of the apart test (dimensionless, `2^-36` of the pair's
 /// coordinate scale: the largest magnitude of a core coordinate, plus both

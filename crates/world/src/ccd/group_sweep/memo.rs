@@ -30,7 +30,7 @@
 //! [`super::cull`].
 
 use parapet_math::{promote, Vec3};
-use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
+use parapet_narrow::sweep::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment, SweepOutcome};
 
 use super::certify::{triangle_apart, Cert, Path};
