@@ -1,4 +1,4 @@
-//! The report's section "parapet against rapier3d": the scenes of
+//! The report's section "parapet against rapier3d" (section 7): the scenes of
 //! `parapet_scenes::bench_versus` stepped by parapet (DISCRETE and
 //! SPHERE_MESH_CCD) and by rapier3d 0.36 with CCD on in one run of the
 //! `vs_rapier` bench, with per-scene ratios paired sample by sample and the
@@ -57,7 +57,7 @@ fn check_cell(run: &Run, case: &str) -> String {
 
 /// Writes the section.
 pub fn versus_section(run: &Run, md: &mut String) {
-    let _ = writeln!(md, "## 6. parapet against rapier3d\n");
+    let _ = writeln!(md, "## 7. parapet against rapier3d\n");
     let _ = writeln!(
         md,
         "`benches/benches/vs_rapier.rs`: the same scenes built from one description in parapet (DISCRETE and \

@@ -167,6 +167,10 @@ fn sweep_group_in(
     for (m, st) in input.members.iter().zip(states.iter_mut()) {
         start_member(m, mesh, st, query)?;
     }
+    let mut counts = crate::ccd::report::SweepCounts {
+        candidates: states.iter().map(|s| s.candidates.len() as u64).sum(),
+        ..Default::default()
+    };
     let statics = Statics {
         triangles: mesh.map_or(&[], |m| m.triangles),
         edges: mesh.map_or(&every_edge, |m| m.edges),
@@ -195,6 +199,7 @@ fn sweep_group_in(
         if !(tau > 0.0) {
             break;
         }
+        counts.passes += 1;
         let found = if cull {
             earliest(states, statics, tau, (elapsed, horizon), memo, moved)?
         } else {
@@ -237,6 +242,7 @@ fn sweep_group_in(
                 settle,
             )?;
             if !settled.is_empty() {
+                counts.settled += 1;
                 at_instant += settled.len();
                 impacts.extend(settled);
                 continue;
@@ -260,6 +266,7 @@ fn sweep_group_in(
         motions,
         impacts,
         work,
+        counts,
     })
 }
 
