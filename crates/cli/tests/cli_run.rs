@@ -157,8 +157,8 @@ fn the_plot_is_an_svg_of_the_moving_bodies() {
 #[test]
 fn a_refused_step_exits_1_with_the_steps_before_it() {
     let dir = common::fresh_dir("cli_run_refused");
-    let scene = dir.join("turning_box.json");
-    std::fs::write(&scene, common::TURNING_BOX).expect("write the scene");
+    let scene = dir.join("refused_kerb.json");
+    std::fs::write(&scene, common::REFUSED_KERB).expect("write the scene");
     let csv = dir.join("t.csv");
     let out = parapet_str(&[
         "run",
@@ -168,9 +168,10 @@ fn a_refused_step_exits_1_with_the_steps_before_it() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("step 1 failed"), "{}", stderr(&out));
-    // Only the initial state: the first step was refused.
+    // Only the initial state: the header and one row per body (the kerb and
+    // the ball), the first step was refused.
     let text = std::fs::read_to_string(&csv).expect("the trajectory");
-    assert_eq!(text.lines().count(), 2, "{text}");
+    assert_eq!(text.lines().count(), 1 + 2, "{text}");
     // The same world in DISCRETE steps.
     let ok = parapet_str(&["run", &scene.display().to_string(), "--mode", "discrete"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));

@@ -47,10 +47,13 @@ fn final_hash(scene: &str, threads: usize) -> u64 {
     })
 }
 
-/// The committed hashes.
+/// The committed hashes. `crowd`'s changed once, on purpose, when groups
+/// began to join only bodies that can meet within the step: bodies that a
+/// shared reach region used to put in one group are now swept alone, the
+/// same contacts computed along other arithmetic.
 const PINNED: [(&str, u64); 3] = [
     ("fast_box_wall", 0x4995_a3d0_38f7_f53b),
-    ("crowd", 0x2399_f17c_54c4_f3f0),
+    ("crowd", 0xf923_da5d_2f70_adb6),
     ("struck_stack", 0x5740_6159_6099_a62a),
 ];
 

@@ -99,17 +99,20 @@ pub fn parapet_str(args: &[&str]) -> std::process::Output {
     parapet(&args)
 }
 
-/// A scene whose first continuous step is refused: a box that can turn
-/// (the continuous mode does not sweep turning boxes).
-pub const TURNING_BOX: &str = r#"{
+/// A scene whose first continuous step is refused: a fast ball that can
+/// reach a static box (a kerb), and a static primitive is no continuous
+/// target. In DISCRETE it runs.
+pub const REFUSED_KERB: &str = r#"{
   "format": "parapet-scene/1",
   "dt": 0.01,
   "steps": 3,
   "world": { "collision_detection": "SPHERE_MESH_CCD" },
   "bodies": [
-    { "name": "box", "kind": "dynamic", "mass": 10,
-      "shape": { "cuboid": { "half_extents": [0.5, 0.5, 0.5] } },
-      "angular_velocity": [0, 0, 1] }
+    { "name": "kerb", "kind": "static",
+      "shape": { "cuboid": { "half_extents": [1, 1, 0.1] } } },
+    { "name": "ball", "kind": "dynamic", "mass": 1,
+      "shape": { "sphere": { "radius": 0.1 } },
+      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] }
   ]
 }
 "#;
