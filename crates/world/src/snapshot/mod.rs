@@ -132,12 +132,11 @@ struct FormatProbe<V> {
 /// [`SnapshotError::NotRepresentable`] naming the field of a non-finite
 /// value (JSON writes it as `null`, which does not read back).
 pub fn to_json(world: &PhysicsWorld) -> Result<String, SnapshotError> {
-    let text = serde_json::to_string(&State::of(world)).map_err(|e| {
-        SnapshotError::NotRepresentable {
+    let text =
+        serde_json::to_string(&State::of(world)).map_err(|e| SnapshotError::NotRepresentable {
             field: ".".into(),
             message: e.to_string(),
-        }
-    })?;
+        })?;
     let mut de = serde_json::Deserializer::from_str(&text);
     if let Err(e) = serde_path_to_error::deserialize::<_, State>(&mut de) {
         return Err(SnapshotError::NotRepresentable {
@@ -176,11 +175,9 @@ pub fn from_json(text: &str) -> Result<PhysicsWorld, SnapshotError> {
 /// [`SnapshotError::Cbor`].
 pub fn to_bytes(world: &PhysicsWorld) -> Result<Vec<u8>, SnapshotError> {
     let mut bytes = Vec::new();
-    ciborium::ser::into_writer(&State::of(world), &mut bytes).map_err(|e| {
-        SnapshotError::Cbor {
-            field: ".".into(),
-            message: e.to_string(),
-        }
+    ciborium::ser::into_writer(&State::of(world), &mut bytes).map_err(|e| SnapshotError::Cbor {
+        field: ".".into(),
+        message: e.to_string(),
     })?;
     Ok(bytes)
 }

@@ -38,6 +38,32 @@ use crate::{BodyId, ContactEvent, PhysicsWorld};
 
 use super::{SnapshotError, FORMAT};
 
+/// What the mesh index was: its contents are derived from the mesh
+/// snapshots, so only which of the three states it was in is saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum MeshIndexState {
+    /// Never built and not stale (no mesh was ever added).
+    Unbuilt,
+    /// A mesh was added or removed since the last build: the next step
+    /// rebuilds it, and until then nothing reads its contents.
+    Dirty,
+    /// Built over the current snapshots.
+    Built,
+}
+
+impl MeshIndexState {
+    fn of(index: &MeshIndex) -> MeshIndexState {
+        if index.is_dirty() {
+            MeshIndexState::Dirty
+        } else if index.tree().is_some() {
+            MeshIndexState::Built
+        } else {
+            MeshIndexState::Unbuilt
+        }
+    }
+}
+
 /// One saved body slot: the body, its id and its mesh snapshot.
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,8 +92,8 @@ pub(crate) struct State {
     pub free: Vec<u32>,
     /// Live slots in insertion order.
     pub order: Vec<u32>,
-    /// Whether the mesh index was built and current (rebuilt on load).
-    pub mesh_index_built: bool,
+    /// The mesh index: rebuilt on load when it was built.
+    pub mesh_index: MeshIndexState,
     /// The retained check of the mesh snapshot.
     pub mesh_check: MeshSnapshotCache,
     pub events: Vec<ContactEvent>,
@@ -99,7 +125,7 @@ impl State {
                 .collect(),
             free: world.free.clone(),
             order: world.order.clone(),
-            mesh_index_built: world.meshes.tree().is_some(),
+            mesh_index: MeshIndexState::of(&world.meshes),
             mesh_check: world.ccd_mesh.clone(),
             events: world.events.clone(),
             contact_count: world.contact_count as u64,
@@ -154,7 +180,7 @@ impl State {
             turning_substeps: self.turning_substeps,
             contact_cache: self.contact_cache,
         };
-        restore_mesh_index(&mut world, self.mesh_index_built)?;
+        restore_mesh_index(&mut world, self.mesh_index)?;
         restore_mesh_check(&mut world, self.mesh_check)?;
         Ok(world)
     }
@@ -261,11 +287,19 @@ fn check_list(
 }
 
 /// Rebuilds the mesh index when the saved world had it built (the step
-/// rebuilds a dirty index itself, so a dirty one stays dirty).
-fn restore_mesh_index(world: &mut PhysicsWorld, built: bool) -> Result<(), SnapshotError> {
-    world.meshes.invalidate();
-    if !built {
-        return Ok(());
+/// rebuilds a dirty index itself, so a dirty one stays dirty and empty).
+fn restore_mesh_index(
+    world: &mut PhysicsWorld,
+    saved: MeshIndexState,
+) -> Result<(), SnapshotError> {
+    world.meshes = MeshIndex::default();
+    match saved {
+        MeshIndexState::Unbuilt => return Ok(()),
+        MeshIndexState::Dirty => {
+            world.meshes.mark_dirty();
+            return Ok(());
+        }
+        MeshIndexState::Built => {}
     }
     let meshes: Vec<_> = world
         .entries()
@@ -274,7 +308,7 @@ fn restore_mesh_index(world: &mut PhysicsWorld, built: bool) -> Result<(), Snaps
     world
         .meshes
         .rebuild(meshes.iter().map(|(s, m)| (*s, m)))
-        .map_err(|e| inconsistent("mesh_index_built", &format!("the index cannot be built: {e}")))
+        .map_err(|e| inconsistent("mesh_index", &format!("the index cannot be built: {e}")))
 }
 
 /// Restores the retained mesh check, after running the check again on the
