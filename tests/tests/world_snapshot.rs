@@ -137,6 +137,46 @@ fn a_restored_crowd_steps_to_the_same_bits_for_300_steps() {
     check_scene("64 walkers", crowd.world.clone(), 1.0 / 60.0, 30, &drive);
 }
 
+/// Random `f32` bit patterns checked by the JSON number test (2^21, spread
+/// over every binade and both signs), besides the edge cases listed in it:
+/// the workspace's serde_json (`float_roundtrip`) reads an `f32` directly
+/// rather than through `f64`, and this checks that on the values written.
+const RANDOM_FLOATS: usize = 1 << 21;
+
+#[test]
+fn every_f32_written_as_json_reads_back_to_the_same_bits() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut random = || {
+        // SplitMix64 (Steele, Lea and Flood 2014).
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) as u32
+    };
+    let edges = [
+        0.0f32,
+        -0.0,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::MIN,
+        f32::EPSILON,
+        1.0e-45,
+        -1.0e-45,
+        0.1,
+        1.0 / 3.0,
+        16_777_217.0,
+        -9.8,
+    ];
+    let randoms = (0..RANDOM_FLOATS).map(|_| f32::from_bits(random()));
+    for x in edges.into_iter().chain(randoms).filter(|x| x.is_finite()) {
+        let text = serde_json::to_string(&x).unwrap();
+        let back: f32 = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.to_bits(), x.to_bits(), "{x:e} written as {text}");
+    }
+}
+
 fn ball(z: f32) -> RigidBody {
     RigidBody::new_dynamic(Shape::sphere(0.5).unwrap(), 1.0)
         .unwrap()
