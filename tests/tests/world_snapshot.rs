@@ -361,3 +361,19 @@ fn a_mesh_snapshot_edited_into_a_bad_triangle_is_refused_on_load() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_world_is_serde_serializable_in_any_format() {
+    let mut world = PhysicsWorld::new();
+    world.add_body(ball(1.0)).unwrap();
+    world.step(0.01).unwrap();
+    // The serde impls are the snapshot's own form.
+    let text = serde_json::to_string(&world).unwrap();
+    assert_eq!(text, to_json(&world).unwrap());
+    let back: PhysicsWorld = serde_json::from_str(&text).unwrap();
+    assert_eq!(state(&back), state(&world));
+    // The load checks run there too, as serde errors naming the field.
+    let broken = edited(&text, |v| v["order"] = serde_json::json!([]));
+    let err = serde_json::from_str::<PhysicsWorld>(&broken).unwrap_err();
+    assert!(err.to_string().contains("field `order`"), "{err}");
+}
