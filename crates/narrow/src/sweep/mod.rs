@@ -36,8 +36,10 @@
 //!   No sweep panics on any input.
 //!
 //! One file per shape pair: `sphere_triangle.rs`, `capsule_triangle.rs`,
-//! [`segment_pair`], `solid_triangle.rs` (with one file per layer of the
-//! solid sweep, named `solid_*.rs`); the shared precision checks are in
+//! `segment_pair.rs`, `solid_triangle.rs` (with one file per layer of the
+//! solid sweep, named `solid_*.rs`, the separating-axis test itself in
+//! `solid_sat.rs`; the tables a solid keeps for its sweeps, its Gauss map
+//! among them, belong to the solid, in `crate::solid`); the shared precision checks are in
 //! [`domain`]; the dispatcher over shapes ([`SweptShape`]) in
 //! `dispatch.rs`.
 
@@ -50,17 +52,14 @@ mod capsule_triangle;
 pub mod certified_advance;
 mod dispatch;
 pub mod domain;
-mod placement;
-pub mod segment_pair;
-mod solid_centred_box;
+pub(crate) mod placement;
+mod segment_pair;
 mod solid_contact_point;
-mod solid_gauss_map;
 mod solid_inscribed_ball;
 mod solid_path_bounds;
 mod solid_placement;
 mod solid_prepared;
-mod solid_silhouette;
-pub(crate) mod solid_tables;
+mod solid_sat;
 mod solid_triangle;
 mod sphere_triangle;
 
@@ -134,7 +133,6 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
-pub use crate::solid::{ConvexSolid, SolidError};
 pub use certified_advance::{
     admissible_time, check_turning_triangle, clearance, segment_parameter, sub_step_floor,
     touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
@@ -145,12 +143,13 @@ pub use domain::{
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
-pub use placement::{Placement, SolidPlacement};
+pub use placement::Placement;
 pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };
 pub use solid_prepared::SolidSweep;
-pub use solid_triangle::{sweep_solid_triangle, SatAxis};
+pub use solid_sat::SatAxis;
+pub use solid_triangle::sweep_solid_triangle;
 pub use sphere_triangle::{
     sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
 };
