@@ -12,6 +12,7 @@
 //! same bytes (CBOR keeps every `f32` bit for bit, so equal bytes are equal
 //! bodies, events, contact caches and configuration).
 
+use parapet::ccd::CcdMode;
 use parapet::prelude::*;
 use parapet::snapshot::{from_bytes, from_json, to_bytes, to_json, SnapshotError, FORMAT};
 use parapet_scenes::bench_ccd::{falling_spheres, head_on_pairs};
@@ -376,4 +377,34 @@ fn the_world_is_serde_serializable_in_any_format() {
     let broken = edited(&text, |v| v["order"] = serde_json::json!([]));
     let err = serde_json::from_str::<PhysicsWorld>(&broken).unwrap_err();
     assert!(err.to_string().contains("field `order`"), "{err}");
+}
+
+#[test]
+fn per_body_ccd_modes_and_the_last_ccd_report_carry_over() {
+    let scene = falling_spheres(SPHERE_MESH_CCD).unwrap();
+    let mut world = scene.world;
+    let ids: Vec<BodyId> = world
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(id, _)| id)
+        .collect();
+    for (k, id) in ids.iter().enumerate() {
+        let mode = [CcdMode::Auto, CcdMode::Discrete, CcdMode::Continuous][k % 3];
+        world.body_mut(*id).unwrap().set_ccd(mode);
+    }
+    world.step(scene.dt).unwrap();
+    for copy in restored_copies("per-body modes", &world) {
+        assert_eq!(copy.ccd_report(), world.ccd_report());
+        assert!(world.ccd_report().continuous_bodies > 0);
+        for id in &ids {
+            assert_eq!(
+                copy.body(*id).unwrap().ccd(),
+                world.body(*id).unwrap().ccd()
+            );
+            assert_eq!(copy.ccd_stats(*id), world.ccd_stats(*id));
+        }
+        // The dry run assumes the last step's length: the same answer.
+        assert_eq!(copy.check_ccd(), world.check_ccd());
+    }
+    steps_alike("per-body modes", &mut world, scene.dt, &no_drive);
 }

@@ -5,8 +5,9 @@
 //! [`State`] lists everything the next step reads, field by field: the
 //! configuration, the body slots with their ids and mesh snapshots, the free
 //! list and the insertion order, the insertion counter, the last step's
-//! events, contact count and turning sub-steps, the warm-starting contact
-//! cache and the retained check of the mesh snapshot. Derived storage is
+//! events, contact count, turning sub-steps and continuous-stage report
+//! (with its per-body stats) and length, the warm-starting contact cache
+//! and the retained check of the mesh snapshot. Derived storage is
 //! not saved and is rebuilt or reset on load: the mesh index (its triangle
 //! bounds tree is rebuilt from the snapshots in insertion order, the
 //! deterministic build the step itself runs, so the rebuilt tree is the
@@ -30,6 +31,7 @@ use parapet_geometry::Shape;
 use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 
+use crate::ccd::report::CcdLedger;
 use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
@@ -100,6 +102,10 @@ pub(crate) struct State {
     pub contact_count: u64,
     pub turning_substeps: Vec<(BodyId, u32)>,
     pub contact_cache: ContactCache,
+    /// The continuous stage's report and per-body stats of the last step.
+    pub ccd_ledger: CcdLedger,
+    /// The length (s) of the last successful step (the dry run's default).
+    pub last_dt: Option<f32>,
 }
 
 impl State {
@@ -131,6 +137,8 @@ impl State {
             contact_count: world.contact_count as u64,
             turning_substeps: world.turning_substeps.clone(),
             contact_cache: world.contact_cache.clone(),
+            ccd_ledger: world.ccd_ledger.clone(),
+            last_dt: world.last_dt,
         }
     }
 
@@ -179,6 +187,8 @@ impl State {
             ccd_scratch: Default::default(),
             turning_substeps: self.turning_substeps,
             contact_cache: self.contact_cache,
+            ccd_ledger: self.ccd_ledger,
+            last_dt: self.last_dt,
         };
         restore_mesh_index(&mut world, self.mesh_index)?;
         restore_mesh_check(&mut world, self.mesh_check)?;
