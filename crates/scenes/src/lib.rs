@@ -20,6 +20,9 @@
 //! seed gives the same triangles on every machine.
 
 pub mod bench_ccd;
+pub mod bench_crowds;
+pub mod bench_dense;
+pub mod bench_versus;
 pub mod bench_walkers;
 pub mod clearance;
 mod error;
