@@ -6,8 +6,8 @@
 //! body with its id and generation, the free slots and the insertion
 //! counter, the mesh snapshots, the pending forces and torques and the CCD
 //! mode (part of each body), the last step's events, contact count, turning
-//! sub-steps, continuous-stage report with per-body stats and length, and
-//! the warm-starting contact cache. The mesh index is rebuilt on load (the
+//! sub-steps, continuous-stage report with per-body stats, work counters and
+//! length, and the warm-starting contact cache. The mesh index is rebuilt on load (the
 //! same deterministic build, so the same tree); the classification cache and
 //! the continuous stage's scratch, which never change a result, start empty.
 //! Writing, reading and writing again gives the same bytes.

@@ -5,8 +5,8 @@
 //! [`State`] lists everything the next step reads, field by field: the
 //! configuration, the body slots with their ids and mesh snapshots, the free
 //! list and the insertion order, the insertion counter, the last step's
-//! events, contact count, turning sub-steps and continuous-stage report
-//! (with its per-body stats) and length, the warm-starting contact cache
+//! events, contact count, turning sub-steps, continuous-stage report (with
+//! its per-body stats) and work counters and length, the warm-starting contact cache
 //! and the retained check of the mesh snapshot. Derived storage is
 //! not saved and is rebuilt or reset on load: the mesh index (its triangle
 //! bounds tree is rebuilt from the snapshots in insertion order, the
@@ -32,7 +32,7 @@ use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 
 use crate::ccd::report::CcdLedger;
-use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache};
+use crate::ccd::{CcdWork, ClassifyCache, CollisionDetection, MeshSnapshotCache};
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::world::Entry;
@@ -104,6 +104,8 @@ pub(crate) struct State {
     pub contact_cache: ContactCache,
     /// The continuous stage's report and per-body stats of the last step.
     pub ccd_ledger: CcdLedger,
+    /// The continuous stage's work counters of the last step.
+    pub ccd_work: CcdWork,
     /// The length (s) of the last successful step (the dry run's default).
     pub last_dt: Option<f32>,
 }
@@ -138,6 +140,7 @@ impl State {
             turning_substeps: world.turning_substeps.clone(),
             contact_cache: world.contact_cache.clone(),
             ccd_ledger: world.ccd_ledger.clone(),
+            ccd_work: world.ccd_work,
             last_dt: world.last_dt,
         }
     }
@@ -188,6 +191,7 @@ impl State {
             turning_substeps: self.turning_substeps,
             contact_cache: self.contact_cache,
             ccd_ledger: self.ccd_ledger,
+            ccd_work: self.ccd_work,
             last_dt: self.last_dt,
         };
         restore_mesh_index(&mut world, self.mesh_index)?;
