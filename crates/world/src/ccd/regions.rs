@@ -36,7 +36,7 @@ use super::plan::CcdPlan;
 use super::reach::{self, Reach};
 use super::scratch::CcdScratch;
 use super::support::Role;
-use super::turning::{end_arms, turning_reach};
+use super::turning::{end_arms, turning_reach, TurningShape};
 
 /// The regions of one step, held in the stage's scratch.
 #[derive(Debug, Clone, Copy)]
@@ -121,7 +121,7 @@ pub(crate) fn fill_regions<'a>(
             Role::Turning(shape) => {
                 let energy = plan.energy(slot).max(reach::bound_energy(body));
                 let r = turning_reach(body, shape, energy, dt);
-                reach::check_reach(slot, &r, shape.radius as f64)?;
+                reach::check_reach(slot, &r, shape.domain_radius())?;
                 (r, 0.0, 0.0)
             }
             Role::KinematicSphere { radius } => {
@@ -292,17 +292,20 @@ fn core_of(body: &RigidBody, role: &Role) -> Core {
                 }
             }
         }
-        Role::Turning(shape) => {
+        Role::Turning(TurningShape::Segment {
+            radius,
+            half_height,
+        }) => {
             // The bound of `turning_reach`: the farther end arm, widened
             // for its rotation's roundoff, plus the radius.
-            let arms = end_arms(body, shape);
+            let arms = end_arms(body, *half_height);
             let far = reach::norm_up(&arms[0]).max(reach::norm_up(&arms[1])) * (1.0 + 1.0e-12);
             let center = body.world_center_of_mass_f64();
             let q = unit(body.rotation());
             Core {
                 shape: CoreShape::Segment(arms.map(|arm| center + q * arm)),
-                radius: shape.radius as f64 + ROTATION_WIDEN * far,
-                bound: add_up(far, shape.radius as f64),
+                radius: *radius as f64 + ROTATION_WIDEN * far,
+                bound: add_up(far, *radius as f64),
             }
         }
         Role::KinematicSphere { radius } => {

@@ -315,7 +315,7 @@ fn sweep_each(
                 let input = TurningInput {
                     index: *slot,
                     body: &entry.body,
-                    shape: *shape,
+                    shape,
                     dt,
                     max_impacts: world.ccd_max_impacts,
                     max_substeps: world.ccd_max_substeps,
