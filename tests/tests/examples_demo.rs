@@ -20,6 +20,9 @@ mod refusal;
 #[path = "../../crates/parapet/examples/road_seams.rs"]
 mod road_seams;
 
+#[path = "../../crates/parapet/examples/snapshot.rs"]
+mod snapshot;
+
 #[path = "../../crates/parapet/examples/ccd_policy.rs"]
 mod ccd_policy;
 
@@ -36,6 +39,25 @@ fn tunneling_example_discrete_passes_through_and_ccd_stops_on_the_surface() {
     // there (1e-4 m: f32 rounding of the impact position and resting contact).
     for z in &ccd {
         assert!((z - 0.1).abs() < 1e-4, "{ccd:?}");
+    }
+}
+
+#[test]
+fn snapshot_example_resumes_to_the_same_bits() {
+    snapshot::main().unwrap();
+    let ([original, text, cbor], json_len, cbor_len) = snapshot::resumed().unwrap();
+    assert!(json_len > 0 && cbor_len > 0);
+    // The ball bounced (restitution 0.6): it is above the floor's surface.
+    assert!(original.position().z > 0.0, "{:?}", original.position());
+    for copy in [text, cbor] {
+        assert_eq!(copy, original);
+        for (a, b) in [
+            (copy.position(), original.position()),
+            (copy.linear_velocity(), original.linear_velocity()),
+            (copy.angular_velocity(), original.angular_velocity()),
+        ] {
+            assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
+        }
     }
 }
 

@@ -16,6 +16,7 @@ use crate::check::check_scene;
 use crate::plot::{plot_positions, PositionSeries};
 use crate::run::{apply_settings, run_scene, step_time, Outcome, RunSettings};
 use crate::scene::{load_scene, KindName};
+use crate::snapshot::{read_snapshot, resume_from, write_snapshot, SnapshotFormat};
 use crate::trajectory::{read_trajectory, TrajectoryWriter};
 use crate::view::replay_html;
 
@@ -99,6 +100,16 @@ pub enum Command {
         /// An SVG plot of the moving bodies' positions over time.
         #[arg(long, value_name = "PLOT.svg")]
         plot: Option<PathBuf>,
+        /// Write the world after the last step as a snapshot: JSON for a
+        /// path ending in `.json`, CBOR for `.bin` or `.cbor`.
+        #[arg(long, value_name = "SNAP.json|SNAP.bin")]
+        snapshot: Option<PathBuf>,
+        /// Start from this snapshot (written by `--snapshot` from a run of
+        /// the same scene) instead of the scene's initial world; the scene
+        /// still gives the step, the step count and the body names, and
+        /// the trajectory's step 0 is the snapshot's state.
+        #[arg(long, value_name = "SNAP.json|SNAP.bin")]
+        from_snapshot: Option<PathBuf>,
     },
     /// Run one shard of a list of scenes: the scenes whose index i (in the
     /// order given) has i mod N = K; one trajectory per scene and a summary
@@ -164,7 +175,18 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             step,
             out,
             plot,
-        } => run(&scene, &step, out.as_deref(), plot.as_deref()),
+            snapshot,
+            from_snapshot,
+        } => run(
+            &scene,
+            &step,
+            &RunOutputs {
+                out: out.as_deref(),
+                plot: plot.as_deref(),
+                snapshot: snapshot.as_deref(),
+                from_snapshot: from_snapshot.as_deref(),
+            },
+        ),
         Command::Batch {
             scenes,
             shard,
@@ -187,11 +209,32 @@ fn bad(message: impl std::fmt::Display) -> ExitStatus {
     ExitStatus::BadInput
 }
 
-fn run(scene: &Path, step: &StepArgs, out: Option<&Path>, plot: Option<&Path>) -> ExitStatus {
+/// The files of `parapet run` besides the scene.
+struct RunOutputs<'a> {
+    out: Option<&'a Path>,
+    plot: Option<&'a Path>,
+    snapshot: Option<&'a Path>,
+    from_snapshot: Option<&'a Path>,
+}
+
+fn run(scene: &Path, step: &StepArgs, files: &RunOutputs<'_>) -> ExitStatus {
+    let (out, plot) = (files.out, files.plot);
     let mut loaded = match load_scene(scene) {
         Ok(loaded) => loaded,
         Err(e) => return bad(e),
     };
+    if let Some(path) = files.snapshot {
+        // Refuse a bad extension before running, not after.
+        if let Err(e) = SnapshotFormat::of(path) {
+            return bad(e);
+        }
+    }
+    if let Some(path) = files.from_snapshot {
+        match read_snapshot(path).and_then(|world| resume_from(&mut loaded, world, path)) {
+            Ok(()) => {}
+            Err(e) => return bad(e),
+        }
+    }
     let (dt, steps) = match apply_settings(&mut loaded, &step.settings()) {
         Ok(v) => v,
         Err(e) => return bad(e),
@@ -233,6 +276,11 @@ fn run(scene: &Path, step: &StepArgs, out: Option<&Path>, plot: Option<&Path>) -
             .file_stem()
             .map_or_else(|| "scene".into(), |s| s.to_string_lossy());
         if let Err(e) = plot_positions(path, &title, &series) {
+            return bad(e);
+        }
+    }
+    if let Some(path) = files.snapshot {
+        if let Err(e) = write_snapshot(path, &loaded.world) {
             return bad(e);
         }
     }

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`scene`] | the scene format (`"format": "parapet-scene/1"`): read, validate, write |
 //! | [`run`] | stepping a scene and observing every body's state |
+//! | [`snapshot`] | world snapshots for `run --snapshot` and `--from-snapshot` |
 //! | [`trajectory`] | the trajectory CSV (`step,time,body,name,x,...,wz`): write and read |
 //! | [`plot`] | the SVG plot of positions over time |
 //! | [`batch`] | shards of scene lists, run in parallel, with a summary |
@@ -20,5 +21,6 @@ pub mod cli;
 pub mod plot;
 pub mod run;
 pub mod scene;
+pub mod snapshot;
 pub mod trajectory;
 pub mod view;

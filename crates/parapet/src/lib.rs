@@ -13,6 +13,7 @@
 //! | [`collide`] | narrow-phase contacts, ray casts, continuous sweeps and the world's contact reports |
 //! | [`world`] | [`PhysicsWorld`](world::PhysicsWorld): bodies, the step, events, rays, errors |
 //! | [`ccd`] | the collision-detection mode: [`CollisionDetection`](ccd::CollisionDetection), [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD), the per-body [`CcdMode`](ccd::CcdMode), the step's [`CcdReport`](ccd::CcdReport) and the dry run's [`CcdRefusal`](ccd::CcdRefusal) |
+//! | `snapshot` | (feature `serde`) world snapshots: JSON and CBOR, read back to the same bits |
 //! | [`quantities`] | torque, energy, momentum, stiffness and SI unit constants |
 //! | [`prelude`] | everything a scene needs, in one `use` |
 //!
@@ -187,6 +188,21 @@ pub mod ccd {
         SPHERE_MESH_CCD,
     };
     pub use parapet_world::CHECK_CCD_DEFAULT_DT;
+}
+
+/// World snapshots (feature `serde`): a [`PhysicsWorld`](world::PhysicsWorld)
+/// written to JSON ([`to_json`](snapshot::to_json)) or CBOR
+/// ([`to_bytes`](snapshot::to_bytes)) and read back
+/// ([`from_json`](snapshot::from_json), [`from_bytes`](snapshot::from_bytes))
+/// to a world that steps to the same bits as the original; a snapshot of
+/// another [`FORMAT`](snapshot::FORMAT), or a corrupt one, is a
+/// [`SnapshotError`](snapshot::SnapshotError) naming what is wrong. See
+/// `docs/scenes.md`, "World snapshots".
+#[cfg(feature = "serde")]
+pub mod snapshot {
+    pub use parapet_world::snapshot::{
+        from_bytes, from_json, to_bytes, to_json, SnapshotError, FORMAT,
+    };
 }
 
 /// Torque, kinetic energy, momentum, stiffness and SI unit constants

@@ -23,6 +23,7 @@ pub const WARM_START_MATCH_DISTANCE: f32 = parapet_solver::contact::CONTACT_MARG
 
 /// One cached point.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct CachedPoint {
     /// (body_a, body_b, feature).
     pub key: (BodyId, BodyId, u32),
@@ -36,6 +37,7 @@ pub(crate) struct CachedPoint {
 
 /// The cache, sorted by key.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactCache {
     points: Vec<CachedPoint>,
 }

@@ -17,6 +17,8 @@
 //!   (see docs/continuous-collision.md).
 //! - The broad phase (sort and sweep over primitive bounds) and the mesh
 //!   index (one triangle bounds tree over every static mesh snapshot).
+//! - `snapshot` (feature `serde`): the world written to JSON or CBOR and
+//!   read back to a world that steps to the same bits.
 
 mod body_id;
 mod broad_phase;
@@ -28,6 +30,8 @@ mod event;
 mod mesh_index;
 mod ray;
 mod shape_pose;
+#[cfg(feature = "serde")]
+pub mod snapshot;
 mod step;
 mod world;
 

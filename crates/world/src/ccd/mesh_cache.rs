@@ -27,6 +27,7 @@ use super::error::CcdError;
 
 /// The retained result of the snapshot check.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct MeshSnapshotCache {
     validated: bool,
     full_checks: u64,

@@ -119,6 +119,7 @@ impl SweepCounts {
 /// The report and per-body stats of the last successful step, as the world
 /// keeps them.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct CcdLedger {
     /// The step's counters.
     pub(crate) report: CcdReport,

@@ -18,6 +18,7 @@
 /// The continuous stage's work in one step (all zero in DISCRETE and for
 /// worlds with no shared group; `grouping_tests` counts in any CCD step).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct CcdWork {
     /// Pairs of moving bodies the grouping tested (reach balls and shapes).

@@ -1,0 +1,361 @@
+//! The saved form of a [`PhysicsWorld`] ([`State`]) and its checked
+//! conversion back into a world.
+//!
+//! # Method
+//! [`State`] lists everything the next step reads, field by field: the
+//! configuration, the body slots with their ids and mesh snapshots, the free
+//! list and the insertion order, the insertion counter, the last step's
+//! events, contact count, turning sub-steps, continuous-stage report (with
+//! its per-body stats) and work counters and length, the warm-starting contact cache
+//! and the retained check of the mesh snapshot. Derived storage is
+//! not saved and is rebuilt or reset on load: the mesh index (its triangle
+//! bounds tree is rebuilt from the snapshots in insertion order, the
+//! deterministic build the step itself runs, so the rebuilt tree is the
+//! saved world's tree), the classification cache and the continuous stage's
+//! scratch (neither ever changes a result; see their own documentation).
+//! The retained mesh check is saved (it is observable through
+//! `ccd_mesh_checks`) and verified on load by running the check again.
+//!
+//! # Source
+//! The world's own invariants (world.rs, mesh_index.rs, ccd/mesh_cache.rs);
+//! the format is serde's data model, so one [`State`] serves JSON and CBOR.
+//!
+//! # Precision domain
+//! None: every `f32` is stored and restored bit for bit (the JSON text uses
+//! the shortest decimal that reads back to the same `f32`).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use parapet_geometry::Shape;
+use parapet_math::Vec3;
+use parapet_solver::RigidBody;
+
+use crate::ccd::report::CcdLedger;
+use crate::ccd::{CcdWork, ClassifyCache, CollisionDetection, MeshSnapshotCache};
+use crate::contact_cache::ContactCache;
+use crate::mesh_index::MeshIndex;
+use crate::world::Entry;
+use crate::{BodyId, ContactEvent, PhysicsWorld};
+
+use super::{SnapshotError, FORMAT};
+
+/// What the mesh index was: its contents are derived from the mesh
+/// snapshots, so only which of the three states it was in is saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum MeshIndexState {
+    /// Never built and not stale (no mesh was ever added).
+    Unbuilt,
+    /// A mesh was added or removed since the last build: the next step
+    /// rebuilds it, and until then nothing reads its contents.
+    Dirty,
+    /// Built over the current snapshots.
+    Built,
+}
+
+impl MeshIndexState {
+    fn of(index: &MeshIndex) -> MeshIndexState {
+        if index.is_dirty() {
+            MeshIndexState::Dirty
+        } else if index.tree().is_some() {
+            MeshIndexState::Built
+        } else {
+            MeshIndexState::Unbuilt
+        }
+    }
+}
+
+/// One saved body slot: the body, its id and its mesh snapshot.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SavedEntry {
+    pub id: BodyId,
+    pub body: RigidBody,
+    /// The world-space triangles captured at insertion (mesh bodies only).
+    pub mesh: Option<Vec<[Vec3; 3]>>,
+}
+
+/// The saved world. Field order is the order of the binary form.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct State {
+    /// [`FORMAT`].
+    pub format: String,
+    pub gravity: Vec3,
+    pub collision_detection: CollisionDetection,
+    pub ccd_max_impacts: u32,
+    pub ccd_max_substeps: u32,
+    /// The insertion counter: the generation of the next body added.
+    pub next_generation: u64,
+    /// Body slots by index (`None`: a free slot).
+    pub slots: Vec<Option<SavedEntry>>,
+    /// Free slots, the next one reused last.
+    pub free: Vec<u32>,
+    /// Live slots in insertion order.
+    pub order: Vec<u32>,
+    /// The mesh index: rebuilt on load when it was built.
+    pub mesh_index: MeshIndexState,
+    /// The retained check of the mesh snapshot.
+    pub mesh_check: MeshSnapshotCache,
+    pub events: Vec<ContactEvent>,
+    pub contact_count: u64,
+    pub turning_substeps: Vec<(BodyId, u32)>,
+    pub contact_cache: ContactCache,
+    /// The continuous stage's report and per-body stats of the last step.
+    pub ccd_ledger: CcdLedger,
+    /// The continuous stage's work counters of the last step.
+    pub ccd_work: CcdWork,
+    /// The length (s) of the last successful step (the dry run's default).
+    pub last_dt: Option<f32>,
+}
+
+impl State {
+    /// The saved form of `world`.
+    pub fn of(world: &PhysicsWorld) -> State {
+        State {
+            format: FORMAT.to_owned(),
+            gravity: world.gravity,
+            collision_detection: world.collision_detection,
+            ccd_max_impacts: world.ccd_max_impacts,
+            ccd_max_substeps: world.ccd_max_substeps,
+            next_generation: world.next_generation,
+            slots: world
+                .slots
+                .iter()
+                .map(|slot| {
+                    slot.as_ref().map(|e| SavedEntry {
+                        id: e.id,
+                        body: e.body.clone(),
+                        mesh: e.mesh.as_deref().map(<[_]>::to_vec),
+                    })
+                })
+                .collect(),
+            free: world.free.clone(),
+            order: world.order.clone(),
+            mesh_index: MeshIndexState::of(&world.meshes),
+            mesh_check: world.ccd_mesh.clone(),
+            events: world.events.clone(),
+            contact_count: world.contact_count as u64,
+            turning_substeps: world.turning_substeps.clone(),
+            contact_cache: world.contact_cache.clone(),
+            ccd_ledger: world.ccd_ledger.clone(),
+            ccd_work: world.ccd_work,
+            last_dt: world.last_dt,
+        }
+    }
+
+    /// The world this state describes, after checking that it is one a
+    /// world could have been in.
+    ///
+    /// # Errors
+    /// [`SnapshotError::Format`] for another format string,
+    /// [`SnapshotError::Inconsistent`] naming the first field that breaks
+    /// an invariant of the world.
+    pub fn into_world(self) -> Result<PhysicsWorld, SnapshotError> {
+        if self.format != FORMAT {
+            return Err(SnapshotError::Format {
+                found: self.format,
+                expected: FORMAT,
+            });
+        }
+        self.check_slots()?;
+        let contact_count = usize::try_from(self.contact_count)
+            .map_err(|_| inconsistent("contact_count", "does not fit this machine's usize"))?;
+        let slots: Vec<Option<Entry>> = self
+            .slots
+            .into_iter()
+            .map(|slot| {
+                slot.map(|e| Entry {
+                    id: e.id,
+                    body: e.body,
+                    mesh: e.mesh.map(Arc::from),
+                })
+            })
+            .collect();
+        let mut world = PhysicsWorld {
+            gravity: self.gravity,
+            collision_detection: self.collision_detection,
+            ccd_max_impacts: self.ccd_max_impacts,
+            ccd_max_substeps: self.ccd_max_substeps,
+            slots,
+            free: self.free,
+            order: self.order,
+            next_generation: self.next_generation,
+            events: self.events,
+            contact_count,
+            meshes: MeshIndex::default(),
+            ccd_mesh: MeshSnapshotCache::new(),
+            ccd_classify: ClassifyCache::new(),
+            ccd_scratch: Default::default(),
+            turning_substeps: self.turning_substeps,
+            contact_cache: self.contact_cache,
+            ccd_ledger: self.ccd_ledger,
+            ccd_work: self.ccd_work,
+            last_dt: self.last_dt,
+        };
+        restore_mesh_index(&mut world, self.mesh_index)?;
+        restore_mesh_check(&mut world, self.mesh_check)?;
+        Ok(world)
+    }
+
+    /// The slot, free-list, order and generation invariants of the world
+    /// (world.rs): ids name their own slot, generations are unique and below
+    /// the counter, the free list is exactly the empty slots, the order is
+    /// exactly the live slots, mesh snapshots belong to mesh bodies and
+    /// have their mesh's triangle count.
+    fn check_slots(&self) -> Result<(), SnapshotError> {
+        let mut generations = HashSet::new();
+        let mut live = 0usize;
+        for (index, slot) in self.slots.iter().enumerate() {
+            let Some(e) = slot else { continue };
+            live += 1;
+            let field = |what: &str| format!("slots[{index}].{what}");
+            if e.id.index() as usize != index {
+                return Err(inconsistent(
+                    &field("id"),
+                    &format!("names slot {}", e.id.index()),
+                ));
+            }
+            if e.id.generation() == 0 || e.id.generation() >= self.next_generation {
+                return Err(inconsistent(
+                    &field("id"),
+                    &format!(
+                        "generation {} is not in 1..{} (next_generation)",
+                        e.id.generation(),
+                        self.next_generation
+                    ),
+                ));
+            }
+            if !generations.insert(e.id.generation()) {
+                return Err(inconsistent(
+                    &field("id"),
+                    &format!("generation {} is used twice", e.id.generation()),
+                ));
+            }
+            let triangles = match e.body.shape() {
+                Shape::Mesh(mesh) => Some(mesh.indices().len()),
+                _ => None,
+            };
+            if triangles != e.mesh.as_ref().map(Vec::len) {
+                return Err(inconsistent(
+                    &field("mesh"),
+                    &format!(
+                        "{} snapshot triangles for a {} of {} triangles",
+                        e.mesh.as_ref().map_or(0, Vec::len),
+                        e.body.shape().kind_name(),
+                        triangles.unwrap_or(0)
+                    ),
+                ));
+            }
+        }
+        check_list("free", &self.free, self.slots.len() - live, |s| {
+            self.slots.get(s).is_some_and(Option::is_none)
+        })?;
+        check_list("order", &self.order, live, |s| {
+            self.slots.get(s).is_some_and(Option::is_some)
+        })?;
+        // Insertion order is generation order (`BodyId`'s ordering).
+        let generation = |s: u32| {
+            self.slots[s as usize]
+                .as_ref()
+                .map_or(0, |e| e.id.generation())
+        };
+        if let Some(k) = self
+            .order
+            .windows(2)
+            .position(|w| generation(w[0]) >= generation(w[1]))
+        {
+            return Err(inconsistent(
+                &format!("order[{}]", k + 1),
+                "is not in insertion (generation) order",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Checks that `list` holds `count` distinct slots, each passing `valid`.
+fn check_list(
+    name: &str,
+    list: &[u32],
+    count: usize,
+    valid: impl Fn(usize) -> bool,
+) -> Result<(), SnapshotError> {
+    let mut seen = HashSet::new();
+    for (k, &slot) in list.iter().enumerate() {
+        if !valid(slot as usize) || !seen.insert(slot) {
+            return Err(inconsistent(
+                &format!("{name}[{k}]"),
+                &format!("slot {slot} is not a distinct slot of the right kind"),
+            ));
+        }
+    }
+    if list.len() != count {
+        return Err(inconsistent(
+            name,
+            &format!("lists {} slots, the slots have {count}", list.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Rebuilds the mesh index when the saved world had it built (the step
+/// rebuilds a dirty index itself, so a dirty one stays dirty and empty).
+fn restore_mesh_index(
+    world: &mut PhysicsWorld,
+    saved: MeshIndexState,
+) -> Result<(), SnapshotError> {
+    world.meshes = MeshIndex::default();
+    match saved {
+        MeshIndexState::Unbuilt => return Ok(()),
+        MeshIndexState::Dirty => {
+            world.meshes.mark_dirty();
+            return Ok(());
+        }
+        MeshIndexState::Built => {}
+    }
+    let meshes: Vec<_> = world
+        .entries()
+        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index(), m)))
+        .collect();
+    world
+        .meshes
+        .rebuild(meshes.iter().map(|(s, m)| (*s, m)))
+        .map_err(|e| inconsistent("mesh_index", &format!("the index cannot be built: {e}")))
+}
+
+/// Restores the retained mesh check, after running the check again on the
+/// restored snapshot when the saved one had passed (so a snapshot edited
+/// into a bad mesh is refused here, not trusted by the continuous mode).
+fn restore_mesh_check(
+    world: &mut PhysicsWorld,
+    saved: MeshSnapshotCache,
+) -> Result<(), SnapshotError> {
+    if saved.is_validated() {
+        let mut fresh = MeshSnapshotCache::new();
+        let meshes: Vec<(usize, &[[Vec3; 3]])> = world
+            .entries()
+            .filter_map(|e| e.mesh.as_deref().map(|m| (e.id.index() as usize, m)))
+            .collect();
+        fresh
+            .ensure(meshes)
+            .map_err(|e| inconsistent("mesh_check", &format!("the mesh check fails: {e}")))?;
+        let (a, b) = (fresh.largest_extent(), saved.largest_extent());
+        if a.map(f64::to_bits) != b.map(f64::to_bits) {
+            return Err(inconsistent(
+                "mesh_check.largest_extent",
+                &format!("{b:?} m, the snapshot's triangles give {a:?} m"),
+            ));
+        }
+    }
+    world.ccd_mesh = saved;
+    Ok(())
+}
+
+fn inconsistent(field: &str, message: &str) -> SnapshotError {
+    SnapshotError::Inconsistent {
+        field: field.to_owned(),
+        message: message.to_owned(),
+    }
+}
