@@ -13,7 +13,7 @@
 mod world_support;
 
 use parapet_geometry::Shape;
-use parapet_math::{Mat3, Vec3};
+use parapet_math::{Mat3, Quat, Vec3};
 use parapet_solver::{BodyError, RigidBody};
 use parapet_world::{BodyId, PhysicsWorld, StepError, DISCRETE};
 use world_support::capture;
@@ -110,32 +110,38 @@ fn zeroing_the_velocity_lets_the_refused_world_step_again_with_finite_reports() 
 
 #[test]
 fn a_warm_start_from_before_a_mass_change_never_makes_the_world_fail() {
-    // A 1e38 kg sphere at rest caches about 1.6e37 N s per step. When the
-    // user then makes it 1e-20 kg, that cached impulse alone moves it at
-    // 1.6e57 m/s, and the solve's correction back leaves an f64 residue of
-    // about 1e41 m/s (eps times that): the warm-started answer is beyond
-    // f32. The stage then solves cold, and the step succeeds as it would
-    // in a fresh world.
-    let (mut w, ball) = world_with_sphere(1e38, 0.0);
+    // A 1e38 kg box sliding slowly on the floor caches about 1e36 to 1e37
+    // N s at each of its points. When the user then makes it 1e-20 kg, the
+    // cached impulses alone would move it at about 1e56 m/s; the solve's
+    // correction back leaves an f64 residue far beyond f32 (3e54 m/s
+    // measured), so a warm-started step can only be refused, and since a
+    // refused step restores the cache, every later one would be too. The
+    // stage solves cold instead, and the step succeeds as in a fresh world.
+    let mut w = PhysicsWorld::new();
+    w.add_body(floor()).unwrap();
+    let id = w
+        .add_body(
+            RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.5, 0.3, 0.2)).unwrap(), 1e38)
+                .unwrap()
+                .with_position(Vec3::new(0.0, 0.0, 0.2))
+                .with_rotation(Quat::from_scaled_axis(Vec3::new(0.0, 0.0, 0.3)))
+                .with_linear_velocity(Vec3::new(0.1, 0.0, 0.0)),
+        )
+        .unwrap();
     for _ in 0..5 {
         w.step(DT).unwrap();
     }
-    assert!(w.events()[0].normal_impulse.z > 1e36);
-    let mass = 1e-20;
-    w.body_mut(ball).unwrap().set_mass(mass).unwrap();
+    assert!(w.events().iter().any(|e| e.normal_impulse.z > 1e36));
+    w.body_mut(id).unwrap().set_mass(1e-20).unwrap();
     for i in 0..10 {
         w.step(DT)
             .unwrap_or_else(|e| panic!("step {i} after the mass change: {e}"));
         assert!(all_finite(&w));
     }
-    // Now resting as a 1e-20 kg ball: its weight per step, m g dt, within
-    // 2% (the settling solve's residue), and no vertical speed beyond what
-    // gravity adds in one step (9.8 / 60 m/s).
-    let jz: f32 = w.events().iter().map(|e| e.normal_impulse.z).sum();
-    let weight = mass * 9.8 * DT;
-    assert!((jz - weight).abs() < 0.02 * weight, "{jz} vs {weight}");
-    let vz = w.body(ball).unwrap().linear_velocity().z;
-    assert!(vz.abs() <= 9.8 * DT, "vz = {vz}");
+    // Resting as a light box: no speed beyond what gravity adds in one
+    // step (9.8 / 60 m/s).
+    let v = w.body(id).unwrap().linear_velocity();
+    assert!(v.norm() <= 9.8 * DT, "v = {v:?}");
 }
 
 /// A fresh world holding copies of `w`'s bodies, added in the same order
