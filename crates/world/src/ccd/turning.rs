@@ -446,7 +446,8 @@ impl Turning<'_> {
     /// motion changed (the candidates are then queried again).
     ///
     /// # Errors
-    /// [`CcdError::ImpactLimit`] when the impacts exceed `ccd_max_impacts`.
+    /// [`CcdError::ImpactLimit`] when the impacts exceed `ccd_max_impacts`;
+    /// [`CcdError::NotRepresentable`] for an impulse beyond `f32`.
     fn contacts(
         &self,
         m: &mut Motion,
@@ -500,7 +501,9 @@ impl Turning<'_> {
                 contact.normal,
                 &material,
                 separation,
-            ) else {
+            )
+            .map_err(|e| CcdError::from_impact(self.index, e))?
+            else {
                 continue;
             };
             *impacts_taken += 1;
