@@ -53,9 +53,13 @@ fn an_invalid_ray_is_an_error_and_a_miss_is_ok_none() {
     for (origin, direction, max, rule) in cases {
         let err = w.try_cast_ray(origin, direction, max).unwrap_err();
         let ok = match rule {
-            "direction" => matches!(err, RayError::InvalidDirection { direction: d, .. } if d.iter().zip(direction.iter()).all(|(a, b)| a.to_bits() == b.to_bits())),
+            "direction" => {
+                matches!(err, RayError::InvalidDirection { direction: d, .. } if d.iter().zip(direction.iter()).all(|(a, b)| a.to_bits() == b.to_bits()))
+            }
             "origin" => matches!(err, RayError::NonFiniteOrigin { .. }),
-            _ => matches!(err, RayError::InvalidMaxDistance { max_distance } if max_distance.to_bits() == max.to_bits()),
+            _ => {
+                matches!(err, RayError::InvalidMaxDistance { max_distance } if max_distance.to_bits() == max.to_bits())
+            }
         };
         assert!(ok, "{origin:?} {direction:?} {max}: {err:?}");
         // The message names the quantity and the limit.
@@ -140,10 +144,7 @@ fn a_hit_farther_than_f32_can_hold_is_refused_not_reported_infinite() {
 #[test]
 fn the_narrow_ray_functions_refuse_what_they_cannot_answer() {
     let id = Isometry3::identity();
-    let nan_pose = Isometry3::from_parts(
-        Vec3::new(f32::NAN, 0.0, 0.0).into(),
-        Quat::identity(),
-    );
+    let nan_pose = Isometry3::from_parts(Vec3::new(f32::NAN, 0.0, 0.0).into(), Quat::identity());
     let o = Vec3::new(0.0, 0.0, 5.0);
     let tri = [
         Vec3::new(-1.0, -1.0, 0.0),
@@ -162,24 +163,45 @@ fn the_narrow_ray_functions_refuse_what_they_cannot_answer() {
         narrow::cast_cuboid(Vec3::repeat(0.5), &id, o, zero, 10.0).map(|_| ()),
         narrow::cast_cuboid(Vec3::new(0.5, -0.5, 0.5), &id, o, DOWN, 10.0).map(|_| ()),
         narrow::cast_triangle(&tri, o, zero, 10.0).map(|_| ()),
-        narrow::cast_triangle(&[tri[0], tri[1], Vec3::repeat(f32::INFINITY)], o, DOWN, 10.0)
-            .map(|_| ()),
+        narrow::cast_triangle(
+            &[tri[0], tri[1], Vec3::repeat(f32::INFINITY)],
+            o,
+            DOWN,
+            10.0,
+        )
+        .map(|_| ()),
         narrow::cast_triangle(&tri, Vec3::new(f32::NAN, 0.0, 0.0), DOWN, 10.0).map(|_| ()),
         narrow::cast_triangle(&tri, o, DOWN, -0.5).map(|_| ()),
     ];
     let expected = [
-        "direction", "radius", "centre", "direction", "half height", "pose", "direction",
-        "half extents", "direction", "triangle vertex", "origin", "max_distance",
+        "direction",
+        "radius",
+        "centre",
+        "direction",
+        "half height",
+        "pose",
+        "direction",
+        "half extents",
+        "direction",
+        "triangle vertex",
+        "origin",
+        "max_distance",
     ];
     for (r, what) in results.iter().zip(expected) {
         let err = r.unwrap_err();
         let text = err.to_string();
-        assert!(text.contains(what) && text.contains("limit"), "{what}: {text}");
+        assert!(
+            text.contains(what) && text.contains("limit"),
+            "{what}: {text}"
+        );
     }
     // And a valid ray that misses is Ok(None) for each.
     let up = -DOWN;
     assert_eq!(narrow::cast_sphere(zero, 1.0, o, up, 10.0), Ok(None));
     assert_eq!(narrow::cast_capsule(0.5, 0.5, &id, o, up, 10.0), Ok(None));
-    assert_eq!(narrow::cast_cuboid(Vec3::repeat(0.5), &id, o, up, 10.0), Ok(None));
+    assert_eq!(
+        narrow::cast_cuboid(Vec3::repeat(0.5), &id, o, up, 10.0),
+        Ok(None)
+    );
     assert_eq!(narrow::cast_triangle(&tri, o, up, 10.0), Ok(None));
 }
