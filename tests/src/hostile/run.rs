@@ -95,10 +95,31 @@ pub fn bodies(u: &mut Unstructured<'_>) -> Result<()> {
     Ok(())
 }
 
+/// A fresh world with `w`'s configuration and copies of its bodies, added
+/// in the same order: the state a user can see and set, without the
+/// step's caches (warm starts, contact history). `None` when a body no
+/// longer passes `add_body` (a setter made it invalid after it was added:
+/// the step's `InvalidBody` names it, a visible reason).
+pub fn rebuilt(w: &PhysicsWorld) -> Option<PhysicsWorld> {
+    let mut fresh = PhysicsWorld::new();
+    fresh.gravity = w.gravity;
+    fresh.collision_detection = w.collision_detection;
+    fresh.ccd_max_impacts = w.ccd_max_impacts;
+    fresh.ccd_max_substeps = w.ccd_max_substeps;
+    for (_, b) in w.bodies() {
+        fresh.add_body(b.clone()).ok()?;
+    }
+    Some(fresh)
+}
+
 /// One step with every check of the module docs: an `Ok` leaves the world
 /// finite; an `Err` leaves it bit for bit unchanged, and a twin cloned
 /// before the step answers the next two steps (the same `dt`, then 1/120 s)
 /// exactly as the refused world does, so no hidden state changed either.
+/// A refusal also rests on what the user can see and change: a world
+/// rebuilt from the visible state ([`rebuilt`]) refuses the same step with
+/// the same kind of error, so no refusal comes from a cache the user
+/// cannot clear.
 pub fn checked_step(w: &mut PhysicsWorld, dt: f32) -> std::result::Result<(), StepError> {
     let twin = w.clone();
     let before = dump(w);
@@ -116,6 +137,20 @@ pub fn checked_step(w: &mut PhysicsWorld, dt: f32) -> std::result::Result<(), St
                 dump(w) == before,
                 "a refused step ({text}) changed the world"
             );
+            match rebuilt(w) {
+                Some(mut fresh) => {
+                    let again = fresh.step(dt);
+                    assert!(
+                        again.as_ref().err().map(std::mem::discriminant)
+                            == Some(std::mem::discriminant(e)),
+                        "a refusal ({text}) that a world rebuilt from the visible state answers with {again:?}"
+                    );
+                }
+                None => assert!(
+                    matches!(e, StepError::InvalidBody { .. } | StepError::InvalidConfig { .. }),
+                    "a world holding a body add_body refuses was refused for another reason: {text}"
+                ),
+            }
             let (mut a, mut b) = (w.clone(), twin);
             for dt in [dt, 1.0 / 120.0] {
                 let (ra, rb) = (a.step(dt), b.step(dt));
