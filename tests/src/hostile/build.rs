@@ -154,7 +154,7 @@ pub fn solid_shape(u: &mut Unstructured<'_>) -> Result<Shape> {
     let r = sane_length(u, 0.05, 1.0)?;
     let shape = match u.int_in_range(0u8..=3)? {
         0 => Shape::sphere(r),
-        1 => Shape::capsule(r, sane_length(u, 0.0, 1.0)?),
+        1 => Shape::capsule(r, sane_length(u, 0.01, 1.0)?),
         2 => Shape::cuboid(Vec3::new(
             r,
             sane_length(u, 0.05, 1.0)?,
