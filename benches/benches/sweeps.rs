@@ -22,9 +22,10 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_math::{Quat, Vec3};
+use parapet_narrow::solid::ConvexSolid;
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    sweep_sphere_triangles_indexed, ConvexSolid, Placement, SolidSweep,
+    sweep_sphere_triangles_indexed, Placement, SolidSweep,
 };
 use parapet_scenes::prng::SplitMix64;
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};

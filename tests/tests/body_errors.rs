@@ -1,5 +1,5 @@
-//! Every refused body operation leaves the body bit for bit unchanged (seed
-//! 004, "Mass-property numerical range": failed mass, inertia, shape-pose and
+//! Every refused body operation leaves the body bit for bit unchanged
+//! (docs/physics.md, "Mass properties": failed mass, inertia, shape-pose and
 //! centre updates leave the old properties), and property tests: any sequence
 //! of setters, mode changes, impulses and steps either succeeds and leaves a
 //! valid body, or fails and leaves it bit-identical.

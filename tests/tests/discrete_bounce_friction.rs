@@ -101,8 +101,9 @@ fn slide(v0: f32, mu: f32, dt: f32) -> f32 {
     let half = Vec3::new(0.2, 0.2, 0.1);
     // The path (y = 3) stays inside one floor triangle: crossing the
     // floor's internal diagonal gives the box speculative side contacts with
-    // the neighbouring triangle (the tessellated-floor limitation of seed
-    // 000, which this test is not about; see discrete_ghost_contacts.rs).
+    // the neighbouring triangle (the tessellated-floor limitation of
+    // docs/physics.md, "Numeric boundaries", which this test is not about;
+    // see discrete_ghost_contacts.rs).
     let start = Vec3::new(-5.0, 3.0, 0.1);
     let b = RigidBody::new_dynamic(Shape::cuboid(half).unwrap(), 2.0)
         .unwrap()

@@ -20,9 +20,10 @@ mod sweep_support;
 
 use num_traits::{One, Zero};
 use parapet_math::{Quat, Vec3};
+use parapet_narrow::solid::ConvexSolid;
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_solid_triangle, sweep_sphere_triangle, sweep_sphere_triangles,
-    ConvexSolid, Placement, SweepOutcome,
+    Placement, SweepOutcome,
 };
 use parapet_tests::parry::{parry3d, pose_to_parry, to_parry};
 use parry3d::query::{cast_shapes, ShapeCastOptions, ShapeCastStatus};

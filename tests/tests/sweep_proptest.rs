@@ -5,10 +5,10 @@
 
 use parapet_math::Quat;
 use parapet_math::Vec3;
+use parapet_narrow::solid::ConvexSolid;
 use parapet_narrow::sweep::{
     sweep_capsule_triangle, sweep_capsule_triangles, sweep_segment_pair, sweep_solid_triangle,
-    sweep_sphere_triangle, sweep_sphere_triangles, ConvexSolid, Impact, MovingSegment, Placement,
-    SweepOutcome,
+    sweep_sphere_triangle, sweep_sphere_triangles, Impact, MovingSegment, Placement, SweepOutcome,
 };
 use proptest::prelude::*;
 

@@ -29,7 +29,8 @@ mod sweep_support;
 
 use num_traits::{Signed, Zero};
 use parapet_math::{Quat, Vec3};
-use parapet_narrow::sweep::{sweep_solid_triangle, ConvexSolid, Placement, SweepOutcome};
+use parapet_narrow::solid::ConvexSolid;
+use parapet_narrow::sweep::{sweep_solid_triangle, Placement, SweepOutcome};
 use parapet_tests::parry::parry3d;
 use sweep_support::fast::{self, V};
 use sweep_support::*;

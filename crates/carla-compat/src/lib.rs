@@ -1,9 +1,9 @@
 //! parapet-carla-compat: the module paths of `extensions.carla.physics`
 //! (`shape`, `body`, `collide`, `world`, `quantities`) as re-exports of the very
 //! same parapet types: no wrappers and no second solver, so a body made through
-//! either path enters the same world (seed 004 "Modules"; seed 000: "The CARLA
-//! compatibility module extensions.carla.physics.world exports the same mode
-//! type and constants").
+//! either path enters the same world (docs/physics.md, "Modules"), and
+//! `physics::world` exports the same collision-detection mode type and
+//! constants as `parapet::ccd` (docs/continuous-collision.md, "Turning it on").
 //!
 //! New code should depend on the facade, `parapet`; these paths have no planned
 //! removal.

@@ -1,8 +1,8 @@
 //! Axis-aligned bounding boxes: [`Aabb`] in `f32` storage and [`Aabbd`] in
 //! `f64` with outward-rounded growth.
 //!
-//! Conservative bounds (seed 000, "Performance and verification"): stored
-//! `f32` bounds convert exactly to `f64`; every addition of a displacement or
+//! Conservative bounds (the continuous mode's candidate queries rely on them,
+//! docs/continuous-collision.md "Performance"): stored `f32` bounds convert exactly to `f64`; every addition of a displacement or
 //! a radius rounds the lower corner down and the upper corner up
 //! ([`parapet_math::rounding`]), and conversion back to `f32` rounds outward,
 //! so a box never shrinks below the exact set it bounds.

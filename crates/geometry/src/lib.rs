@@ -11,7 +11,8 @@
 //! - [`Material`] and its mixing rule;
 //! - [`MassProperties`] with the parallel-axis theorem and frame conversion;
 //! - [`Triangle`], [`Aabb`] / [`Aabbd`] and the mesh precision limits of
-//!   seed 000 ([`validate_triangles`]).
+//!   the continuous mode ([`validate_triangles`]; docs/continuous-collision.md,
+//!   "Precision limits").
 
 pub mod aabb;
 pub mod convex_hull;

@@ -1,6 +1,6 @@
 //! [`MassProperties`]: mass, center of mass and inertia tensor about the
-//! center, in `f32` storage, with the checks of seed 004 ("Mass-property
-//! numerical range"), the parallel-axis theorem and frame conversion.
+//! center, in `f32` storage, with the checks of docs/physics.md ("Mass
+//! properties"), the parallel-axis theorem and frame conversion.
 //!
 //! Every result is computed in `f64` and rounded once to `f32`. The stored
 //! tensor is exactly symmetric (its lower triangle mirrors the upper one) and
@@ -111,8 +111,8 @@ const INVERSE_ENTRY_NAMES: [[&str; 3]; 3] = [
 ///
 /// The input must pass [`is_symmetric_positive_definite`]; the result must
 /// be finite and, after rounding to `f32`, still exactly positive definite
-/// (seed 004: the inverse "must remain finite and positive definite after
-/// conversion to Float32").
+/// (a body's inverse tensor is stored in `f32` and the solver relies on its
+/// definiteness, docs/physics.md "Mass properties").
 ///
 /// # Errors
 /// [`ShapeError::NotPositiveDefinite`] for an input or rounded result that is

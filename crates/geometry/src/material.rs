@@ -1,9 +1,9 @@
 //! Surface materials and the rule that mixes two of them at a contact.
 //!
-//! Mixing follows Box2D and the spec (API.md, "Shapes"): friction is the
+//! Mixing follows Box2D (`b2MixFriction`, `b2MixRestitution`): friction is the
 //! geometric mean `sqrt(f1 f2)`, with the product widened to `f64` before the
 //! square root so that every pair of finite `f32` coefficients mixes to a
-//! finite value (seed 004, "Numerical contact boundaries"); restitution and
+//! finite value (docs/physics.md, "Numeric boundaries"); restitution and
 //! bounce threshold take the larger of the two values, so a bouncy surface
 //! stays bouncy against a dead one and the more conservative (higher)
 //! threshold decides when restitution applies.
@@ -31,7 +31,8 @@ pub enum MaterialError {
 /// Valid values ([`Material::validate`]): `friction` finite and `>= 0`
 /// (dimensionless Coulomb coefficient); `restitution` in `[0, 1]`
 /// (dimensionless; above 1 an impact would add kinetic energy, which the
-/// contact model promises never to do, seed 000 "Step and contact behavior");
+/// contact model promises never to do, docs/continuous-collision.md "How a
+/// step works");
 /// `bounce_threshold` finite and `>= 0` (m/s: a closing speed below which
 /// restitution is not applied).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,7 +3,8 @@
 //!
 //! A triangle's front is the side its counter-clockwise normal
 //! `(b - a) x (c - a)` points to. Construction checks the indices and the
-//! finiteness of the vertices only; the precision limits of seed 000 apply to
+//! finiteness of the vertices only; the precision limits of the continuous
+//! mode (docs/continuous-collision.md, "Precision limits") apply to
 //! the world-space snapshot that continuous collision uses
 //! ([`crate::validate_triangles`]), because they depend on the mesh pose.
 
@@ -19,7 +20,8 @@ struct MeshData {
     triangles: Vec<[u32; 3]>,
     /// Per triangle, derived from the two above at construction, for a mesh
     /// built with [`TriangleMesh::with_active_edges`]; `None`: every edge
-    /// is a feature (seed 000's mesh, which stores no adjacency).
+    /// is a feature (the plain mesh of [`TriangleMesh::new`], which stores no
+    /// adjacency).
     active_edges: Option<Vec<ActiveEdges>>,
 }
 
@@ -103,9 +105,9 @@ impl TriangleMesh {
     /// without ghost contacts at the seams. Real creases (convex, sharper
     /// than [`crate::ACTIVE_EDGE_ANGLE`]) and the mesh's rim stay features.
     ///
-    /// [`TriangleMesh::new`] keeps seed 000's behaviour, where the mesh
-    /// stores no adjacency and every edge is a feature (its documented
-    /// "tessellated-floor limitation").
+    /// [`TriangleMesh::new`] keeps the plain mesh, which stores no adjacency
+    /// and where every edge is a feature (the tessellated-floor limitation of
+    /// docs/continuous-collision.md, "Known limitations").
     ///
     /// # Errors
     /// As [`TriangleMesh::new`].

@@ -5,8 +5,9 @@
 //! the edges between them. Tested triangle by triangle, such a seam looks
 //! like the rim of a cliff: the contact against the neighbouring triangle
 //! may take the seam's edge (or a box face touching it) as its normal and
-//! stop the solid, or throw it up ("ghost contacts", "internal edges"; seed
-//! 000 names the limitation for tessellated floors).
+//! stop the solid, or throw it up ("ghost contacts", "internal edges"; the
+//! tessellated-floor limitation of docs/continuous-collision.md, "Known
+//! limitations").
 //!
 //! Method (as Jolt's active edges, J. Rouwe, `ActiveEdges.h`, and Bullet's
 //! internal-edge utility): an edge is *active*, that is a feature that may

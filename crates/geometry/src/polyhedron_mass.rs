@@ -1,6 +1,6 @@
 //! Mass properties of a closed, outward-oriented polyhedron of uniform
-//! density, by two `f64` integration passes (seed 004, "Mass-property
-//! numerical range").
+//! density, by two `f64` integration passes (docs/physics.md, "Mass
+//! properties").
 //!
 //! Method: the boundary triangles `(a, b, c)` and an apex `o` decompose the
 //! solid into signed tetrahedra (Mirtich 1996; Tonon, "Explicit exact formulas

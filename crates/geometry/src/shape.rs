@@ -1,4 +1,5 @@
-//! [`Shape`]: the collision shapes of a body (API.md, "Shapes"), their
+//! [`Shape`]: the collision shapes of a body (docs/physics.md, "Frames and
+//! units", says where each is centred), their
 //! checked constructors, local bounds and solid mass properties.
 //!
 //! Shapes are centred on the body origin: sphere centre, capsule segment
@@ -371,9 +372,11 @@ fn polyhedron_mass_properties(
 
 /// The serialized form of a [`Shape`]: its constructor arguments. Shapes are
 /// rebuilt (and re-checked) through the constructors when deserialized.
+/// `#[non_exhaustive]`: it grows with the shapes.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
+#[non_exhaustive]
 pub enum ShapeDescription {
     /// [`Shape::sphere`].
     Sphere {

@@ -1,5 +1,6 @@
 //! Triangles (three `f32` vertices) and their validation against the
-//! precision and refusal limits of seed 000 ("Precision and refusal limits"):
+//! precision limits of the continuous mode (docs/continuous-collision.md,
+//! "Precision limits"):
 //! every coordinate finite and within [`MAX_COORDINATE`] of the origin on each
 //! axis; a nonzero `f32` raw normal `(b - a) x (c - a)`; and an `f64`
 //! cross-product magnitude at least the longest squared edge length divided by
@@ -9,12 +10,12 @@ use crate::aabb::Aabb;
 use parapet_math::{Vec3, Vec3d};
 
 /// Largest accepted magnitude of any triangle coordinate on each axis (m):
-/// 1,000,000 m, where an `f32` coordinate still resolves 1/16 m (seed 000).
+/// 1,000,000 m, where an `f32` coordinate still resolves 1/16 m.
 pub const MAX_COORDINATE: f64 = 1.0e6;
 
 /// A triangle is too thin when its `f64` cross-product magnitude (twice its
 /// area, m^2) is below its longest squared edge length divided by this ratio
-/// (dimensionless, 2^20 = 1048576, seed 000): the height over the longest edge
+/// (dimensionless, 2^20 = 1048576): the height over the longest edge
 /// must then be at least about 1e-6 of that edge, so the face normal is
 /// resolved by `f64` sweeps.
 pub const THIN_TRIANGLE_RATIO: f64 = 1_048_576.0;
@@ -135,7 +136,7 @@ impl Triangle {
         Aabb::from_points(&[self.a, self.b, self.c])
     }
 
-    /// Checks the limits of seed 000 for the triangle with index `index`
+    /// Checks the precision limits for the triangle with index `index`
     /// (used in the error), in order: finite, within [`MAX_COORDINATE`],
     /// nonzero `f32` raw normal, not thinner than [`THIN_TRIANGLE_RATIO`] allows.
     ///

@@ -9,7 +9,8 @@
 //! most significant component. No tolerance is involved: a singular matrix
 //! reports [`Sign::Zero`] exactly.
 //!
-//! Precision domain (seed 004, "Mass-property numerical range"):
+//! Precision domain (the range of tensors docs/physics.md, "Mass properties",
+//! accepts):
 //! - every finite `f32` matrix, whatever its scale or conditioning (a row of
 //!   `f32` values spans at most 2^277 between its largest and smallest nonzero
 //!   magnitudes);

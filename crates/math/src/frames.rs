@@ -1,4 +1,5 @@
-//! Frame conversion for an orthogonal basis `R` (seed 004, "Frames and units"):
+//! Frame conversion for an orthogonal basis `R` (docs/physics.md, "Frames and
+//! units"):
 //! a point or center becomes `R c`, an inertia tensor becomes `R I R^T` with all
 //! six independent entries kept (and mirrored exactly), and an axial vector
 //! (angular velocity, torque, angular momentum) becomes `det(R) R v`, because a
@@ -13,7 +14,8 @@ use crate::{promote_quat, Mat3d, Quat, Vec3d};
 /// Largest accepted deviation of any entry of `R^T R` from the identity
 /// (dimensionless). 1e-5 accepts an orthonormal basis written with `f32`
 /// entries (about 6e-8 per entry) and a rotation matrix built from a unit
-/// quaternion within the 0.00001 squared-norm tolerance of seed 000, while
+/// quaternion within the 1e-5 squared-norm tolerance of body validation
+/// (docs/continuous-collision.md, "Precision limits"), while
 /// refusing a scaled or sheared matrix.
 pub const ORTHOGONALITY_TOLERANCE: f64 = 1.0e-5;
 
@@ -166,7 +168,7 @@ pub fn mirror_upper(m: &Mat3d) -> Mat3d {
 }
 
 /// The symmetric part `(M + M^T) / 2`, computed pairwise so every mirrored
-/// pair is exactly equal (seed 000: "set each pair to its mean").
+/// pair is exactly equal: each pair is set to its mean.
 pub fn symmetrize(m: &Mat3d) -> Mat3d {
     let mut s = *m;
     for (r, c) in [(0, 1), (0, 2), (1, 2)] {

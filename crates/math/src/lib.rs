@@ -4,7 +4,7 @@
 //! geometry predicates and sweeps compute in `f64`. This crate owns the
 //! conversions between the two ([`promote`], [`demote`]), outward rounding of
 //! `f64` bounds, exact signs of determinants, frame conversions and the
-//! physical quantities of seed 004 ("Frames and units").
+//! physical quantities of docs/physics.md ("Frames and units").
 //!
 //! - [`rounding`]: directed `f64` bounds (`add_down`, `mul_up`, ...,
 //!   `f32_down`/`f32_up`) and the outward-rounded [`Interval`];

@@ -1,5 +1,5 @@
 //! Physical quantities of rigid-body mechanics and SI unit constants
-//! (seed 004, "Frames and units").
+//! (docs/physics.md, "Frames and units").
 //!
 //! Every function takes the `f32` state that bodies store and returns an `f64`
 //! result: products of two `f32` values are exact in `f64`, so a cross product
@@ -47,8 +47,9 @@ pub mod units {
     pub const KILOMETER_PER_HOUR: f32 = 1.0 / 3.6;
     /// Standard gravity g0 (m/s^2): 9.80665 exactly by definition (CGPM 1901).
     pub const STANDARD_GRAVITY: f32 = 9.80665;
-    /// The default gravity magnitude of a parapet world (m/s^2): 9.8, kept
-    /// for compatibility with the port that parapet follows (seed 004).
+    /// The default gravity magnitude of a parapet world (m/s^2): 9.8, not
+    /// [`STANDARD_GRAVITY`], kept for compatibility with the CARLA physics
+    /// module whose paths `parapet-carla-compat` mirrors.
     pub const DEFAULT_GRAVITY: f32 = 9.8;
 }
 

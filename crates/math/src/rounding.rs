@@ -12,7 +12,8 @@
 //! Precision domain: finite inputs. A result that overflows has the bound
 //! `±f64::MAX` on its finite side and `±inf` on the other; tiny products whose
 //! error term would underflow are widened on both sides. NaN inputs give NaN.
-//! Source: seed 000, "Performance and verification" (swept query bounds use
+//! Used where the continuous mode promises conservative bounds
+//! (docs/continuous-collision.md, "Performance": swept query bounds use
 //! `f64`, each endpoint addition and radius expansion rounds outward).
 
 use crate::expansion::{two_product, two_sum};

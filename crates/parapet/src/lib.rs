@@ -22,7 +22,7 @@
 //!
 //! # A complete scene
 //!
-//! The seed's tunneling sphere: radius 0.1 m at height 0.15 m falling at
+//! The tunneling sphere: radius 0.1 m at height 0.15 m falling at
 //! 30 m/s onto a static one-sided triangle, one step of 0.01 s. The discrete
 //! mode lets it through; the continuous mode stops it on the surface.
 //!
@@ -62,7 +62,8 @@
 //!
 //! let mut world = PhysicsWorld::new();
 //! world.collision_detection = SPHERE_MESH_CCD;
-//! // A box that can turn is not a continuous collider (seed 000 "Supported worlds").
+//! // A box that can turn is not a continuous collider
+//! // (docs/continuous-collision.md, "What it refuses, and why").
 //! let crate_box = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?, 10.0)?
 //!     .with_angular_velocity(Vec3::new(0.0, 0.0, 1.0));
 //! let id = world.add_body(crate_box)?;
@@ -79,20 +80,40 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// Number types, conversions, outward rounding and exact signs; re-exports nalgebra.
+/// Number types, conversions, outward rounding ([`rounding`](math::rounding))
+/// and exact signs; re-exports [`nalgebra`](math::nalgebra) itself, so that
+/// users reach `Quaternion`, `Isometry3` and friends without pinning a version.
 pub mod math {
-    pub use parapet_math::*;
+    pub use parapet_math::nalgebra;
+    pub use parapet_math::rounding;
+    pub use parapet_math::{collinear, orient3d};
+    pub use parapet_math::{demote, demote_scalar, promote, promote_quat, DemoteError};
+    pub use parapet_math::{
+        det2_sign, det3_sign, det3_sign_f32, is_symmetric_positive_definite, ExactSignError, Sign,
+    };
+    pub use parapet_math::{mirror_upper, symmetrize, FrameError, OrthogonalBasis};
+    pub use parapet_math::{Interval, Mat3, Mat3d, Quat, Quatd, Vec3, Vec3d};
 }
 
 /// Shapes, materials, mass properties, triangles and bounds.
 pub mod shape {
-    pub use parapet_geometry::*;
+    pub use parapet_geometry::bvh;
+    #[cfg(feature = "serde")]
+    pub use parapet_geometry::ShapeDescription;
+    pub use parapet_geometry::{inverse_inertia, MassProperties};
+    pub use parapet_geometry::{mix_friction, Material, MaterialError};
+    pub use parapet_geometry::{validate_triangles, Triangle, TriangleError};
+    pub use parapet_geometry::{Aabb, Aabbd, WORLD_BOUNDS_RELATIVE_MARGIN};
+    pub use parapet_geometry::{ActiveEdges, ACTIVE_EDGE_ANGLE};
+    pub use parapet_geometry::{Capsule, ConvexHull, Cuboid, HullFace, Sphere, TriangleMesh};
+    pub use parapet_geometry::{Shape, ShapeError};
+    pub use parapet_geometry::{MAX_COORDINATE, THIN_TRIANGLE_RATIO};
 }
 
 /// Rigid bodies: motion modes, mass properties, forces and impulses, and the
 /// id a world gives a body ([`BodyId`](body::BodyId)).
 pub mod body {
-    pub use parapet_solver::body::*;
+    pub use parapet_solver::body::{BodyError, BodyKind, RigidBody};
     pub use parapet_world::BodyId;
 }
 
@@ -151,12 +172,22 @@ pub mod world {
 /// assert!(CollisionDetection::try_from(7u8).is_err());
 /// ```
 pub mod ccd {
-    pub use parapet_world::ccd::*;
+    pub use parapet_world::ccd::support;
+    pub use parapet_world::ccd::{
+        CollisionDetection, UnknownCollisionDetection, UnsupportedReason, DISCRETE, SPHERE_MESH_CCD,
+    };
 }
 
-/// Torque, kinetic energy, momentum, stiffness and SI unit constants (seed 004, "Frames and units").
+/// Torque, kinetic energy, momentum, stiffness and SI unit constants
+/// (docs/physics.md, "Frames and units").
 pub mod quantities {
-    pub use parapet_math::quantities::*;
+    pub use parapet_math::quantities::units;
+    pub use parapet_math::quantities::{
+        angular_momentum, critical_damping, kinetic_energy, linear_momentum,
+        natural_angular_frequency, orbital_angular_momentum, rotational_kinetic_energy,
+        spring_force, spring_potential_energy, stiffness_for_frequency, torque,
+        translational_kinetic_energy,
+    };
 }
 
 /// The names a scene needs, in one `use parapet::prelude::*;`.

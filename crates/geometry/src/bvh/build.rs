@@ -11,10 +11,10 @@
 //! Node bounds are the union of the children's (exact: a min or max of `f32`
 //! values is one of them).
 //!
-//! Source: seed 000 "Performance and verification" (each triangle once,
-//! median splits, depth at most ceil(log2 T), 2T - 1 nodes, O(T) temporary
-//! storage). The seed's build was O(T log^2 T) (a sort per level); selection
-//! makes each level O(T) and the build O(T log T).
+//! The tree's promises (docs/continuous-collision.md, "Performance"): each
+//! triangle stored once, median splits, depth at most ceil(log2 T), 2T - 1
+//! nodes, O(T) temporary storage. A sort per level would make the build
+//! O(T log^2 T); selection makes each level O(T) and the build O(T log T).
 //!
 //! Precision domain: finite `f32` coordinates (non-finite ones are refused
 //! before anything is built); box centres are computed as `0.5 * min +

@@ -39,8 +39,8 @@
 //! result is exactly `{ i : query.touches(bounds of triangle i) }` for the
 //! query predicates of [`BoundsQuery`], with no candidate limit.
 //!
-//! Source: seed 000 "Performance and verification"; escape-link (threaded)
-//! traversal after Smits, "Efficiency issues for ray tracing" (1998).
+//! The contract the continuous mode relies on is docs/continuous-collision.md,
+//! "Performance"; escape-link (threaded) traversal after Smits, "Efficiency issues for ray tracing" (1998).
 //!
 //! Precision domain: finite `f32` triangle coordinates (others are refused
 //! with [`BvhError::NonFiniteVertex`]), at most [`MAX_TRIANGLES`] triangles.
@@ -58,8 +58,8 @@ pub use query::{Ball, BoundsQuery, Ray, SweptBall, LONG_SWEEP_RADII, SLAB_ROUNDI
 use parapet_math::Vec3;
 
 /// Meshes with at most this many triangles are scanned linearly instead of
-/// split into a tree (seed 000: "Smaller meshes use the original linear
-/// scans"). Unit: triangles.
+/// split into a tree: for so few triangles a scan visits no more bounds than
+/// a tree would. Unit: triangles.
 pub const LINEAR_SCAN_MAX: usize = 8;
 
 /// The most triangles one tree indexes: escape links and child indices
@@ -449,7 +449,7 @@ impl TriangleBoundsTree {
                     // A touch load of the right child: it starts the right
                     // child's cache line on its way while the left subtree
                     // is tested (safe Rust has no prefetch; measured about
-                    // 8% faster on the seed workloads).
+                    // 8% faster on the sweep workloads of benches/benches/triangle_index.rs).
                     touched ^= right.lanes[0].to_bits();
                 }
                 // An accepted internal node's first child.

@@ -16,9 +16,9 @@
 //!   sum with the ball (a shorter sweep is answered by its box);
 //! - ray: the same slab test of the ray against the box itself.
 //!
-//! Source: seed 000 "Performance and verification" (query bounds in Float64,
-//! each endpoint addition and radius expansion rounded outward; the query
-//! covers the complete sphere path including its endpoints).
+//! Contract (docs/continuous-collision.md, "Performance"): query bounds are
+//! `f64`, each endpoint addition and radius expansion rounds outward, and a
+//! swept query covers the complete sphere path including its endpoints.
 //!
 //! Precision domain: finite `f64` inputs (a ray's length may be infinite).
 //! Each slab parameter `(bound - origin) * (1 / delta)` carries at most
@@ -274,8 +274,8 @@ impl BoundsQuery for Ball {
 /// A swept ball whose travel exceeds this many radii on some axis also
 /// takes the slab test against each box that its own box meets; a shorter
 /// one is answered by its box alone (dimensionless). Short sweeps are what a
-/// CCD step makes: on the seed 000 workloads (travel up to 0.5 m, radii 0.1
-/// to 0.5 m) the slab test removed 1.5 % of the box's candidates for about
+/// CCD step makes: on the sweeps of benches/benches/triangle_index.rs
+/// (travel up to 0.5 m, radii 0.1 to 0.5 m) the slab test removed 1.5 % of the box's candidates for about
 /// 20 % more query time; a long sweep's box is loose (the ball's path along
 /// a diagonal of ten radii fills 8 % to 22 % of its box), and there the test pays.
 pub const LONG_SWEEP_RADII: f64 = 4.0;

@@ -8,7 +8,8 @@
 //! ceil(log2 T)), and marks each triangle seen once. The walk refuses to go
 //! deeper than the bound, so a corrupt array cannot recurse without end.
 //!
-//! Source: seed 000 "Performance and verification" (the invariants).
+//! The invariants are the tree's promises of [`crate::bvh`] (each triangle
+//! once, depth at most ceil(log2 T), 2T - 1 nodes, exact bounds).
 //! Precision domain: exact comparisons of `f32` values.
 
 use parapet_math::Vec3;

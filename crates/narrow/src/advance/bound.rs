@@ -52,7 +52,7 @@ use super::Plane;
 /// approach rates and the bend are made conservative: a dot product of three
 /// terms, a subtraction and the rotation of a point round by a few `ε`
 /// relative to their operands; 64 leaves a tenfold margin. The value of
-/// [`crate::sweep::certified_advance::ADVANCE_ROUNDING_FACTOR`].
+/// `ADVANCE_ROUNDING_FACTOR` in `sweep/certified_advance.rs` (crate-private).
 pub const ADVANCE_ROUNDING_FACTOR: f64 = crate::sweep::certified_advance::ADVANCE_ROUNDING_FACTOR;
 
 /// The smallest gap of a sub-step as a fraction of the tolerance

@@ -137,8 +137,8 @@ pub(crate) mod test_rng {
 use parapet_math::{Quatd, Vec3d};
 
 /// The tolerance band of every turning shape as a fraction of its inner
-/// radius (dimensionless): 1/1024, the value of
-/// [`crate::sweep::TURNING_TOLERANCE_FRACTION`] (the inner radius of a
+/// radius (dimensionless): 1/1024, the value of `TURNING_TOLERANCE_FRACTION`
+/// in `sweep/certified_advance.rs` (the inner radius of a
 /// capsule or sphere is its radius, so a capsule keeps the tolerance it has
 /// today). The inner radius is a box's smallest half extent, a hull's
 /// smallest distance from its vertex centroid to a face plane: the band is

@@ -35,8 +35,8 @@ use crate::contact::closest::{point_triangle, segment_triangle};
 /// Distance (in radii, dimensionless) below which the closest direction of
 /// a segment to a triangle is not used as a contact normal: the core then
 /// (nearly) meets the triangle and the face normal is used, which pushes
-/// the shape to the front. The value of
-/// [`crate::sweep::certified_advance::CORE_CONTACT_RADII`].
+/// the shape to the front. The value of `CORE_CONTACT_RADII` in
+/// `sweep/certified_advance.rs` (crate-private).
 pub const CORE_CONTACT_RADII: f64 = crate::sweep::certified_advance::CORE_CONTACT_RADII;
 
 /// Bisections (a count) that locate each end of the touching part of a

@@ -21,7 +21,7 @@
 //! Vertices are `f32` shape-frame points promoted to `f64`; the placement is
 //! applied in `f64`. The domain radius is the farthest vertex from the shape
 //! origin, as for the exact solid sweep
-//! ([`crate::sweep::polyhedron_triangle`]).
+//! ([`crate::sweep::sweep_solid_triangle`]).
 
 use parapet_geometry::ConvexHull;
 use parapet_math::{promote, Mat3d, Quatd, Vec3d};

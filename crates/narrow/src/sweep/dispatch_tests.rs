@@ -266,6 +266,30 @@ fn a_capsule_half_axis_is_its_z_axis_turned_by_both_rotations() {
 }
 
 #[test]
+fn an_upright_capsule_half_axis_is_the_turned_axis_bit_for_bit() {
+    // The general turn with the normalized product of both rotations.
+    let turned = |q: Quat, h: f32| {
+        let q = UnitQuaternion::new_normalize(
+            promote_quat(q).into_inner() * promote_quat(Quat::identity()).into_inner(),
+        );
+        (q * Vec3d::new(0.0, 0.0, h as f64)).map(|x| x as f32)
+    };
+    let i = Quat::identity();
+    for h in [0.0f32, 1e-4, 0.3, 7.25, 1e4] {
+        // The upright shortcut is the turn by the identity, bit for bit.
+        let fast = capsule_half_axis(i, i, h);
+        assert_eq!(
+            fast.map(f32::to_bits),
+            turned(i, h).map(f32::to_bits),
+            "h {h}"
+        );
+        // A turned capsule still takes the turn.
+        let tilt = Quat::from_euler_angles(0.3, 0.0, 0.0);
+        assert_eq!(capsule_half_axis(tilt, i, h), turned(tilt, h));
+    }
+}
+
+#[test]
 fn the_limit_radius_is_the_radius_or_the_solids_farthest_vertex() {
     assert_eq!(SweptShape::Sphere { radius: 0.25 }.limit_radius(), 0.25);
     let capsule = SweptShape::Capsule {

@@ -36,7 +36,7 @@
 //!   No sweep panics on any input.
 //!
 //! One file per shape pair: `sphere_triangle.rs`, `capsule_triangle.rs`,
-//! [`segment_pair`], `solid_triangle.rs` (with one file per layer of the
+//! `segment_pair.rs`, `solid_triangle.rs` (with one file per layer of the
 //! solid sweep, named `solid_*.rs`); the shared precision checks are in
 //! [`domain`]; the dispatcher over shapes ([`SweptShape`]) in
 //! `dispatch.rs`.
@@ -51,7 +51,7 @@ pub mod certified_advance;
 mod dispatch;
 pub mod domain;
 mod placement;
-pub mod segment_pair;
+mod segment_pair;
 mod solid_centred_box;
 mod solid_contact_point;
 mod solid_gauss_map;
@@ -134,7 +134,6 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
-pub use crate::solid::{ConvexSolid, SolidError};
 pub use certified_advance::{
     admissible_time, check_turning_triangle, clearance, segment_parameter, sub_step_floor,
     touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
@@ -145,7 +144,7 @@ pub use domain::{
     MAX_REACH_RADII, MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS,
     ROTATION_NORM_SQ_TOLERANCE, THIN_TRIANGLE_RATIO,
 };
-pub use placement::{Placement, SolidPlacement};
+pub use placement::Placement;
 pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };

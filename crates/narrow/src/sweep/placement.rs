@@ -31,11 +31,6 @@ pub struct Placement {
     pub shape_rotation: Quat,
 }
 
-/// The former name of [`Placement`], from when only solids took one; kept
-/// so that callers written against it build until they move to
-/// [`Placement`].
-pub type SolidPlacement = Placement;
-
 impl Placement {
     /// A shape centred on its body's origin, with the body at this pose.
     pub fn at(position: Vec3, rotation: Quat) -> Self {

@@ -377,8 +377,9 @@ pub fn sweep_segment_pair(
 ///
 /// ```
 /// use parapet_math::Vec3;
-/// use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
-/// use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment};
+/// use parapet_narrow::sweep::{
+///     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment,
+/// };
 /// let a = MovingSegment::sphere(Vec3::new(-5.0, 0.0, 0.0), 1.0, Vec3::new(8.0, 0.0, 0.0));
 /// let b = MovingSegment::sphere(Vec3::new(5.0, 0.0, 0.0), 1.0, Vec3::new(-8.0, 0.0, 0.0));
 /// let (ca, cb) = (CheckedSegment::new(&a, 1.0).unwrap(), CheckedSegment::new(&b, 1.0).unwrap());

@@ -22,7 +22,7 @@
 //! * Pair impacts use [`parapet_solver::impact::respond_pair`] with the
 //!   normal between the two closest points.
 //! * **Pair cull**: a pass checks each member's precision domain once
-//!   ([`parapet_narrow::sweep::segment_pair::CheckedSegment`]), sweeps only the pairs whose widened swept bounds
+//!   ([`parapet_narrow::sweep::CheckedSegment`]), sweeps only the pairs whose widened swept bounds
 //!   meet ([`swept_bounds`], [`meeting_pairs`]; conservative, see
 //!   [`swept_bounds`]) and reuses the outcomes of members whose input did
 //!   not change since the previous pass; the events and their order are
@@ -86,11 +86,11 @@ mod tournament;
 use parapet_geometry::bvh::Ball;
 use parapet_geometry::Material;
 use parapet_math::{demote, promote, Vec3, Vec3d};
-use parapet_narrow::sweep::SweepOutcome;
+use parapet_narrow::sweep::{capsule_half_axis, SweepOutcome};
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 
 use super::error::CcdError;
-use super::motion::{capsule_half_axis, check_coordinates, MeshView, SweptMotion};
+use super::motion::{check_coordinates, MeshView, SweptMotion};
 use memo::{earliest, earliest_exhaustive};
 use parapet_solver::impact::{respond_body_triangle, respond_pair, ImpactMass};
 use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
@@ -262,18 +262,23 @@ fn start_member(
     query: &mut Vec<u32>,
 ) -> Result<(), CcdError> {
     let body = m.body;
-    let (kinematic, radius, capsule, half_axis) = match m.shape {
-        MemberShape::Sphere { radius } => (false, radius, false, Vec3d::zeros()),
+    let (body_rotation, shape_rotation) = (body.rotation(), body.shape_offset().1);
+    let (kinematic, radius, capsule, half_height) = match m.shape {
+        MemberShape::Sphere { radius } => (false, radius, false, 0.0),
         MemberShape::Capsule {
             radius,
             half_height,
-        } => (
-            false,
-            radius,
-            true,
-            promote(capsule_half_axis(body, half_height)),
-        ),
-        MemberShape::Kinematic { radius } => (true, radius, false, Vec3d::zeros()),
+        } => (false, radius, true, half_height),
+        MemberShape::Kinematic { radius } => (true, radius, false, 0.0),
+    };
+    let half_axis = if capsule {
+        promote(capsule_half_axis(
+            body_rotation,
+            shape_rotation,
+            half_height,
+        ))
+    } else {
+        Vec3d::zeros()
     };
     let limit = radius as f64;
     check_coordinates(m.index, &promote(body.position()), limit)?;
@@ -328,6 +333,9 @@ fn start_member(
     st.sweep_v = sweep_v;
     st.half_axis = half_axis;
     st.capsule = capsule;
+    st.half_height = half_height;
+    st.body_rotation = body_rotation;
+    st.shape_rotation = shape_rotation;
     st.response = response;
     st.material = body.material();
     st.impacts = 0;

@@ -1,14 +1,13 @@
 //! The motion types that the continuous sweeps share, apart from any sweep
-//! algorithm: the shape a body moves ([`SweptShape`] for a body that moves
-//! in a straight line, [`TurningShape`] for one that turns), the static
-//! triangles it can hit ([`MeshView`]), what a sweep reports ([`SweptImpact`],
-//! [`SweptMotion`]), and the two placement helpers every loop uses
-//! ([`check_coordinates`], [`capsule_half_axis`]).
+//! algorithm: the shape of a body that turns ([`TurningShape`]; one that
+//! moves in a straight line is a [`parapet_narrow::sweep::SweptShape`]),
+//! the static triangles it can hit ([`MeshView`]), what a sweep reports
+//! ([`SweptImpact`], [`SweptMotion`]), and the coordinate check every loop
+//! uses ([`check_coordinates`]).
 //!
 //! # Method
-//! Plain data; a capsule's world half axis is `R_body R_shape (0, 0, h)`
-//! turned in `f64` with the normalized product of the two rotations and
-//! rounded once to `f32` (exactly `(0, 0, h)` for an upright capsule).
+//! Plain data; the placement of a swept shape (a capsule's world half
+//! axis included) is narrow's ([`parapet_narrow::sweep::capsule_half_axis`]).
 //!
 //! # Source
 //! The shapes and motions of docs/continuous-collision.md, "Supported
@@ -18,51 +17,12 @@
 //! [`check_coordinates`] enforces the coordinate limits of the sweeps
 //! ([`MAX_COORDINATE`] m and [`MAX_COORDINATE_RADII`] radii per axis).
 
-use std::sync::Arc;
-
 use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_geometry::{ActiveEdges, Material};
 use parapet_math::{Quat, Vec3, Vec3d};
-use parapet_narrow::sweep::{ConvexSolid, MAX_COORDINATE, MAX_COORDINATE_RADII};
-use parapet_solver::RigidBody;
+use parapet_narrow::sweep::{MAX_COORDINATE, MAX_COORDINATE_RADII};
 
 use super::error::CcdError;
-
-/// The shape a swept body moves, prepared for its sweep.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum SweptShape {
-    /// A sphere centred on its body origin and mass centre.
-    Sphere {
-        /// Radius, metres.
-        radius: f32,
-    },
-    /// A capsule that cannot turn, centred on its body origin.
-    Capsule {
-        /// Radius, metres.
-        radius: f32,
-        /// Half height (excluding the caps), metres.
-        half_height: f32,
-    },
-    /// A box or hull that cannot turn.
-    Solid {
-        /// The solid in its shape frame (kept between steps by the
-        /// classification cache).
-        solid: Arc<ConvexSolid>,
-        /// "box" or "hull", for messages.
-        name: &'static str,
-    },
-}
-
-impl SweptShape {
-    /// The radius that sets the radius-relative precision limits: the
-    /// sphere or capsule radius, or a solid's farthest-vertex radius.
-    pub(crate) fn limit_radius(&self) -> f64 {
-        match self {
-            SweptShape::Sphere { radius } | SweptShape::Capsule { radius, .. } => *radius as f64,
-            SweptShape::Solid { solid, .. } => solid.bounding_radius(),
-        }
-    }
-}
 
 /// The shape of a turning body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,19 +107,4 @@ pub(crate) fn check_coordinates(index: usize, p: &Vec3d, radius: f64) -> Result<
         }
     }
     Ok(())
-}
-
-/// The capsule's `f32` world half axis `R_body R_shape (0, 0, h)`.
-pub(crate) fn capsule_half_axis(body: &RigidBody, half_height: f32) -> Vec3 {
-    let (_, shape_rotation) = body.shape_offset();
-    // An upright capsule (identity rotations, the common case of a locked
-    // walker): the turn below gives `(0, 0, h)` exactly (every cross
-    // product term is zero and the normalization divides by exactly 1).
-    if body.rotation() == Quat::identity() && shape_rotation == Quat::identity() {
-        return Vec3::new(0.0, 0.0, half_height);
-    }
-    let q =
-        parapet_math::promote_quat(body.rotation()) * parapet_math::promote_quat(shape_rotation);
-    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
-    (q * Vec3d::new(0.0, 0.0, half_height as f64)).map(|x| x as f32)
 }

@@ -28,12 +28,12 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use parapet_math::promote;
-use parapet_narrow::sweep::{MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
+use parapet_narrow::sweep::{SweptShape, MAX_COORDINATE, MAX_RADIUS, MIN_RADIUS};
 use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
-use super::motion::{SweptShape, TurningShape};
+use super::motion::TurningShape;
 use super::reach;
 use super::support::{classify_cached, ClassifyCache, Role};
 use crate::contact_query::ContactQuery;

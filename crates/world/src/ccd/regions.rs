@@ -23,12 +23,12 @@
 //! rotated vertices; the reach limit is [`super::reach::check_reach`]'s.
 
 use parapet_math::{promote, Vec3d};
+use parapet_narrow::sweep::{capsule_half_axis, SweptShape};
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
 use super::group::{form_groups_with, Groups, Mover, SharedGroups};
 use super::group_sweep::MemberShape;
-use super::motion::{capsule_half_axis, SweptShape};
 use super::plan::CcdPlan;
 use super::reach::{self, Reach};
 use super::scratch::CcdScratch;
@@ -188,7 +188,11 @@ fn swept_bound(body: &RigidBody, shape: &SweptShape) -> (Vec3d, f64) {
             radius,
             half_height,
         } => {
-            let a = promote(capsule_half_axis(body, *half_height));
+            let a = promote(capsule_half_axis(
+                body.rotation(),
+                body.shape_offset().1,
+                *half_height,
+            ));
             let c = promote(p);
             let ends = [(c - a).map(|x| x as f32), (c + a).map(|x| x as f32)];
             (c, reach::capsule_bound(p, ends, *radius))

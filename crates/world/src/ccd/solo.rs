@@ -16,7 +16,7 @@
 //! position), the world looks up an initial contact of the selected triangle
 //! from that position in the incoming direction (its normal, when it
 //! exists, controls the response), applies the normal and Coulomb impulse of
-//! [`super::response`], and sweeps the rest of the step with the new
+//! [`parapet_solver::impact::respond_body_triangle`], and sweeps the rest of the step with the new
 //! velocity. After the first impact the split velocity no longer moves the
 //! body (it corrected an initial overlap that the impact has replaced).
 //! More than `max_impacts` impacts raise [`CcdError::ImpactLimit`]; the loop
@@ -45,14 +45,12 @@ mod mover;
 use parapet_geometry::bvh::Ball;
 use parapet_math::{demote, promote, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
-use parapet_narrow::sweep::{Impact, SweepOutcome, APPROACH_EPS_FACTOR};
+use parapet_narrow::sweep::{Impact, SweepOutcome, SweptShape, APPROACH_EPS_FACTOR};
 use parapet_solver::integrate::quaternion_update::quaternion_update;
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
-use super::motion::{
-    capsule_half_axis, check_coordinates, MeshView, SweptImpact, SweptMotion, SweptShape,
-};
+use super::motion::{check_coordinates, MeshView, SweptImpact, SweptMotion};
 use super::reach::Reach;
 use clear_miss::{clearly_misses, PassRegion, PassShape};
 use mover::Mover;
@@ -305,17 +303,7 @@ fn sweep_alone_with(
 fn mover_of<'a>(input: &SoloInput<'a>) -> Mover<'a> {
     let body = input.body;
     let (shape_offset, shape_rotation) = body.shape_offset();
-    let half_axis = match input.shape {
-        SweptShape::Capsule { half_height, .. } => promote(capsule_half_axis(body, *half_height)),
-        _ => Vec3d::zeros(),
-    };
-    Mover::new(
-        input.shape,
-        half_axis,
-        body.rotation(),
-        shape_offset,
-        shape_rotation,
-    )
+    Mover::new(input.shape, body.rotation(), shape_offset, shape_rotation)
 }
 
 /// The velocity the body's shape translates at: its post-solver velocity

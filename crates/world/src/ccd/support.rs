@@ -25,12 +25,13 @@ use std::sync::Arc;
 
 use parapet_geometry::Shape;
 use parapet_math::{promote, Mat3, Vec3};
-use parapet_narrow::sweep::{ConvexSolid, MAX_SHAPE_OFFSET};
+use parapet_narrow::solid::ConvexSolid;
+use parapet_narrow::sweep::{SweptShape, MAX_SHAPE_OFFSET};
 use parapet_solver::integrate::rotation_split::InverseInertiaSplit;
 use parapet_solver::{BodyKind, RigidBody};
 
 use super::error::{CcdError, UnsupportedReason};
-use super::motion::{SweptShape, TurningShape};
+use super::motion::TurningShape;
 
 /// Largest accepted capsule half height (unit: metre): a capsule's half
 /// height must be finite and at most 10,000 m (see
@@ -144,6 +145,7 @@ impl ClassifyCache {
 
     /// The solid of `shape` in slot `index`: the cached one when the shape
     /// is the cached shape, else `build`'s (then cached).
+    #[inline]
     fn solid<E>(
         &mut self,
         index: usize,
@@ -236,6 +238,10 @@ pub(crate) fn classify(index: usize, body: &RigidBody) -> Result<Role, CcdError>
 ///
 /// # Errors
 /// As [`classify`].
+///
+/// Inlined into its one caller (the plan's per-body loop), where the
+/// returned role is built in place.
+#[inline]
 pub(crate) fn classify_cached(
     index: usize,
     body: &RigidBody,
@@ -373,7 +379,7 @@ pub(crate) fn classify_cached(
                         };
                         solid.map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))
                     })?;
-                    Ok(Role::Swept(SweptShape::Solid { solid, name }))
+                    Ok(Role::Swept(SweptShape::Solid { solid }))
                 }
                 Shape::Mesh(_) => Err(refuse(UnsupportedReason::MovingMesh)),
             }

@@ -32,7 +32,7 @@
 //!    mass centre when both close alike, so that a flat landing takes no
 //!    torque from the choice). If the body's velocity closes there beyond
 //!    the approach bound (32 eps of the terms), the triangle takes the rigid impulse of
-//!    [`response`] (restitution, Coulomb friction, a further normal impulse
+//!    [`parapet_solver::impact::respond_turning_point`] (restitution, Coulomb friction, a further normal impulse
 //!    when friction closes the contact again), counted against
 //!    `ccd_max_impacts`, and the candidates are queried again.
 //! 3. **Pressing correction**: the spin can press a touching shape onto a

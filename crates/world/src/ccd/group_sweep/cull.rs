@@ -23,7 +23,7 @@
 //! bounds is never culled.
 
 use parapet_math::{promote, Vec3, Vec3d};
-use parapet_narrow::sweep::segment_pair::CheckedSegment;
+use parapet_narrow::sweep::CheckedSegment;
 use parapet_narrow::sweep::{MovingSegment, MAX_TRIANGLE_DISTANCE_RADII};
 
 /// A sphere member's triangle cull: the member's checked segment (its

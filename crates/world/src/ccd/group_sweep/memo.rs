@@ -25,7 +25,7 @@
 //! [`super::cull`].
 
 use parapet_math::{promote, Vec3};
-use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
+use parapet_narrow::sweep::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment, SweepOutcome};
 
 use super::cull::{

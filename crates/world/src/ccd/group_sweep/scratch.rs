@@ -16,7 +16,7 @@
 //! None: storage only.
 
 use parapet_geometry::Material;
-use parapet_math::{Vec3, Vec3d};
+use parapet_math::{Quat, Vec3, Vec3d};
 
 use super::memo::PassMemo;
 use super::settle::SettleScratch;
@@ -71,6 +71,9 @@ pub(super) fn blank_state() -> State {
         sweep_v: Vec3::zeros(),
         half_axis: Vec3d::zeros(),
         capsule: false,
+        half_height: 0.0,
+        body_rotation: Quat::identity(),
+        shape_rotation: Quat::identity(),
         candidates: Vec::new(),
         response: ImpactMass {
             inverse_mass: 0.0,

@@ -24,7 +24,7 @@
 //! allows `1e-12` of the energy for the `f64` elimination.
 
 use parapet_math::{demote, promote, Vec3, Vec3d};
-use parapet_narrow::sweep::segment_pair::{sweep_checked_pair, CheckedSegment};
+use parapet_narrow::sweep::{sweep_checked_pair, CheckedSegment};
 use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment, SweepOutcome, MAX_RADIUS};
 
 use super::cull::{meeting_pairs_into, swept_bounds, SweptBounds, TriangleCull};

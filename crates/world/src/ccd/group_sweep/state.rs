@@ -5,7 +5,9 @@
 //! pass compares.
 //!
 //! # Method
-//! A member-triangle sweep goes through `Statics::sweep`, which admits the
+//! A member-triangle sweep is narrow's dispatcher
+//! ([`SweptShape::sweep_triangle`], the member's radius possibly grown); it
+//! goes through `Statics::sweep`, which admits the
 //! seams of meshes with active edges as face contacts
 //! ([`parapet_narrow::contact::active_edges::admit_impact`]), as the sweeps
 //! of bodies alone do. An event is a hit, or an initial contact that closes
@@ -22,11 +24,9 @@
 //! [`RESIDUE_F32_FACTOR`] and [`TOUCH_F32_FACTOR`].
 
 use parapet_geometry::{ActiveEdges, Material};
-use parapet_math::{promote, Vec3, Vec3d};
+use parapet_math::{promote, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::active_edges::admit_impact;
-use parapet_narrow::sweep::{
-    sweep_capsule_triangle, sweep_sphere_triangle, Impact, MovingSegment, SweepOutcome,
-};
+use parapet_narrow::sweep::{Impact, MovingSegment, Placement, SweepOutcome, SweptShape};
 use parapet_solver::RigidBody;
 
 use crate::ccd::error::CcdError;
@@ -142,8 +142,16 @@ pub(super) struct State {
     pub(super) v: Vec3,
     pub(super) w: Vec3,
     pub(super) sweep_v: Vec3,
+    /// A capsule's `f32` world half axis
+    /// ([`parapet_narrow::sweep::capsule_half_axis`]); zero for a sphere.
     pub(super) half_axis: Vec3d,
     pub(super) capsule: bool,
+    /// A capsule's half height (m); zero for a sphere.
+    pub(super) half_height: f32,
+    /// The body's rotation and its shape's, fixed over the step (a member
+    /// does not turn; a capsule is placed by them).
+    pub(super) body_rotation: Quat,
+    pub(super) shape_rotation: Quat,
     pub(super) candidates: Vec<(usize, Material)>,
     pub(super) response: ImpactMass,
     pub(super) material: Material,
@@ -169,6 +177,10 @@ impl State {
         }
     }
 
+    /// The member at its position, with radius `r` (its own or grown),
+    /// moving at `v` over `tau` against triangle `tri`: narrow's
+    /// dispatcher on the member's shape (a member is centred on its body
+    /// origin), feature dropped.
     pub(super) fn sweep_triangle(
         &self,
         v: Vec3,
@@ -176,15 +188,23 @@ impl State {
         tri: &[Vec3; 3],
         r: f32,
     ) -> SweepOutcome<()> {
-        let plain = |o: SweepOutcome<()>| o;
-        if self.capsule {
-            let s = self.segment(0.0);
-            plain(map_outcome(sweep_capsule_triangle(
-                s.p0, s.p1, r, v, tau, tri,
-            )))
+        let shape = if self.capsule {
+            SweptShape::Capsule {
+                radius: r,
+                half_height: self.half_height,
+            }
         } else {
-            plain(map_outcome(sweep_sphere_triangle(self.p, r, v, tau, tri)))
-        }
+            SweptShape::Sphere { radius: r }
+        };
+        let placement = Placement {
+            body_position: self.p,
+            body_rotation: self.body_rotation,
+            shape_offset: Vec3::zeros(),
+            shape_rotation: self.shape_rotation,
+        };
+        shape
+            .sweep_triangle(&placement, v, tau, tri)
+            .map_feature(drop)
     }
 
     /// Lever arm from the centre to a contact point with normal `n` (pointing
@@ -204,21 +224,6 @@ impl State {
             spin: self.w,
             arm: self.arm(point, n),
         }
-    }
-}
-
-pub(super) fn map_outcome<F: Copy>(o: SweepOutcome<F>) -> SweepOutcome<()> {
-    let f = |i: Impact<F>| Impact {
-        time: i.time,
-        point: i.point,
-        normal: i.normal,
-        feature: (),
-    };
-    match o {
-        SweepOutcome::Hit(i) => SweepOutcome::Hit(f(i)),
-        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(f(i)),
-        SweepOutcome::Miss => SweepOutcome::Miss,
-        SweepOutcome::Refused(r) => SweepOutcome::Refused(r),
     }
 }
 

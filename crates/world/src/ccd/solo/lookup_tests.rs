@@ -28,9 +28,10 @@ use parapet_math::{promote, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
 use super::{sweep_alone, SoloInput, SoloOutcome};
-use crate::ccd::motion::{MeshView, SweptShape};
+use crate::ccd::motion::MeshView;
 use crate::ccd::reach::{bound_energy, dynamic_reach};
 use crate::PhysicsWorld;
+use parapet_narrow::sweep::SweptShape;
 use parapet_solver::impact::{respond_body_triangle, ImpactMass};
 
 /// Sphere radius (m).

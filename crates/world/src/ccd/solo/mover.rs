@@ -1,14 +1,15 @@
 //! The moving shape of a body alone ([`super`]) during its step: its fixed
 //! geometry (a capsule's `f32` world half axis, a solid's rotations and
-//! offset), the exact sweep of one triangle for one pass (sphere, capsule,
-//! or a box or hull prepared once per pass), the lever arm of an impact,
-//! and the shape as the clear-miss tests of [`super::clear_miss`] see it.
+//! offset), the exact sweep of one triangle for one pass, the lever arm of
+//! an impact, and the shape as the clear-miss tests of
+//! [`super::clear_miss`] see it.
 //!
 //! # Method
-//! Sphere and capsule sweeps call [`parapet_narrow::sweep`] directly; a box
-//! or hull is prepared once per pass ([`SolidSweep`]), which gives
-//! `sweep_solid_triangle`'s outcome bit for bit, its placement refusal
-//! included. Feature labels are dropped (`plain`).
+//! The sweeps are narrow's dispatcher: the shape is prepared once per pass
+//! ([`SweptShape::prepare`]), which gives its per-pair sweep's outcome bit
+//! for bit, its placement refusal included; feature labels are dropped.
+//! A capsule's half axis is narrow's ([`capsule_half_axis`]), the one the
+//! dispatcher places the capsule with.
 //!
 //! # Source
 //! docs/continuous-collision.md, "How a step works" and "Precision
@@ -20,20 +21,22 @@
 
 use parapet_math::{promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_narrow::sweep::{
-    sweep_capsule_triangle, sweep_sphere_triangle, Impact, SolidPlacement, SolidSweep,
-    SweepOutcome, SweepRefusal, MAX_SHAPE_OFFSET, ROTATION_NORM_SQ_TOLERANCE,
+    capsule_half_axis, Impact, Placement, PreparedSweep, SweepOutcome, SweptShape,
+    MAX_SHAPE_OFFSET, ROTATION_NORM_SQ_TOLERANCE,
 };
 
 use super::clear_miss::{
     shape_clear, PassHull, PassShape, REJECT_DISTANCE_RADII, SHAPE_LIMIT_FRACTION,
     SOLID_BOUND_WIDEN,
 };
-use crate::ccd::motion::SweptShape;
 
-/// The fixed geometry of the moving shape during the step.
+/// The fixed geometry of the moving shape during the step. A sphere or
+/// capsule is centred on its body origin (one with a shape offset turns,
+/// and is no `SweptShape`), so its centre is the body position.
 pub(super) struct Mover<'a> {
     pub(super) shape: &'a SweptShape,
-    /// Capsule: the `f32` world half axis.
+    /// Capsule: the `f32` world half axis ([`capsule_half_axis`]); zero
+    /// otherwise.
     pub(super) half_axis: Vec3d,
     pub(super) body_rotation: Quat,
     pub(super) shape_offset: Vec3,
@@ -55,13 +58,20 @@ pub(super) struct Mover<'a> {
 impl<'a> Mover<'a> {
     pub(super) fn new(
         shape: &'a SweptShape,
-        half_axis: Vec3d,
         body_rotation: Quat,
         shape_offset: Vec3,
         shape_rotation: Quat,
     ) -> Self {
+        let half_axis = match shape {
+            SweptShape::Capsule { half_height, .. } => promote(capsule_half_axis(
+                body_rotation,
+                shape_rotation,
+                *half_height,
+            )),
+            _ => Vec3d::zeros(),
+        };
         let (center_offset, solid_bound, solid_clear) = match shape {
-            SweptShape::Solid { solid, .. } => {
+            SweptShape::Solid { solid } => {
                 let k = SHAPE_LIMIT_FRACTION;
                 let unit = |q: &Quat| {
                     let c = q.into_inner().coords;
@@ -151,39 +161,31 @@ impl<'a> Mover<'a> {
     }
 
     /// [`Mover::sweep`] within one pass (the same `p`, `v` and `tau` for
-    /// every triangle): a box or hull is prepared once per pass
-    /// ([`SolidSweep`], kept in `prepared`), which gives
-    /// `sweep_solid_triangle`'s outcome bit for bit, its placement refusal
-    /// included (reported for the first triangle swept, as before).
+    /// every triangle): the shape is prepared at the pass's first sweep
+    /// ([`SweptShape::prepare`], kept in `prepared`), which gives its
+    /// per-pair sweep's outcome bit for bit, its refusal included
+    /// (reported for the first triangle swept).
     pub(super) fn sweep_pass<'s>(
         &'s self,
         p: Vec3,
         v: Vec3,
         tau: f32,
         tri: &[Vec3; 3],
-        prepared: &mut Option<Result<SolidSweep<'s>, SweepRefusal>>,
+        prepared: &mut Option<PreparedSweep<'s>>,
     ) -> SweepOutcome<()> {
-        match self.shape {
-            SweptShape::Sphere { radius } => plain(sweep_sphere_triangle(p, *radius, v, tau, tri)),
-            SweptShape::Capsule { radius, .. } => {
-                let (p0, p1) = self.capsule_ends(p);
-                plain(sweep_capsule_triangle(p0, p1, *radius, v, tau, tri))
-            }
-            SweptShape::Solid { solid, .. } => {
-                let sweep = prepared.get_or_insert_with(|| {
-                    let placement = SolidPlacement {
-                        body_position: p,
-                        body_rotation: self.body_rotation,
-                        shape_offset: self.shape_offset,
-                        shape_rotation: self.shape_rotation,
-                    };
-                    SolidSweep::new(solid, &placement, v, tau)
-                });
-                match sweep {
-                    Ok(sweep) => plain(sweep.triangle(tri)),
-                    Err(refusal) => SweepOutcome::Refused(*refusal),
-                }
-            }
+        prepared
+            .get_or_insert_with(|| self.shape.prepare(&self.placement(p), v, tau))
+            .triangle(tri)
+            .map_feature(drop)
+    }
+
+    /// The shape's placement with its body origin at `p`.
+    fn placement(&self, p: Vec3) -> Placement {
+        Placement {
+            body_position: p,
+            body_rotation: self.body_rotation,
+            shape_offset: self.shape_offset,
+            shape_rotation: self.shape_rotation,
         }
     }
 
@@ -219,7 +221,7 @@ impl<'a> Mover<'a> {
                     out.points.extend([promote(p0), promote(p1)]);
                 }
             }
-            SweptShape::Solid { solid, .. } => {
+            SweptShape::Solid { solid } => {
                 let unit = |q: Quat| {
                     parapet_math::nalgebra::UnitQuaternion::new_normalize(
                         promote_quat(q).into_inner(),
@@ -243,20 +245,5 @@ impl<'a> Mover<'a> {
             SweptShape::Sphere { radius } => -impact.normal * *radius as f64,
             _ => impact.point - promote(p),
         }
-    }
-}
-
-pub(super) fn plain<F: Copy>(o: SweepOutcome<F>) -> SweepOutcome<()> {
-    let f = |i: Impact<F>| Impact {
-        time: i.time,
-        point: i.point,
-        normal: i.normal,
-        feature: (),
-    };
-    match o {
-        SweepOutcome::Hit(i) => SweepOutcome::Hit(f(i)),
-        SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(f(i)),
-        SweepOutcome::Miss => SweepOutcome::Miss,
-        SweepOutcome::Refused(r) => SweepOutcome::Refused(r),
     }
 }
