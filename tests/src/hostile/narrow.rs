@@ -16,9 +16,8 @@ use parapet_math::{promote, Quat, Quatd, Vec3, Vec3d};
 use parapet_narrow::advance::{self, Advance, RigidMotion, SegmentCore, SolidCore, SubstepBudget};
 use parapet_narrow::contact::{self, Manifold, Pose, MAX_CONTACT_POINTS};
 use parapet_narrow::ray;
-use parapet_narrow::sweep::{
-    self, ConvexSolid, Impact, MovingSegment, Placement, SweepOutcome, SweptShape,
-};
+use parapet_narrow::solid::ConvexSolid;
+use parapet_narrow::sweep::{self, Impact, MovingSegment, Placement, SweepOutcome, SweptShape};
 
 use super::build::{any_shape, solid_shape};
 use super::oracle::{
