@@ -492,7 +492,7 @@ pub fn contacts(u: &mut Unstructured<'_>) -> Result<()> {
     if let Ok(m) = contact::shapes(&a, &pa, &b, &pb, margin) {
         let near = |p: Vec3d| Some([shape_distance(&a, &pa, p)?, shape_distance(&b, &pb, p)?]);
         check_manifold(
-            "shapes",
+            &format!("shapes {a:?} at {pa:?} and {b:?} at {pb:?}"),
             &m,
             margin,
             ordinary.then_some((&near as &dyn Fn(Vec3d) -> Option<[f64; 2]>, tol)),
@@ -513,7 +513,7 @@ pub fn contacts(u: &mut Unstructured<'_>) -> Result<()> {
         if let Ok(m) = result {
             let near = |p: Vec3d| Some([shape_distance(&a, &pa, p)?, triangle_distance(p, &t)]);
             check_manifold(
-                what,
+                &format!("{what} {a:?} at {pa:?} and {tri:?}"),
                 &m,
                 margin,
                 ordinary.then_some((&near as &dyn Fn(Vec3d) -> Option<[f64; 2]>, tol)),
