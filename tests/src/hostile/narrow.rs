@@ -419,12 +419,11 @@ fn shape_distance(shape: &Shape, pose: &Pose, p: Vec3d) -> Option<f64> {
 /// The checks of a manifold: at most the documented point count, unit
 /// finite normal, finite points, depths within the margin; with `near`,
 /// each point lies within its half depth (plus `tol`) of both shapes.
-fn check_manifold(
-    what: &str,
-    m: &Manifold,
-    margin: f32,
-    near: Option<(&dyn Fn(Vec3d) -> Option<[f64; 2]>, f64)>,
-) {
+/// The distances (m) from a point to shapes A and B, where the oracle has
+/// them.
+type Distances<'a> = &'a dyn Fn(Vec3d) -> Option<[f64; 2]>;
+
+fn check_manifold(what: &str, m: &Manifold, margin: f32, near: Option<(Distances<'_>, f64)>) {
     assert!(m.len() <= MAX_CONTACT_POINTS, "{what}: {m:?}");
     if m.is_empty() {
         return;
@@ -495,7 +494,7 @@ pub fn contacts(u: &mut Unstructured<'_>) -> Result<()> {
             &format!("shapes {a:?} at {pa:?} and {b:?} at {pb:?}"),
             &m,
             margin,
-            ordinary.then_some((&near as &dyn Fn(Vec3d) -> Option<[f64; 2]>, tol)),
+            ordinary.then_some((&near as Distances<'_>, tol)),
         );
     }
     let t = tri.map(promote);
@@ -516,7 +515,7 @@ pub fn contacts(u: &mut Unstructured<'_>) -> Result<()> {
                 &format!("{what} {a:?} at {pa:?} and {tri:?}"),
                 &m,
                 margin,
-                ordinary.then_some((&near as &dyn Fn(Vec3d) -> Option<[f64; 2]>, tol)),
+                ordinary.then_some((&near as Distances<'_>, tol)),
             );
         }
     }

@@ -110,7 +110,7 @@ pub fn segment_segment_distance(p1: Vec3d, q1: Vec3d, p2: Vec3d, q2: Vec3d) -> f
 pub fn front_to_back_crossing(p0: Vec3d, p1: Vec3d, t: &[Vec3d; 3], inset: f64) -> Option<f64> {
     let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
     let len = n.norm();
-    if !(len > 0.0) {
+    if len.is_nan() || len <= 0.0 {
         return None;
     }
     let n = n / len;

@@ -13,11 +13,15 @@ use crate::state::body_bits;
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldDump {
     config: Vec<u64>,
-    bodies: Vec<(BodyId, Vec<u64>, String, Option<Vec<u32>>, Option<u32>)>,
+    bodies: Vec<BodyDump>,
     events: Vec<Vec<u64>>,
     contact_count: usize,
     rays: Vec<Option<(BodyId, Vec<u32>)>>,
 }
+
+/// One body of a [`WorldDump`]: id, field bits, shape, mesh snapshot bits
+/// and sub-steps of the last step.
+type BodyDump = (BodyId, Vec<u64>, String, Option<Vec<u32>>, Option<u32>);
 
 fn bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
