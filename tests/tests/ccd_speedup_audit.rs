@@ -156,7 +156,7 @@ fn support(shape: &Shape, rotation: Quat, n: Vec3d) -> f64 {
             .iter()
             .map(|v| promote(*v).dot(&local))
             .fold(f64::NEG_INFINITY, f64::max),
-        Shape::Mesh(_) => unreachable!("no moving meshes here"),
+        other => unreachable!("the audit moves no {}", other.kind_name()),
     }
 }
 
@@ -303,7 +303,7 @@ fn random_mover(rng: &mut SplitMix64, family: Family) -> Mover {
             let pts: Vec<_> = h.vertices().iter().map(|v| to_parry(*v * k)).collect();
             Box::new(ConvexPolyhedron::from_convex_hull(&pts).unwrap())
         }
-        Shape::Mesh(_) => unreachable!(),
+        other => unreachable!("the audit moves no {}", other.kind_name()),
     };
     let d = (promote(velocity) + promote(split)) * DT as f64;
     Mover {

@@ -85,6 +85,12 @@ fn shape_data(shape: &Shape) -> ShapeData {
             vertices: m.vertices().iter().map(v).collect(),
             triangles: m.indices().to_vec(),
         },
+        // A shape kind the page has no drawing for yet is drawn as its
+        // bounding sphere: it still shows where the body is and how far it
+        // reaches.
+        other => ShapeData::Sphere {
+            radius: other.bounding_radius() as f32,
+        },
     }
 }
 

@@ -125,6 +125,7 @@ impl Cuboid {
     derive(serde::Serialize, serde::Deserialize),
     serde(try_from = "ShapeDescription", into = "ShapeDescription")
 )]
+#[non_exhaustive]
 pub enum Shape {
     /// A solid ball ([`Shape::sphere`]).
     Sphere(Sphere),

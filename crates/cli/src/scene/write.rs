@@ -50,8 +50,12 @@ fn unless_zero(v: &Vec3) -> Option<Vector> {
 }
 
 /// The shape description of `shape`.
-pub fn shape_spec(shape: &Shape) -> ShapeSpec {
-    match shape {
+///
+/// # Errors
+/// A shape kind the scene schema has no description for (a kind newer than
+/// this version of the format), named at `path`.
+pub fn shape_spec(shape: &Shape, path: &FieldPath) -> Result<ShapeSpec, FieldError> {
+    Ok(match shape {
         Shape::Sphere(s) => ShapeSpec::Sphere { radius: s.radius() },
         Shape::Capsule(c) => ShapeSpec::Capsule {
             radius: c.radius(),
@@ -68,7 +72,13 @@ pub fn shape_spec(shape: &Shape) -> ShapeSpec {
             triangles: m.indices().to_vec(),
             active_edges: m.active_edges().is_some(),
         },
-    }
+        other => {
+            return Err(FieldError::new(
+                path.clone(),
+                format!("a {} has no description in {FORMAT}", other.kind_name()),
+            ))
+        }
+    })
 }
 
 /// The scene of `world`, stepped by `dt` for `steps` steps, its bodies in
@@ -77,7 +87,8 @@ pub fn shape_spec(shape: &Shape) -> ShapeSpec {
 /// # Errors
 /// A body the schema cannot describe exactly: a non-finite value (JSON has
 /// no NaN or infinity), a solid inertia tensor that no `inertia` field
-/// reproduces bit for bit, a world mode without a scene name.
+/// reproduces bit for bit, a world mode without a scene name, a shape kind
+/// the schema has no description for.
 pub fn scene_from_world(
     world: &PhysicsWorld,
     dt: f32,
@@ -150,7 +161,7 @@ pub fn body_spec(body: &RigidBody, path: &FieldPath) -> Result<BodySpec, FieldEr
         name: None,
         kind,
         mass: body.dynamic_mass(),
-        shape: shape_spec(body.shape()),
+        shape: shape_spec(body.shape(), &path.key("shape"))?,
         shape_offset,
         center_of_mass: None,
         inertia: None,

@@ -90,6 +90,7 @@ pub mod segment;
 pub mod solid;
 mod solid_manifold;
 mod solid_plane;
+mod solid_shape;
 
 pub use bound::{sub_step_floor, BendMode, PointMotion, ADVANCE_ROUNDING_FACTOR, MIN_GAP_FRACTION};
 pub use driver::{

@@ -8,7 +8,9 @@
 //! solid against a triangle are in `solid_plane.rs` (the triangle's face
 //! and edge side planes, the solid's face planes, the edge-edge
 //! cross-product planes and the closest-feature plane), its touch points in
-//! `solid_manifold.rs`. The tolerance is [`TOLERANCE_FRACTION`] of the inner
+//! `solid_manifold.rs`, and the driver's view of the three (the
+//! `CoreShape` implementation) in `solid_shape.rs`. The tolerance is
+//! [`TOLERANCE_FRACTION`](super::TOLERANCE_FRACTION) of the inner
 //! radius: a box's smallest half extent; for a hull the smallest distance
 //! from its vertex centroid to a face plane (the radius of a ball about the
 //! centroid inside the hull, at most its largest inscribed ball).
@@ -24,10 +26,10 @@
 //! ([`crate::sweep::sweep_solid_triangle`]).
 
 use parapet_geometry::ConvexHull;
-use parapet_math::{promote, Mat3d, Quatd, Vec3d};
+use parapet_math::{promote, Vec3d};
 
-use super::bound::{norm_up, BendMode};
-use super::{CoreShape, Placement, Separation, Touch, TOLERANCE_FRACTION};
+use super::bound::norm_up;
+use super::Placement;
 
 /// Two unit edge directions whose dot product exceeds this in absolute value
 /// are one direction class (dimensionless; about 1.4e-6 rad, far above the
@@ -66,19 +68,19 @@ pub enum SolidError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolidCore {
     /// Vertices relative to the mass centre (m, body frame).
-    arms: Vec<Vec3d>,
+    pub(super) arms: Vec<Vec3d>,
     /// Outward unit face normals (body frame).
-    normals: Vec<Vec3d>,
+    pub(super) normals: Vec<Vec3d>,
     /// Face `f`'s vertex loop is `loops[starts[f]..starts[f + 1]]`.
     starts: Vec<usize>,
     loops: Vec<usize>,
     /// Edges as vertex index pairs.
     edges: Vec<[usize; 2]>,
     /// One unit direction per class of parallel edges (body frame).
-    directions: Vec<Vec3d>,
-    inner_radius: f64,
-    bounding_radius: f64,
-    reach: f64,
+    pub(super) directions: Vec<Vec3d>,
+    pub(super) inner_radius: f64,
+    pub(super) bounding_radius: f64,
+    pub(super) reach: f64,
 }
 
 /// Counter-clockwise (from outside) loops of a cuboid whose vertex `i` has
@@ -311,77 +313,11 @@ impl PosedSolid {
     }
 }
 
-impl CoreShape for SolidCore {
-    type Posed = PosedSolid;
-
-    fn pose(&self, rotation: &Quatd) -> PosedSolid {
-        let m: Mat3d = *rotation.to_rotation_matrix().matrix();
-        let points: Vec<Vec3d> = self.arms.iter().map(|a| m * a).collect();
-        let normals: Vec<Vec3d> = self.normals.iter().map(|n| m * n).collect();
-        let offsets = normals
-            .iter()
-            .map(|n| {
-                points
-                    .iter()
-                    .map(|p| n.dot(p))
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .collect();
-        let directions = self.directions.iter().map(|d| m * d).collect();
-        PosedSolid {
-            points,
-            normals,
-            offsets,
-            directions,
-        }
-    }
-
-    fn points(posed: &PosedSolid) -> &[Vec3d] {
-        &posed.points
-    }
-
-    fn skin(&self) -> f64 {
-        0.0
-    }
-
-    fn tolerance(&self) -> f64 {
-        self.inner_radius * TOLERANCE_FRACTION
-    }
-
-    fn domain_radius(&self) -> f64 {
-        self.bounding_radius
-    }
-
-    fn reach(&self) -> f64 {
-        self.reach
-    }
-
-    fn bend_mode(&self) -> BendMode {
-        BendMode::AlongNormal
-    }
-
-    fn separation(&self, posed: &PosedSolid, tri: &[Vec3d; 3]) -> Option<Separation> {
-        super::solid_plane::separation(self, posed, tri)
-    }
-
-    fn touches(&self, separation: &Separation) -> bool {
-        separation.separation <= 0.0
-    }
-
-    fn touch_points(
-        &self,
-        posed: &PosedSolid,
-        tri: &[Vec3d; 3],
-        separation: &Separation,
-        out: &mut Vec<Touch>,
-    ) {
-        super::solid_manifold::touch_points(self, posed, tri, separation, out);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::advance::CoreShape;
+    use parapet_math::Quatd;
     use parapet_math::Vec3;
 
     #[test]

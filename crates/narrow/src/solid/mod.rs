@@ -11,7 +11,7 @@
 //!   "The Separating Axis Test between Convex Polyhedra", GDC 2013). The
 //!   contact tests prune edge pairs on these arcs in the working frame
 //!   (`contact::solid_solid`), and the sweeps prune edge-pair axes on the
-//!   same arcs in the shape frame (`sweep::solid_gauss_map`);
+//!   same arcs in the shape frame (`gauss_map.rs`);
 //! - the separating-axis **directions**: the face normals merged up to
 //!   parallel duplicates ([`ConvexSolid::face_normals`]) and the edge
 //!   directions merged up to sign ([`ConvexSolid::edges`]);
@@ -47,7 +47,14 @@ use std::sync::OnceLock;
 use parapet_geometry::ConvexHull;
 use parapet_math::{promote, Vec3, Vec3d};
 
-use crate::sweep::solid_tables::SweepTables;
+use tables::SweepTables;
+
+pub(crate) mod centred_box;
+pub(crate) mod gauss_map;
+pub(crate) mod inscribed_ball;
+mod silhouette;
+pub(crate) mod tables;
+mod tables_build;
 
 /// Two unit directions whose dot product exceeds this (in absolute value
 /// for edges) are treated as one direction when a solid is built

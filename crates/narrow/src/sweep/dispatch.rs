@@ -38,7 +38,7 @@ use super::domain::{self, SweepRefusal};
 use super::placement::{unit_quat, Placement};
 use super::segment_pair::{sweep_segment_pair, MovingSegment, PairFeature};
 use super::solid_prepared::SolidSweep;
-use super::solid_triangle::SatAxis;
+use super::solid_sat::SatAxis;
 use super::sphere_triangle::{checked_sphere, sphere_vs};
 use super::{SweepOutcome, TriangleFeature};
 use crate::solid::ConvexSolid;

@@ -37,7 +37,9 @@
 //!
 //! One file per shape pair: `sphere_triangle.rs`, `capsule_triangle.rs`,
 //! `segment_pair.rs`, `solid_triangle.rs` (with one file per layer of the
-//! solid sweep, named `solid_*.rs`); the shared precision checks are in
+//! solid sweep, named `solid_*.rs`, the separating-axis test itself in
+//! `solid_sat.rs`; the tables a solid keeps for its sweeps, its Gauss map
+//! among them, belong to the solid, in `crate::solid`); the shared precision checks are in
 //! [`domain`]; the dispatcher over shapes ([`SweptShape`]) in
 //! `dispatch.rs`.
 
@@ -50,17 +52,14 @@ mod capsule_triangle;
 pub mod certified_advance;
 mod dispatch;
 pub mod domain;
-mod placement;
+pub(crate) mod placement;
 mod segment_pair;
-mod solid_centred_box;
 mod solid_contact_point;
-mod solid_gauss_map;
 mod solid_inscribed_ball;
 mod solid_path_bounds;
 mod solid_placement;
 mod solid_prepared;
-mod solid_silhouette;
-pub(crate) mod solid_tables;
+mod solid_sat;
 mod solid_triangle;
 mod sphere_triangle;
 
@@ -149,7 +148,8 @@ pub use segment_pair::{
     sweep_checked_pair, sweep_segment_pair, CheckedSegment, MovingSegment, PairFeature,
 };
 pub use solid_prepared::SolidSweep;
-pub use solid_triangle::{sweep_solid_triangle, SatAxis};
+pub use solid_sat::SatAxis;
+pub use solid_triangle::sweep_solid_triangle;
 pub use sphere_triangle::{
     sweep_sphere_triangle, sweep_sphere_triangles, sweep_sphere_triangles_indexed,
 };

@@ -17,7 +17,7 @@
 
 use parapet_math::Vec3d;
 
-use super::solid_tables::SUPPORT_INLINE;
+use crate::solid::tables::SUPPORT_INLINE;
 use crate::solid::ConvexSolid;
 
 /// Support vertices within this fraction of the length scale of the

@@ -17,21 +17,8 @@
 
 use parapet_math::{Mat3d, Vec3d};
 
-use super::solid_tables::SweepTables;
 use super::SweptBounds;
-
-/// The vertices' axis-aligned box in the shape frame: centre and half
-/// extents.
-pub(crate) fn local_box(vertices: &[Vec3d]) -> (Vec3d, Vec3d) {
-    let lo = vertices
-        .iter()
-        .fold(Vec3d::repeat(f64::INFINITY), |a, v| a.inf(v));
-    let hi = vertices
-        .iter()
-        .fold(Vec3d::repeat(f64::NEG_INFINITY), |a, v| a.sup(v));
-    let c = (lo + hi) * 0.5;
-    (c, (hi - c).sup(&(c - lo)))
-}
+use crate::solid::tables::SweepTables;
 
 /// The world bounds of the path of a solid whose shape origin starts at
 /// `center`, turned by `rot` (shape to world) and moving by `d` (world).
@@ -54,7 +41,7 @@ mod tests {
     use super::super::domain;
     use super::super::placement::Placement;
     use super::super::solid_prepared::SolidSweep;
-    use super::super::solid_triangle::sat;
+    use super::super::solid_sat::sat;
     use super::super::test_fixtures::xorshift;
     use super::super::SweepOutcome;
     use crate::solid::ConvexSolid;

@@ -20,7 +20,7 @@ use super::domain::{self, SweepRefusal};
 use super::placement::Placement;
 use super::solid_path_bounds::path_bounds;
 use super::solid_placement::checked_placement;
-use super::solid_triangle::{sat, SatAxis};
+use super::solid_sat::{sat, SatAxis};
 use super::{Impact, SweepOutcome, SweptBounds};
 use crate::solid::ConvexSolid;
 use crate::triangle::{turned_triangle, TriangleFrame};

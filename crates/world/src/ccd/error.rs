@@ -64,6 +64,13 @@ pub enum UnsupportedReason {
     /// A mesh on a body that is not static: meshes must not move.
     #[error("a moving mesh is not supported")]
     MovingMesh,
+    /// A dynamic body whose shape kind the continuous mode has no sweep
+    /// for (a shape kind newer than the mode's support rules).
+    #[error("a dynamic {shape} is not a continuous collider")]
+    DynamicShape {
+        /// The shape's kind name.
+        shape: &'static str,
+    },
     /// A static body that is not a mesh.
     #[error("a static {shape} is not supported")]
     StaticPrimitive {
@@ -99,6 +106,9 @@ impl UnsupportedReason {
             }
             UnsupportedReason::SphereTensorNotSpd => {
                 "dynamic spheres with a symmetric positive-definite inverse inertia"
+            }
+            UnsupportedReason::DynamicShape { .. } => {
+                "dynamic spheres, capsules, boxes and hulls (meshes are static)"
             }
             UnsupportedReason::KinematicShape { .. } => "kinematic spheres only",
             UnsupportedReason::KinematicSphereMotion { .. } => {

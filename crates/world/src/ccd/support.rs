@@ -382,6 +382,9 @@ pub(crate) fn classify_cached(
                     Ok(Role::Swept(SweptShape::Solid { solid }))
                 }
                 Shape::Mesh(_) => Err(refuse(UnsupportedReason::MovingMesh)),
+                other => Err(refuse(UnsupportedReason::DynamicShape {
+                    shape: other.kind_name(),
+                })),
             }
         }
     }

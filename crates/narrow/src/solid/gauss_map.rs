@@ -17,8 +17,8 @@
 
 use parapet_math::Vec3d;
 
-use super::solid_tables::{soa, SweepTables};
-use crate::solid::{ConvexSolid, PARALLEL_DIRECTION_COS};
+use super::tables::{soa, SweepTables};
+use super::{ConvexSolid, PARALLEL_DIRECTION_COS};
 
 /// Most edge directions and most face normals of a solid whose edge-pair
 /// axes are pruned on the Gauss map (a count; one bit of a `u64` mask per
@@ -219,11 +219,11 @@ fn gauss_masks<const N: usize>(solid: &SweepTables, e: &[Vec3d; 3], len2: &[f64;
 
 #[cfg(test)]
 mod tests {
-    use super::super::placement::Placement;
-    use super::super::solid_triangle::sweep_solid_triangle;
-    use super::super::test_fixtures::{skewed_octahedron, xorshift};
-    use super::super::SweepOutcome;
     use crate::solid::ConvexSolid;
+    use crate::sweep::placement::Placement;
+    use crate::sweep::sweep_solid_triangle;
+    use crate::sweep::test_fixtures::{skewed_octahedron, xorshift};
+    use crate::sweep::SweepOutcome;
     use parapet_math::{Quat, Vec3};
 
     #[test]

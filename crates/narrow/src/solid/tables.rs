@@ -1,18 +1,19 @@
 //! The tables a [`ConvexSolid`] keeps for its sweeps, each serving one layer
-//! of `sweep_solid_triangle` (see `solid_triangle`):
+//! of `sweep_solid_triangle` (see `sweep/solid_triangle.rs`):
 //!
 //! - the **face axes** with the solid's projection interval on each, and the
 //!   vertices by coordinate (projection loops the compiler vectorises), for
 //!   the support intervals of this file;
 //! - the **silhouettes** seen along each edge direction
-//!   (`solid_silhouette`);
+//!   (`silhouette.rs`);
 //! - the **inscribed ball** and the edge directions worth testing against it
-//!   (`solid_inscribed_ball`);
-//! - the **Gauss-map arcs** of the edges (`solid_gauss_map`);
-//! - the **local bounding box** (`solid_path_bounds`) and, for a box centred
-//!   on its origin, its half extents (`solid_centred_box`).
+//!   (`inscribed_ball.rs`, its test in `sweep/solid_inscribed_ball.rs`);
+//! - the **Gauss-map arcs** of the edges (`gauss_map.rs`);
+//! - the **local bounding box** (`local_box` here, read by `sweep/solid_path_bounds.rs`) and, for a box centred
+//!   on its origin, its half extents (`centred_box.rs`).
 //!
-//! Method: every table is computed once, on the solid's first sweep, from
+//! Method: every table is computed once (`tables_build.rs`), on the solid's
+//! first sweep, from
 //! its vertices, face normals, edge directions and edges, in `f64`, and
 //! read as is by every later sweep (a contact test, which builds a solid
 //! for one call, never builds them); a
@@ -23,12 +24,7 @@
 
 use parapet_math::Vec3d;
 
-use super::solid_centred_box::centred_interval;
-use super::solid_gauss_map::hull_arcs;
-use super::solid_inscribed_ball::{inner_radius, slack_edges};
-use super::solid_path_bounds::local_box;
-use super::solid_silhouette::silhouette;
-use crate::solid::{ConvexSolid, PARALLEL_DIRECTION_COS};
+use super::centred_box::centred_interval;
 
 /// Solids with at most this many vertices have their support projections
 /// kept on the stack (a count).
@@ -38,6 +34,19 @@ pub(crate) const SUPPORT_INLINE: usize = 16;
 /// it `(min, max)` (shape frame) and the index of the face normal it came
 /// from.
 pub(crate) type FaceAxis = (Vec3d, f64, f64, u16);
+
+/// The vertices' axis-aligned box in the shape frame: centre and half
+/// extents.
+pub(crate) fn local_box(vertices: &[Vec3d]) -> (Vec3d, Vec3d) {
+    let lo = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::INFINITY), |a, v| a.inf(v));
+    let hi = vertices
+        .iter()
+        .fold(Vec3d::repeat(f64::NEG_INFINITY), |a, v| a.sup(v));
+    let c = (lo + hi) * 0.5;
+    (c, (hi - c).sup(&(c - lo)))
+}
 
 /// The sweeps' tables of one solid (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +69,12 @@ pub(crate) struct SweepTables {
     pub(crate) inner_radius: f64,
     /// Bit `j` (for edge directions `j` below 64) set when the
     /// inscribed-ball test is worth its cost for edge direction `j`
-    /// (`solid_inscribed_ball`).
+    /// (`inscribed_ball.rs`, its test in `sweep/solid_inscribed_ball.rs`).
     pub(crate) slack_edges: u64,
     /// Every true edge of the solid as its direction class (index into the
     /// solid's edges) and the indices in `arc_normals` of the outward unit
     /// normals of its two faces, each up to sign: the arc of the edge on the
-    /// solid's Gauss map, for pruning edge-pair axes (`solid_gauss_map`).
+    /// solid's Gauss map, for pruning edge-pair axes (`gauss_map.rs`).
     /// The first `arcs_same` arcs have both normals with the sign stored,
     /// the rest exactly one of them negated. Empty when pruning is off.
     pub(crate) arcs: Vec<(u16, u16, u16)>,
@@ -83,11 +92,11 @@ pub(crate) struct SweepTables {
     /// Half extents of that box about `box_center` (metres), each the
     /// larger of the two rounded distances to the extremes (within one
     /// rounding of the true extent; the swept bounds' relative margin
-    /// [`super::SWEPT_BOUNDS_MARGIN`] covers far more).
+    /// [`crate::sweep::SWEPT_BOUNDS_MARGIN`] covers far more).
     pub(crate) box_half: Vec3d,
     /// The half extents of a box centred on the shape origin with its faces
     /// along the shape axes: its projection on any axis `a` is
-    /// `+-(h . |a|)`, no loop over vertices needed (`solid_centred_box`).
+    /// `+-(h . |a|)`, no loop over vertices needed (`centred_box.rs`).
     pub(crate) centred_box: Option<Vec3d>,
 }
 
@@ -107,66 +116,7 @@ pub(crate) fn interval(points: &[Vec3d], axis: &Vec3d) -> (f64, f64) {
         })
 }
 
-/// The SAT face axes: face normals merged up to sign, with the solid's
-/// projection interval along each.
-fn face_axes(vertices: &[Vec3d], normals: &[Vec3d]) -> Vec<FaceAxis> {
-    let mut axes: Vec<FaceAxis> = Vec::new();
-    for (i, n) in normals.iter().enumerate() {
-        if axes
-            .iter()
-            .any(|(a, ..)| a.dot(n).abs() > PARALLEL_DIRECTION_COS)
-        {
-            continue;
-        }
-        let (lo, hi) = interval(vertices, n);
-        axes.push((*n, lo, hi, i as u16));
-    }
-    axes
-}
-
 impl SweepTables {
-    /// The tables of `solid`, from its vertices, merged face normals and
-    /// edge directions, and (for a hull) the Gauss-map arcs of its edges. A
-    /// box centred on its origin has only 9 edge-pair axes on 4-vertex
-    /// silhouettes: pruning them costs more than it saves, and its
-    /// projections have a closed form.
-    pub(crate) fn new(solid: &ConvexSolid) -> Self {
-        let vertices = solid.vertices();
-        let face_axes = face_axes(vertices, solid.face_normals());
-        let inner_radius = inner_radius(&face_axes);
-        let silhouettes: Vec<[Vec<f64>; 3]> = solid
-            .edges()
-            .iter()
-            .map(|e| silhouette(vertices, e))
-            .collect();
-        let (box_center, box_half) = local_box(vertices);
-        let centred_box = solid.centred_box();
-        let (arcs, arcs_same, arc_normals, prune) = if centred_box.is_some() {
-            (Vec::new(), 0, [Vec::new(), Vec::new(), Vec::new()], false)
-        } else {
-            hull_arcs(solid)
-        };
-        let slack_edges = if centred_box.is_some() {
-            0
-        } else {
-            slack_edges(inner_radius, &silhouettes)
-        };
-        SweepTables {
-            face_axes,
-            soa: soa(vertices),
-            silhouettes,
-            inner_radius,
-            slack_edges,
-            arcs,
-            arcs_same,
-            arc_normals,
-            prune,
-            box_center,
-            box_half,
-            centred_box,
-        }
-    }
-
     /// Turns the Gauss-map pruning off (every edge-pair axis is tested).
     #[cfg(test)]
     pub(crate) fn disable_pruning(&mut self) {

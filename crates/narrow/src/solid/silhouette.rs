@@ -16,7 +16,7 @@
 
 use parapet_math::Vec3d;
 
-use super::solid_tables::SweepTables;
+use super::tables::SweepTables;
 
 /// The vertices on the silhouette of `vertices` seen along the unit
 /// direction `e`: the 2D convex hull of their projection onto the plane
@@ -104,7 +104,7 @@ impl SweepTables {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_fixtures::{skewed_octahedron, unit_box};
+    use crate::sweep::test_fixtures::{skewed_octahedron, unit_box};
     use parapet_math::Vec3d;
 
     #[test]
