@@ -5,8 +5,10 @@
 //! from the scene module shared with the tests and the demo
 //! (`parapet_scenes::bench_ccd`). [`checks`] records what the benches verify
 //! outside their timing, for the report; [`digest`] hashes a world's results
-//! for the examples that check a refactor. The triangle-index bench counts its
+//! for the examples that check a refactor; [`policy`] is the per-body
+//! policy's workload. The triangle-index bench counts its
 //! allocations with the `allocation-counter` crate.
 
 pub mod checks;
 pub mod digest;
+pub mod policy;

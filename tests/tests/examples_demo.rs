@@ -20,6 +20,9 @@ mod refusal;
 #[path = "../../crates/parapet/examples/road_seams.rs"]
 mod road_seams;
 
+#[path = "../../crates/parapet/examples/ccd_policy.rs"]
+mod ccd_policy;
+
 use parapet::prelude::*;
 
 #[test]
@@ -128,4 +131,38 @@ fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
         "the demo says where the plots are"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ccd_policy_example_each_mode_does_what_it_says_and_the_dry_run_guides_the_fixes() {
+    use parapet::ccd::CcdMode;
+    ccd_policy::main().unwrap();
+    let (drops, report) = ccd_policy::per_body().unwrap();
+    // Discrete passes the floor (0.15 - 0.3 m); Continuous and fast Auto
+    // stop one radius above it (1e-4 m: f32 rounding of the impact
+    // position); the slow Auto sphere moved 0.02 m, discretely.
+    assert!(drops[0].z < 0.0);
+    for d in &drops[1..3] {
+        assert!((d.z - 0.1).abs() < 1e-4, "{:?} at {}", d.mode, d.z);
+        assert_eq!(d.stats.mode, CcdMode::Continuous);
+        assert_eq!(d.stats.impacts, 1);
+    }
+    assert_eq!(drops[0].stats.mode, CcdMode::Discrete);
+    assert_eq!(drops[3].stats.mode, CcdMode::Discrete);
+    assert_eq!((report.continuous_bodies, report.auto_continuous), (2, 1));
+    assert_eq!(report.swept_impacts, 2);
+    let (lists, unchanged) = ccd_policy::dry_run().unwrap();
+    assert!(unchanged);
+    let counts: Vec<usize> = lists.iter().map(|l| l.len()).collect();
+    assert_eq!(counts, vec![2, 1, 0]);
+    assert!(
+        matches!(lists[0][0].error, StepError::Unsupported { .. }),
+        "{}",
+        lists[0][0]
+    );
+    assert!(
+        matches!(lists[0][1].error, StepError::ImpactLimit { limit: 1, .. }),
+        "{}",
+        lists[0][1]
+    );
 }

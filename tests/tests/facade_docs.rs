@@ -24,6 +24,8 @@ fn states(page: &str, text: &str) {
 #[test]
 fn continuous_collision_limits_match_the_code() {
     let doc = page("continuous-collision.md");
+    assert_eq!(parapet::ccd::AUTO_MOTION_FRACTION, 0.25);
+    states(&doc, "`AUTO_MOTION_FRACTION` = 0.25");
     assert_eq!((MIN_RADIUS, MAX_RADIUS), (1.0e-4, 1.0e4));
     states(&doc, "0.0001 m to 10000 m");
     assert_eq!(MAX_COORDINATE, 1.0e6);

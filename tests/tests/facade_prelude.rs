@@ -18,6 +18,8 @@ fn the_prelude_names_every_type_of_the_contract() {
         RayHit,
     )> = None;
     let _: Option<(StepError, ShapeError, BodyError, WorldError)> = None;
+    let _: Option<(CcdMode, CcdReport, BodyCcdStats, CcdRefusal)> = None;
+    assert_eq!(CcdMode::default(), CcdMode::Inherit);
     assert_eq!(DISCRETE, CollisionDetection::default());
     assert_ne!(DISCRETE, SPHERE_MESH_CCD);
 }

@@ -1,5 +1,6 @@
 //! `cargo xtask bench-report [--quick]`: runs the criterion benches of
-//! `parapet-benches` (ccd_step, walkers, scaling, triangle_index, sweeps),
+//! `parapet-benches` (ccd_step, walkers, scaling, triangle_index, sweeps,
+//! ccd_policy),
 //! reads criterion's per-sample output (`target/criterion/**/new/sample.json`
 //! and `benchmark.json`) and the checks the benches record outside their
 //! timing, and writes the performance report: `ccd-performance.md` (machine,
@@ -19,6 +20,7 @@
 
 mod parse;
 mod plot;
+mod policy;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -26,7 +28,14 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 /// The benches run, in report order.
-pub const BENCHES: [&str; 5] = ["ccd_step", "walkers", "scaling", "triangle_index", "sweeps"];
+pub const BENCHES: [&str; 6] = [
+    "ccd_step",
+    "walkers",
+    "scaling",
+    "triangle_index",
+    "sweeps",
+    "ccd_policy",
+];
 
 /// One benchmark's per-step times (ns), one per criterion sample.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@
 //! | [`body`] | [`RigidBody`](body::RigidBody), [`BodyKind`](body::BodyKind), [`BodyId`](body::BodyId), [`BodyError`](body::BodyError) |
 //! | [`collide`] | narrow-phase contacts, ray casts, continuous sweeps and the world's contact reports |
 //! | [`world`] | [`PhysicsWorld`](world::PhysicsWorld): bodies, the step, events, rays, errors |
-//! | [`ccd`] | the collision-detection mode: [`CollisionDetection`](ccd::CollisionDetection), [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD) and its policy |
+//! | [`ccd`] | the collision-detection mode: [`CollisionDetection`](ccd::CollisionDetection), [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD), the per-body [`CcdMode`](ccd::CcdMode), the step's [`CcdReport`](ccd::CcdReport) and the dry run's [`CcdRefusal`](ccd::CcdRefusal) |
 //! | [`quantities`] | torque, energy, momentum, stiffness and SI unit constants |
 //! | [`prelude`] | everything a scene needs, in one `use` |
 //!
@@ -157,25 +157,36 @@ pub mod world {
     };
 }
 
-/// Continuous collision detection: the mode ([`CollisionDetection`](ccd::CollisionDetection),
-/// [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD)), the
+/// Continuous collision detection: the world's mode ([`CollisionDetection`](ccd::CollisionDetection),
+/// [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD)), a
+/// body's own policy ([`CcdMode`](ccd::CcdMode), with `Auto`'s
+/// [`AUTO_MOTION_FRACTION`](ccd::AUTO_MOTION_FRACTION)), what the last
+/// successful step did ([`CcdReport`](ccd::CcdReport),
+/// [`BodyCcdStats`](ccd::BodyCcdStats)), what the next step would refuse
+/// ([`CcdRefusal`](ccd::CcdRefusal), from `PhysicsWorld::check_ccd`), the
 /// reasons the continuous stage refuses a body and the limits of its support
 /// rules (the policy itself is internal to the world). See
 /// `docs/continuous-collision.md`.
 ///
 /// ```
-/// use parapet::ccd::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+/// use parapet::ccd::{CcdMode, CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 ///
 /// assert_eq!(CollisionDetection::default(), DISCRETE);
+/// assert_eq!(CcdMode::default(), CcdMode::Inherit); // follow the world's mode
 /// // A stored numeric code converts back; an unknown value is an error, never a mode.
 /// assert_eq!(CollisionDetection::try_from(SPHERE_MESH_CCD.code()), Ok(SPHERE_MESH_CCD));
 /// assert!(CollisionDetection::try_from(7u8).is_err());
+/// assert_eq!(CcdMode::try_from(CcdMode::Auto.code()), Ok(CcdMode::Auto));
+/// assert!(CcdMode::try_from(9u8).is_err());
 /// ```
 pub mod ccd {
     pub use parapet_world::ccd::support;
     pub use parapet_world::ccd::{
-        CollisionDetection, UnknownCollisionDetection, UnsupportedReason, DISCRETE, SPHERE_MESH_CCD,
+        BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, UnknownCcdMode,
+        UnknownCollisionDetection, UnsupportedReason, AUTO_MOTION_FRACTION, DISCRETE,
+        SPHERE_MESH_CCD,
     };
+    pub use parapet_world::CHECK_CCD_DEFAULT_DT;
 }
 
 /// Torque, kinetic energy, momentum, stiffness and SI unit constants
@@ -193,7 +204,9 @@ pub mod quantities {
 /// The names a scene needs, in one `use parapet::prelude::*;`.
 pub mod prelude {
     pub use crate::body::{BodyError, BodyId, BodyKind, RigidBody};
-    pub use crate::ccd::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+    pub use crate::ccd::{
+        BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE, SPHERE_MESH_CCD,
+    };
     pub use crate::collide::{ContactEvent, ContactKind, RayHit};
     pub use crate::math::{Mat3, Quat, Vec3};
     pub use crate::shape::{MassProperties, Material, Shape, ShapeError};

@@ -159,6 +159,19 @@ pub enum StepError {
         /// The largest set the settling accepts.
         limit: usize,
     },
+    /// The sweep of a group failed on a discrete member, swept as an
+    /// obstacle of a continuous body (discrete bodies are never refused: the
+    /// continuous body that can reach it is; see
+    /// docs/continuous-collision.md, "Choosing per body").
+    #[error("{body}: the sweep of discrete {obstacle} in its group failed: {source}")]
+    ObstacleRefused {
+        /// The group's first continuous dynamic body (insertion order).
+        body: BodyId,
+        /// The discrete member the sweep failed on.
+        obstacle: BodyId,
+        /// The sweep's error, naming the discrete member.
+        source: Box<StepError>,
+    },
     /// The solver refused an impact response for a reason that none of the
     /// variants above names (the solver's [`ImpactError`] may grow).
     #[error("{body}: impact response refused: {source}")]
@@ -233,6 +246,10 @@ impl StepError {
                 let text = match reason {
                     UnsupportedReason::Interacting { other, reach } => format!(
                         "its reachable region (radius {reach} m) overlaps that of moving body {}",
+                        names.slot_id(other)
+                    ),
+                    UnsupportedReason::Obstacle { other, reach, why } => format!(
+                        "its reachable region (radius {reach} m) overlaps that of discrete {}, which the continuous stage cannot sweep with it ({why})",
                         names.slot_id(other)
                     ),
                     _ => reason.to_string(),

@@ -36,6 +36,7 @@ pub use ccd::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_ME
 pub use error::{StepError, WorldError};
 pub use event::{ContactEvent, ContactKind, RayHit};
 pub use ray::RayError;
+pub use step::check::CHECK_CCD_DEFAULT_DT;
 pub use world::{
     PhysicsWorld, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, DEFAULT_CCD_MAX_IMPACTS,
     DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,

@@ -14,7 +14,9 @@ use parapet_math::nalgebra::UnitQuaternion;
 use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
+use crate::ccd::report::CcdLedger;
 use crate::ccd::scratch::CcdScratch;
+use crate::ccd::{BodyCcdStats, CcdReport};
 use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::error::BodyNames;
@@ -103,6 +105,11 @@ pub struct PhysicsWorld {
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
     /// Last step's contact impulses, for warm starting (sorted by key).
     pub(crate) contact_cache: ContactCache,
+    /// The continuous stage's report and per-body stats of the last
+    /// successful step.
+    pub(crate) ccd_ledger: CcdLedger,
+    /// The length (s) of the last successful step (the dry run assumes it).
+    pub(crate) last_dt: Option<f32>,
 }
 
 impl Default for PhysicsWorld {
@@ -182,6 +189,8 @@ impl PhysicsWorld {
             ccd_classify: ClassifyCache::new(),
             ccd_scratch: Default::default(),
             contact_cache: ContactCache::default(),
+            ccd_ledger: CcdLedger::default(),
+            last_dt: None,
         }
     }
 
@@ -349,6 +358,23 @@ impl PhysicsWorld {
     /// Initial contact points plus swept impacts of the last successful step.
     pub fn contact_count(&self) -> usize {
         self.contact_count
+    }
+
+    /// Body `id`'s part in the continuous stage of the last successful step:
+    /// the mode it resolved to, its swept impacts, sub-steps and group (see
+    /// docs/continuous-collision.md, "Choosing per body"); `None` for a
+    /// stale or foreign id, before the first successful step and for a body
+    /// added since. Replaced, like the events, only by a successful step.
+    pub fn ccd_stats(&self, id: BodyId) -> Option<BodyCcdStats> {
+        self.entry(id)?;
+        self.ccd_ledger.stats(id)
+    }
+
+    /// The continuous stage's counters of the last successful step (all
+    /// zero before the first and in a step without continuous bodies).
+    /// Replaced, like the events, only by a successful step.
+    pub fn ccd_report(&self) -> &CcdReport {
+        &self.ccd_ledger.report
     }
 }
 

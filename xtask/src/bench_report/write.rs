@@ -33,7 +33,7 @@ pub fn time(ns: f64) -> String {
     }
 }
 
-fn figure_cell(f: Option<&Figure>) -> String {
+pub(super) fn figure_cell(f: Option<&Figure>) -> String {
     match f {
         Some(f) => {
             let (m, lo, hi) = f.stats();
@@ -43,7 +43,7 @@ fn figure_cell(f: Option<&Figure>) -> String {
     }
 }
 
-fn ratio_cell(r: Option<(f64, f64, f64)>) -> String {
+pub(super) fn ratio_cell(r: Option<(f64, f64, f64)>) -> String {
     match r {
         Some((m, lo, hi)) => format!("{m:.2} ({lo:.2}–{hi:.2})"),
         None => "n/a".into(),
@@ -145,6 +145,7 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
     walker_section(run, &mut md);
     sweep_section(run, &mut md);
     scaling_section(run, &mut md, out)?;
+    super::policy::section(run, &mut md, 6);
 
     let mut csv = csv::Writer::from_path(out.join("ccd-performance.csv"))?;
     csv.write_record(["id", "median_ns", "min_ns", "max_ns", "samples"])?;

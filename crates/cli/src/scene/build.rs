@@ -20,8 +20,8 @@ use parapet::world::{CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT};
 
 use super::error::{FieldError, FieldPath};
 use super::schema::{
-    BodySpec, CcdName, KindName, MaterialSpec, Matrix, ModeName, Quaternion, SceneFile, ShapeSpec,
-    Vector, WorldSpec, FORMAT,
+    BodySpec, KindName, MaterialSpec, Matrix, ModeName, Quaternion, SceneFile, ShapeSpec, Vector,
+    WorldSpec, FORMAT,
 };
 
 /// A scene made into a world, ready to step.
@@ -357,12 +357,7 @@ fn surface(spec: &BodySpec, body: &mut RigidBody, path: &FieldPath) -> Result<()
         body.set_collides(collides);
     }
     if let Some(mode) = spec.ccd {
-        if mode != CcdName::Inherit {
-            return Err(FieldError::new(
-                path.key("ccd"),
-                format!("per-body CCD mode `{mode:?}` is not in this build yet: only \"Inherit\" (follow world.collision_detection) is accepted"),
-            ));
-        }
+        body.set_ccd(mode.into());
     }
     if let Some(d) = spec.linear_damping {
         checked(body, path, "linear_damping", |b| b.set_linear_damping(d))?;

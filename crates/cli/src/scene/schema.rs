@@ -89,18 +89,44 @@ pub enum KindName {
     Static,
 }
 
-/// The per-body continuous-collision policy.
+/// The per-body continuous-collision policy (`parapet::ccd::CcdMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum CcdName {
     /// Follow the world's `collision_detection` (the default).
     #[default]
     Inherit,
-    /// Contacts at the end pose only, whatever the world's mode.
+    /// Discrete contacts only, whatever the world's mode; never refused by
+    /// the continuous stage.
     Discrete,
     /// Swept, whatever the world's mode.
     Continuous,
-    /// Swept when the body is fast for its size.
+    /// Swept in the steps where the body moves far for its size or can
+    /// reach a continuous body.
     Auto,
+}
+
+impl From<CcdName> for parapet::ccd::CcdMode {
+    fn from(name: CcdName) -> Self {
+        use parapet::ccd::CcdMode;
+        match name {
+            CcdName::Inherit => CcdMode::Inherit,
+            CcdName::Discrete => CcdMode::Discrete,
+            CcdName::Continuous => CcdMode::Continuous,
+            CcdName::Auto => CcdMode::Auto,
+        }
+    }
+}
+
+impl From<parapet::ccd::CcdMode> for CcdName {
+    fn from(mode: parapet::ccd::CcdMode) -> Self {
+        use parapet::ccd::CcdMode;
+        match mode {
+            CcdMode::Inherit => CcdName::Inherit,
+            CcdMode::Discrete => CcdName::Discrete,
+            CcdMode::Continuous => CcdName::Continuous,
+            CcdMode::Auto => CcdName::Auto,
+        }
+    }
 }
 
 /// One entry of `bodies`.

@@ -173,7 +173,7 @@ pub fn body_spec(body: &RigidBody, path: &FieldPath) -> Result<BodySpec, FieldEr
         angular_velocity: unless_zero(&body.angular_velocity()),
         material,
         collides: (!body.collides()).then_some(false),
-        ccd: None,
+        ccd: (body.ccd() != parapet::ccd::CcdMode::Inherit).then(|| body.ccd().into()),
         linear_damping: damping(body.linear_damping()),
         angular_damping: damping(body.angular_damping()),
         force: unless_zero(&body.force()),

@@ -17,6 +17,7 @@
 //! exactly zero while the saved configuration (if the body was created
 //! dynamic) is retained unchanged for restoration.
 
+mod ccd_mode;
 mod dynamics;
 mod error;
 pub(crate) mod forces;
@@ -25,6 +26,7 @@ mod kind;
 pub(crate) mod mass;
 mod validate;
 
+pub use ccd_mode::{CcdMode, UnknownCcdMode};
 pub use error::BodyError;
 pub use kind::BodyKind;
 
@@ -51,6 +53,10 @@ pub struct RigidBody {
     pub(crate) force: Vec3,
     pub(crate) torque: Vec3,
     pub(crate) collides: bool,
+    /// The continuous-collision policy (a body read by older code has the
+    /// default, `Inherit`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) ccd: CcdMode,
     pub(crate) linear_damping: f32,
     pub(crate) angular_damping: f32,
     pub(crate) split_linear_velocity: Vec3,
@@ -86,6 +92,7 @@ impl RigidBody {
             force: Vec3::zeros(),
             torque: Vec3::zeros(),
             collides: true,
+            ccd: CcdMode::Inherit,
             linear_damping: 0.0,
             angular_damping: 0.0,
             split_linear_velocity: Vec3::zeros(),

@@ -86,6 +86,18 @@ pub enum UnsupportedReason {
         /// This body's reach radius, metres.
         reach: f64,
     },
+    /// A continuous body whose reachable region overlaps that of a discrete
+    /// body the continuous stage cannot sweep with it (see
+    /// docs/continuous-collision.md, "Choosing per body").
+    #[error("its reachable region (radius {reach} m) overlaps that of discrete body {other}, which the continuous stage cannot sweep with it ({why})")]
+    Obstacle {
+        /// The discrete body's index.
+        other: usize,
+        /// This body's reach radius, metres.
+        reach: f64,
+        /// Why the discrete body cannot be swept with it.
+        why: &'static str,
+    },
 }
 
 impl UnsupportedReason {
@@ -119,6 +131,9 @@ impl UnsupportedReason {
             }
             UnsupportedReason::Interacting { .. } => {
                 "turning bodies, boxes and hulls alone in their group (reachable regions apart)"
+            }
+            UnsupportedReason::Obstacle { .. } => {
+                "discrete bodies within a continuous body's reach: centred spheres, capsules that cannot turn and kinematic spheres, within the precision limits"
             }
         }
     }

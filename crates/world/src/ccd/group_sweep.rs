@@ -160,6 +160,10 @@ fn sweep_group_in(
     for (m, st) in input.members.iter().zip(states.iter_mut()) {
         start_member(m, mesh, st, query)?;
     }
+    let mut counts = crate::ccd::report::SweepCounts {
+        candidates: states.iter().map(|s| s.candidates.len() as u64).sum(),
+        ..Default::default()
+    };
     let statics = Statics {
         triangles: mesh.map_or(&[], |m| m.triangles),
         edges: mesh.map_or(&every_edge, |m| m.edges),
@@ -186,6 +190,7 @@ fn sweep_group_in(
         if !(tau > 0.0) {
             break;
         }
+        counts.passes += 1;
         let found = if cull {
             earliest(states, statics, tau, memo, moved)?
         } else {
@@ -228,6 +233,7 @@ fn sweep_group_in(
                 settle,
             )?;
             if !settled.is_empty() {
+                counts.settled += 1;
                 at_instant += settled.len();
                 impacts.extend(settled);
                 continue;
@@ -243,7 +249,11 @@ fn sweep_group_in(
     }
 
     let motions = end_motions(states, &input.members, tau, dt)?;
-    Ok(GroupOutcome { motions, impacts })
+    Ok(GroupOutcome {
+        motions,
+        impacts,
+        counts,
+    })
 }
 
 /// Fills member `m`'s state `st` for the start of the step: its shape, its

@@ -48,22 +48,39 @@ pub(crate) struct Regions<'s> {
     pub(crate) shared: &'s SharedGroups,
 }
 
+impl<'s> Regions<'s> {
+    /// The regions that [`fill_regions`] left in `scratch`.
+    pub(crate) fn of(scratch: &'s CcdScratch) -> Regions<'s> {
+        Regions {
+            alone: if scratch.all_alone {
+                &scratch.moving
+            } else {
+                &scratch.alone
+            },
+            movers: &scratch.movers,
+            groups: &scratch.groups,
+            shared: &scratch.shared,
+        }
+    }
+}
+
 /// The regions of every moving body of `bodies` (slot, body; insertion
 /// order) by its role in `plan`, grouped (`max_impacts`: `ccd_max_impacts`,
-/// `dt`: the step, s), in the lists of `scratch`.
+/// `dt`: the step, s), in the lists of `scratch` (read them with
+/// [`Regions::of`]).
 ///
 /// # Errors
 /// [`CcdError::Precision`] for a region beyond the reach limit (a body
 /// alone's in insertion order, then the shared groups' members'),
 /// [`CcdError::Unsupported`] for a turning body, box or hull that can reach
 /// another moving body.
-pub(crate) fn regions<'s, 'a>(
+pub(crate) fn fill_regions<'a>(
     bodies: impl Iterator<Item = (usize, &'a RigidBody)>,
     plan: &CcdPlan,
     dt: f32,
     max_impacts: u32,
-    scratch: &'s mut CcdScratch,
-) -> Result<Regions<'s>, CcdError> {
+    scratch: &mut CcdScratch,
+) -> Result<(), CcdError> {
     let CcdScratch {
         moving,
         movers,
@@ -71,13 +88,16 @@ pub(crate) fn regions<'s, 'a>(
         groups,
         group,
         shared,
+        all_alone: alone_flag,
         ..
     } = scratch;
     moving.clear();
     movers.clear();
     // Reach bounds, and each moving body as the grouping sees it.
     for (slot, body) in bodies {
-        let Some(role) = plan.role(slot) else {
+        // Continuous bodies and discrete movers (fixed and refused bodies
+        // are not movers).
+        let Some(role) = plan.mover_role(slot) else {
             continue;
         };
         let (r, bound, energy) = match role {
@@ -85,7 +105,11 @@ pub(crate) fn regions<'s, 'a>(
                 let bound = swept_bound(body, shape);
                 let energy = plan.energy(slot).max(reach::bound_energy(body));
                 let r = swept_reach(body, bound, energy, dt);
-                reach::check_reach(slot, &r, shape.limit_radius())?;
+                // A discrete mover is never refused (its limit is checked
+                // when it shares a continuous body's group).
+                if plan.is_continuous(slot) {
+                    reach::check_reach(slot, &r, shape.limit_radius())?;
+                }
                 (r, bound.1, energy)
             }
             Role::Turning(shape) => {
@@ -117,15 +141,16 @@ pub(crate) fn regions<'s, 'a>(
             continue;
         }
         all_alone = false;
-        if let Some(Role::Swept(shape)) = plan.role(m.index) {
+        if let (true, Some(Role::Swept(shape))) = (plan.is_continuous(m.index), plan.role(m.index))
+        {
             reach::check_reach(m.index, &groups.reach[i], shape.limit_radius())?;
         }
     }
     // Every mover alone: no group is shared (`Groups::shared` lists groups
     // of more than one mover), and the bodies alone are the moving bodies.
-    let alone: &[(usize, Reach)] = if all_alone {
+    *alone_flag = all_alone;
+    if all_alone {
         shared.clear();
-        moving
     } else {
         groups.shared_into(movers, shared);
         alone.clear();
@@ -136,14 +161,8 @@ pub(crate) fn regions<'s, 'a>(
                 .filter(|(i, _)| !groups.is_shared(*i))
                 .map(|(_, m)| *m),
         );
-        alone
-    };
-    Ok(Regions {
-        alone,
-        movers,
-        groups,
-        shared,
-    })
+    }
+    Ok(())
 }
 
 /// The shape a body of this role takes in a shared group (`None` for a

@@ -17,8 +17,8 @@
 //! None: storage only, no arithmetic.
 
 use super::group::{GroupScratch, Groups, Mover, SharedGroups};
+use super::plan::PlanLists;
 use super::reach::Reach;
-use super::support::Role;
 
 /// The continuous stage's working storage, kept in the world between steps
 /// so that a step's bookkeeping allocates nothing once grown. Every step
@@ -28,9 +28,8 @@ use super::support::Role;
 /// as fast as its original), and the debug text shows none of it.
 #[derive(Clone, Default)]
 pub(crate) struct CcdScratch {
-    /// The last plan's roles and energies (the plan hands its lists back at the end of each step).
-    pub(crate) roles: Vec<Option<Role>>,
-    pub(crate) energy: Vec<f64>,
+    /// The last plan's lists (the plan hands them back at the end of each step).
+    pub(crate) plan: PlanLists,
     /// The moving bodies (slot, region alone), insertion order.
     pub(crate) moving: Vec<(usize, Reach)>,
     /// The grouping's view of them, same order.
@@ -40,6 +39,11 @@ pub(crate) struct CcdScratch {
     pub(crate) groups: Groups,
     pub(crate) group: GroupScratch,
     pub(crate) shared: SharedGroups,
+    /// Whether the last grouping left every mover alone (then the bodies
+    /// alone are `moving`).
+    pub(crate) all_alone: bool,
+    /// The continuous stage's own lists ([`super::refusals`]).
+    pub(crate) policy: super::refusals::PolicyScratch,
 }
 
 impl std::fmt::Debug for CcdScratch {

@@ -52,6 +52,7 @@ use parapet_solver::RigidBody;
 use super::error::CcdError;
 use super::motion::{check_coordinates, MeshView, SweptImpact, SweptMotion};
 use super::reach::Reach;
+use super::report::SweepCounts;
 use clear_miss::{clearly_misses, PassRegion, PassShape};
 use mover::Mover;
 use parapet_solver::impact::{respond_body_triangle, ImpactMass, TriangleResponse};
@@ -109,6 +110,9 @@ pub(crate) struct SoloScratch {
     /// One pass's candidates ([`PassRegion`], owner collides), ascending.
     path: Vec<u32>,
     pass: PassShape,
+    /// The passes and swept candidates of the sweeps since the caller last
+    /// took them (the step's report; never read by a sweep).
+    pub(crate) counts: SweepCounts,
 }
 
 /// Sweeps one body alone against the static triangles (see the module docs).
@@ -155,9 +159,7 @@ fn sweep_alone_with(
     checked: Option<f64>,
 ) -> Result<SoloOutcome, CcdError> {
     let rejects = checked.is_some();
-    let index = input.index;
-    let body = input.body;
-    let dt = input.dt;
+    let (index, body, dt) = (input.index, input.body, input.dt);
     let limit_radius = input.shape.limit_radius();
     let mover = mover_of(input);
     let mut p = body.position();
@@ -197,7 +199,12 @@ fn sweep_alone_with(
         Some(_) => None,
         None => Some(reach_ball(input)?),
     };
-    let SoloScratch { reach, path, pass } = scratch;
+    let SoloScratch {
+        reach,
+        path,
+        pass,
+        counts,
+    } = scratch;
     // Whether `reach` holds the reach ball's candidates (queried at the
     // first pass that needs them).
     let mut reach_ready = false;
@@ -215,15 +222,13 @@ fn sweep_alone_with(
         let d = promote(sweep_v) * tau as f64;
         // Whether the first candidate may be decided too (else its sweep
         // checks the moving shape, so a refusal names the same triangle).
-        let mut first = false;
-        if checked.is_some() {
-            // The first pass's shape was vouched for above (same position,
-            // velocity and time).
-            first = match start {
+        // The first pass's shape was vouched for above (same position,
+        // velocity and time).
+        let first = checked.is_some()
+            && match start {
                 Some((_, clear)) if passes == 0 => clear,
                 _ => mover.shape_clear(&mover.hull(p), p, sweep_v, tau),
             };
-        }
         // The first pass only: after an impact, the reach ball's
         // candidates, queried once, serve every later pass.
         let pass_region = if passes == 0 { region } else { None };
@@ -236,6 +241,8 @@ fn sweep_alone_with(
             reach,
             path,
         )?;
+        counts.passes += 1;
+        counts.candidates += candidates.len() as u64;
         let decide = rejects && !candidates.is_empty();
         if decide {
             mover.pass_shape(p, pass);
@@ -248,11 +255,7 @@ fn sweep_alone_with(
         };
         passes += 1;
         if passes > input.max_impacts {
-            return Err(CcdError::ImpactLimit {
-                body: index,
-                impacts: passes - 1,
-                limit: input.max_impacts,
-            });
+            return Err(impact_limit(index, passes, input.max_impacts));
         }
         let s = hit.impact.time.clamp(0.0, 1.0);
         let travel = tau as f64 * s;
@@ -297,6 +300,16 @@ fn sweep_alone_with(
         motion: Some(motion),
         impacts,
     })
+}
+
+/// The refusal of body `index` at its impact number `passes`, one more
+/// than the `limit`.
+fn impact_limit(index: usize, passes: u32, limit: u32) -> CcdError {
+    CcdError::ImpactLimit {
+        body: index,
+        impacts: passes - 1,
+        limit,
+    }
 }
 
 /// The fixed geometry of `input`'s shape for the step.

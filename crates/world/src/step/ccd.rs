@@ -1,53 +1,62 @@
-//! Stage 5: continuous collision. Nothing happens in DISCRETE. In
-//! SPHERE_MESH_CCD the stage runs in three parts around the force and
-//! contact stages; this file wires them, the policy lives in
-//! [`crate::ccd`]:
+//! Stage 5: continuous collision. Nothing happens in a world whose default
+//! is DISCRETE and whose bodies ask for nothing else. Otherwise the stage
+//! runs in three parts around the force and contact stages; this file wires
+//! them, the policy lives in [`crate::ccd`]:
 //!
 //! 1. [`prepare`] (before forces, which consume the pending torques that the
 //!    support rules read): the plan of the step ([`CcdPlan::classify`]):
-//!    every body classified by the support rules in insertion order (box
-//!    and hull solids and factorable tensors kept per slot between steps)
-//!    and refused with [`StepError::Unsupported`] when the mode cannot
-//!    handle it, positions and radii checked against the precision limits;
-//!    then the mesh snapshot passes its geometry check (once per snapshot,
-//!    [`crate::ccd::mesh_cache`]).
-//! 2. [`CcdPlan::after_forces`] records each swept body's kinetic energy
-//!    after the force update, and [`CcdPlan::defers`] hands the contact stage
-//!    every negative-depth mesh contact of a swept body whose closing travel
-//!    this step exceeds the contact margin (the sweep takes it: no early
-//!    bounce; slower contacts keep the speculative path, overlaps keep the
-//!    solver and split correction); a separated pair of centred spheres,
-//!    locked capsules or kinematic spheres closing faster than the margin
-//!    per step goes to the group sweep too.
-//! 3. [`run`] (after the contact solve): the regions and groups of the step
-//!    ([`crate::ccd::regions`]: reach bounds from the larger of the
-//!    post-force and post-solver energies plus split travel; regions that
-//!    overlap join, group energy widens each member's reach, a turning body,
-//!    box or hull in a shared group is refused); each swept body alone in
-//!    insertion order is swept alone ([`crate::ccd::solo`],
-//!    [`crate::ccd::turning`]), then each shared group, in the order of its
-//!    lowest member, is swept together ([`crate::ccd::group_sweep`]).
-//!    Bodies with an impact end the step here; the others are integrated as
-//!    usual (kinematic spheres always). Swept impacts become
-//!    [`ContactKind::Swept`] events, which the report sorts stably by time
-//!    after the initial contacts.
+//!    every body's mode resolved and every body classified by the support
+//!    rules in insertion order (box and hull solids and factorable tensors
+//!    kept per slot between steps); a continuous body the mode cannot
+//!    handle is refused, positions and radii are checked against the
+//!    precision limits; then the mesh snapshot passes its geometry check
+//!    (once per snapshot, [`crate::ccd::mesh_cache`]). Refusals are kept,
+//!    not raised: the step reports the first in insertion order.
+//! 2. [`after_forces`]: each swept body's kinetic energy after the force
+//!    update, and the `Auto` bodies fast enough to be continuous; then
+//!    [`CcdPlan::defers`] hands the contact stage every negative-depth mesh
+//!    contact of a continuous body whose closing travel this step exceeds
+//!    the contact margin (the sweep takes it: no early bounce; slower
+//!    contacts keep the speculative path, overlaps keep the solver and
+//!    split correction); a separated pair of centred spheres, locked
+//!    capsules or kinematic spheres closing faster than the margin per step
+//!    goes to the group sweep too when its group will be swept.
+//! 3. [`run`] (after the contact solve): the `Auto` bodies fast after the
+//!    solve, the regions and groups of the step and every refusal of the
+//!    policy ([`crate::ccd::refusals::settle`]); each continuous body alone
+//!    in insertion order is swept alone ([`crate::ccd::solo`],
+//!    [`crate::ccd::turning`]), then each group holding a continuous
+//!    dynamic body, in the order of its lowest member, is swept together
+//!    ([`crate::ccd::group_sweep`]). Bodies with an impact end the step
+//!    here; the others are integrated as usual (kinematic spheres always).
+//!    Swept impacts become [`ContactKind::Swept`] events, which the report
+//!    sorts stably by time after the initial contacts.
 //!
-//! Errors of the engine become the world's ([`StepError::from_ccd`]), and
-//! every error rolls the whole step back (`PhysicsWorld::step`).
+//! Errors of the engine become the world's ([`StepError::from_ccd`]); a
+//! group sweep's error that names a discrete member names the group's
+//! first continuous body instead ([`StepError::ObstacleRefused`]). The
+//! step reports the refusal of the first body in insertion order, and every
+//! error rolls the whole step back (`PhysicsWorld::step`); the dry run
+//! (`PhysicsWorld::check_ccd`) runs the same parts on a copy and lists them
+//! all.
 
 use parapet_math::Vec3d;
 
+use super::check::{positions, refusal_of, Refusal};
+use super::report::{count_impacts, start_ledger};
 use crate::ccd::group::SharedGroups;
 use crate::ccd::group_sweep::{sweep_group, GroupInput, GroupMember, GroupOutcome, Struck};
 use crate::ccd::motion::{MeshView, SweptMotion};
 use crate::ccd::plan::CcdPlan;
 use crate::ccd::reach::Reach;
-use crate::ccd::regions::{member_shape, regions, Regions};
+use crate::ccd::refusals::{settle, Bodies};
+use crate::ccd::regions::{member_shape, Regions};
+use crate::ccd::report::{CcdLedger, SweepCounts};
 use crate::ccd::scratch::CcdScratch;
 use crate::ccd::solo::{sweep_alone_prepared, SoloInput, SoloOutcome, SoloScratch};
 use crate::ccd::support::Role;
 use crate::ccd::turning::{sweep_turning, TurningInput};
-use crate::ccd::{CcdError, CollisionDetection};
+use crate::ccd::{policy, CcdError};
 use crate::error::BodyNames;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
@@ -61,6 +70,8 @@ pub(crate) struct CcdOutcome {
     pub events: Vec<ContactEvent>,
     /// The sub-steps each turning body took, in insertion order.
     pub substeps: Vec<(BodyId, u32)>,
+    /// The report and per-body stats of the step.
+    pub ledger: CcdLedger,
 }
 
 /// Bodies alone from which their sweeps run in parallel (count). A sweep
@@ -91,9 +102,19 @@ const PARALLEL_GROUP_WORK: usize = 1024;
 /// Whether the shared groups are swept in parallel: at least two groups,
 /// more than one rayon thread (one thread only adds the hand-over) and at
 /// least [`PARALLEL_GROUP_WORK`] of work.
+#[cfg(test)]
 fn groups_in_parallel(shared: &SharedGroups) -> bool {
-    let work: usize = shared.iter().map(|g| g.len() * g.len()).sum();
-    shared.len() >= 2 && work >= PARALLEL_GROUP_WORK && rayon::current_num_threads() > 1
+    let all: Vec<usize> = (0..shared.len()).collect();
+    swept_groups_in_parallel(shared, &all)
+}
+
+/// [`groups_in_parallel`] for the groups `swept` (positions in `shared`).
+fn swept_groups_in_parallel(shared: &SharedGroups, swept: &[usize]) -> bool {
+    let work: usize = swept
+        .iter()
+        .map(|&g| shared.group(g).len() * shared.group(g).len())
+        .sum();
+    swept.len() >= 2 && work >= PARALLEL_GROUP_WORK && rayon::current_num_threads() > 1
 }
 
 /// The material of snapshot triangle `t`'s owner, `None` when the owner's
@@ -147,62 +168,121 @@ fn apply_motion(world: &mut PhysicsWorld, slot: usize, motion: &SweptMotion, mov
     }
 }
 
-/// Part 1: the plan of a CCD step, `None` in DISCRETE (nothing is read or
-/// changed then).
-///
-/// # Errors
-/// [`StepError::Unsupported`], [`StepError::Precision`] or
-/// [`StepError::InvalidMesh`] for the first refused body in insertion order.
-pub(crate) fn prepare(world: &mut PhysicsWorld) -> Result<Option<CcdPlan>, StepError> {
-    match world.collision_detection {
-        CollisionDetection::Discrete => return Ok(None),
-        CollisionDetection::SphereMeshCcd => {}
+/// Runs the mesh snapshot's geometry check once per step when it has not
+/// passed for this snapshot yet (once per snapshot, in insertion order),
+/// pushing its refusal onto `refusals`.
+fn check_mesh(world: &mut PhysicsWorld, plan: &mut CcdPlan, refusals: &mut Vec<CcdError>) {
+    if plan.mesh_checked {
+        return;
+    }
+    plan.mesh_checked = true;
+    if world.ccd_mesh.is_validated() {
+        return;
+    }
+    let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
+        .entries()
+        .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
+        .collect();
+    let checked = world
+        .ccd_mesh
+        .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
+    if let Err(e) = checked {
+        refusals.push(e);
+    }
+}
+
+/// Part 1: the plan of the step with the refusals of its continuous bodies
+/// (insertion order), `None` when no body is continuous or `Auto` in a
+/// DISCRETE world (nothing is read or changed then).
+pub(crate) fn prepare(world: &mut PhysicsWorld) -> Option<(CcdPlan, Vec<CcdError>)> {
+    if !policy::needed(world.collision_detection, world.entries().map(|e| &e.body)) {
+        return None;
     }
     let mut cache = std::mem::take(&mut world.ccd_classify);
     // The plan's lists reuse the last plan's storage ([`recycle`]).
-    let roles = std::mem::take(&mut world.ccd_scratch.roles);
-    let energy = std::mem::take(&mut world.ccd_scratch.energy);
+    let lists = std::mem::take(&mut world.ccd_scratch.plan);
     let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
-    let plan = CcdPlan::classify(world.slots.len(), bodies, &mut cache, roles, energy);
+    let (mut plan, mut refusals) = CcdPlan::classify(
+        world.slots.len(),
+        bodies,
+        world.collision_detection,
+        &mut cache,
+        lists,
+    );
     world.ccd_classify = cache;
-    let plan = plan.map_err(|e| StepError::from_ccd(e, world))?;
-    if !world.ccd_mesh.is_validated() {
-        // Once per snapshot: every mesh body's triangles, in insertion order.
-        let meshes: Vec<(usize, std::sync::Arc<[[parapet_math::Vec3; 3]]>)> = world
-            .entries()
-            .filter_map(|e| e.mesh.clone().map(|m| (e.id.index() as usize, m)))
-            .collect();
-        let checked = world
-            .ccd_mesh
-            .ensure(meshes.iter().map(|(s, m)| (*s, &m[..])));
-        checked.map_err(|e| StepError::from_ccd(e, world))?;
+    if plan.has_continuous() {
+        check_mesh(world, &mut plan, &mut refusals);
     }
-    Ok(Some(plan))
+    Some((plan, refusals))
 }
 
-/// Part 2: the plan with the swept bodies' energies after the force update.
-pub(crate) fn after_forces(plan: CcdPlan, world: &PhysicsWorld) -> CcdPlan {
-    plan.after_forces(world.entries().map(|e| (e.id.index() as usize, &e.body)))
+/// Part 2: the plan with the swept bodies' energies after the force update
+/// and the `Auto` bodies fast at their new velocities resolved `Continuous`
+/// (their refusals onto `refusals`).
+pub(crate) fn after_forces(
+    plan: CcdPlan,
+    world: &mut PhysicsWorld,
+    dt: f32,
+    refusals: &mut Vec<CcdError>,
+) -> CcdPlan {
+    let mut plan = plan.after_forces(world.entries().map(|e| (e.id.index() as usize, &e.body)));
+    if plan.has_pending_auto() {
+        let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
+        plan.resolve_fast(bodies, dt, refusals);
+    }
+    if plan.has_continuous() {
+        check_mesh(world, &mut plan, refusals);
+    }
+    plan
 }
 
 /// Hands the plan's storage back to the world for the next step's plan
-/// (only its capacity is reused: [`prepare`] refills both lists).
+/// (only its capacity is reused: [`prepare`] refills its lists).
 pub(crate) fn recycle(plan: CcdPlan, world: &mut PhysicsWorld) {
-    let (roles, energy) = plan.into_lists();
-    world.ccd_scratch.roles = roles;
-    world.ccd_scratch.energy = energy;
+    world.ccd_scratch.plan = plan.into_lists();
 }
 
-/// Sweeps every swept body alone, in insertion order, reading the world
-/// only; returns the bodies that took an impact with their outcomes.
+/// How far the sweeps go: every body and group (the dry run), or only as
+/// far as a body before the first refused one in insertion order (the step).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SweepScope {
+    /// Sweep everything, collect every refusal.
+    All,
+    /// Sweep the bodies before position `limit` (insertion order; the
+    /// first refused body found so far), stop at the first refusal.
+    Before(usize),
+}
+
+/// What the sweeps of the bodies alone gave.
+#[derive(Debug, Default)]
+pub(crate) struct AloneSwept {
+    /// The bodies that took an impact, or turned, with their outcomes.
+    pub(crate) results: Vec<(usize, SoloOutcome)>,
+    /// Their refusals, insertion order.
+    pub(crate) refusals: Vec<Refusal>,
+    /// The sweeps' counts.
+    pub(crate) counts: SweepCounts,
+    /// The turning bodies' sub-steps, insertion order.
+    pub(crate) substeps: Vec<(BodyId, u32)>,
+    /// The bodies swept.
+    pub(crate) swept: Vec<usize>,
+}
+
+/// One body's sweep alone: its outcome, its sub-steps (turning bodies) and
+/// its counts.
+type Swept = (SoloOutcome, Option<u32>, SweepCounts);
+
+/// Sweeps the bodies of `moving` alone (insertion order) as far as `scope`
+/// lets (`at`: every slot's position in the insertion order, needed for a
+/// bounded scope), reading the world only.
 fn sweep_each(
     world: &PhysicsWorld,
     dt: f32,
     plan: &CcdPlan,
     moving: &[(usize, Reach)],
-    substeps: &mut Vec<(BodyId, u32)>,
-) -> Result<Vec<(usize, SoloOutcome)>, StepError> {
-    let mut results = Vec::new();
+    scope: SweepScope,
+    at: Option<&[usize]>,
+) -> AloneSwept {
     let material = |t: usize| triangle_material(world, t);
     let edges = |t: usize| world.snapshot_triangle_edges(t);
     let mesh = world.meshes.tree().map(|tree| MeshView {
@@ -219,11 +299,13 @@ fn sweep_each(
     // there are enough of them, and the results are taken in insertion
     // order, so the outcome and the first error do not depend on the
     // thread count. A turning body also reports its sub-step count.
-    type Swept = (SoloOutcome, Option<u32>);
     let sweep = |scratch: &mut SoloScratch,
                  (slot, r): &(usize, Reach)|
      -> Option<Result<Swept, CcdError>> {
         let entry = world.slots[*slot].as_ref()?;
+        if !plan.is_continuous(*slot) {
+            return None;
+        }
         match plan.role(*slot) {
             Some(Role::Turning(shape)) => {
                 // A turning body always takes its pose from its sweep, with
@@ -241,7 +323,7 @@ fn sweep_each(
                         motion: Some(t.motion),
                         impacts: t.impacts,
                     };
-                    (outcome, Some(t.substeps))
+                    (outcome, Some(t.substeps), SweepCounts::default())
                 }))
             }
             Some(Role::Swept(shape)) => {
@@ -254,26 +336,47 @@ fn sweep_each(
                     dt,
                     max_impacts: world.ccd_max_impacts,
                 };
-                Some(sweep_alone_prepared(&input, mesh, extent, scratch).map(|o| (o, None)))
+                scratch.counts = SweepCounts::default();
+                let outcome = sweep_alone_prepared(&input, mesh, extent, scratch);
+                Some(outcome.map(|o| (o, None, scratch.counts)))
             }
             _ => None,
         }
     };
-    // The outcome of each body in insertion order: an error ends the step
-    // (the first in insertion order is the one reported), otherwise a body
-    // with an impact (or a turning body) is kept.
+    let mut out = AloneSwept::default();
+    let limit = match scope {
+        SweepScope::All => None,
+        SweepScope::Before(limit) => Some(limit),
+    };
+    let before_limit = |slot: usize| match (limit, at) {
+        (Some(limit), Some(at)) => at[slot] < limit,
+        _ => true,
+    };
+    // The outcome of each body in insertion order: an error is a refusal
+    // (the step stops at the first: later bodies cannot come first),
+    // otherwise a body with an impact (or a turning body) is kept. Returns
+    // whether to go on.
     let mut take = |slot: usize, outcome: Option<Result<Swept, CcdError>>| {
         let Some(outcome) = outcome else {
-            return Ok(());
+            return true;
         };
-        let (result, count) = outcome.map_err(|err| StepError::from_ccd(err, world))?;
-        if let Some(n) = count {
-            substeps.push((world.slot_id(slot), n));
+        match outcome {
+            Err(err) => {
+                out.refusals.push(refusal_of(err, world));
+                limit.is_none()
+            }
+            Ok((result, count, counts)) => {
+                out.swept.push(slot);
+                out.counts.add(&counts);
+                if let Some(n) = count {
+                    out.substeps.push((world.slot_id(slot), n));
+                }
+                if result.motion.is_some() || !result.impacts.is_empty() {
+                    out.results.push((slot, result));
+                }
+                true
+            }
         }
-        if result.motion.is_some() || !result.impacts.is_empty() {
-            results.push((slot, result));
-        }
-        Ok::<(), StepError>(())
     };
     if moving.len() >= PARALLEL_BODIES {
         use rayon::prelude::*;
@@ -283,27 +386,63 @@ fn sweep_each(
             .map_init(SoloScratch::default, sweep)
             .collect();
         for ((slot, _), outcome) in moving.iter().zip(outcomes) {
-            take(*slot, outcome)?;
+            if !before_limit(*slot) || !take(*slot, outcome) {
+                break;
+            }
         }
     } else {
-        // Serially, the bodies after the first error are not swept: their
-        // outcomes could not change the reported error (a rolled-back step
-        // with many impacts stops at its first failing body).
+        // Serially, the bodies after the first error are not swept by the
+        // step: their outcomes could not change the reported error (a
+        // rolled-back step with many impacts stops at its first failing
+        // body).
         let mut scratch = SoloScratch::default();
         for m in moving {
-            take(m.0, sweep(&mut scratch, m))?;
+            if !before_limit(m.0) || !take(m.0, sweep(&mut scratch, m)) {
+                break;
+            }
         }
     }
-    Ok(results)
+    out
 }
 
-/// Sweeps every shared group, in the order of its lowest member.
+/// The refusal of a group sweep's error: as the engine named it, unless it
+/// names a discrete member (never refused), when it names the group's
+/// first continuous dynamic member instead, with the discrete one as the
+/// obstacle.
+fn group_refusal(
+    err: CcdError,
+    world: &PhysicsWorld,
+    plan: &CcdPlan,
+    members: &[usize],
+) -> Refusal {
+    let named = err.body();
+    let first = members.iter().copied().find(|&s| {
+        plan.is_continuous(s) && matches!(plan.role(s), Some(Role::Swept(_) | Role::Turning(_)))
+    });
+    let inner = refusal_of(err, world);
+    match first {
+        Some(c) if !plan.is_continuous(named) && members.contains(&named) => Refusal {
+            slot: c,
+            other: Some(named),
+            error: StepError::ObstacleRefused {
+                body: world.slot_id(c),
+                obstacle: world.slot_id(named),
+                source: Box::new(inner.error),
+            },
+        },
+        _ => inner,
+    }
+}
+
+/// Sweeps the shared groups `swept` (positions in the regions' shared
+/// groups, in the order of their lowest member).
 fn sweep_groups(
     world: &PhysicsWorld,
     dt: f32,
     plan: &CcdPlan,
     regions: &Regions<'_>,
-) -> Result<Vec<GroupOutcome>, StepError> {
+    swept: &[usize],
+) -> Vec<Result<GroupOutcome, Refusal>> {
     let Regions {
         movers,
         groups,
@@ -321,7 +460,7 @@ fn sweep_groups(
     // Groups are independent: swept in parallel (rayon) when there are
     // enough of them; results and the first error are taken in group order,
     // so nothing depends on the thread count.
-    let sweep = |group: &[usize]| -> Result<GroupOutcome, CcdError> {
+    let sweep = |group: &[usize]| -> Result<GroupOutcome, Refusal> {
         let mut members = Vec::with_capacity(group.len());
         for &i in group {
             let slot = movers[i].index;
@@ -343,58 +482,172 @@ fn sweep_groups(
             dt,
             max_impacts: world.ccd_max_impacts,
         };
-        sweep_group(&input, mesh.as_ref())
+        sweep_group(&input, mesh.as_ref()).map_err(|err| {
+            let slots: Vec<usize> = group.iter().map(|&i| movers[i].index).collect();
+            group_refusal(err, world, plan, &slots)
+        })
     };
-    let results: Vec<_> = if groups_in_parallel(shared) {
+    if swept_groups_in_parallel(shared, swept) {
         use rayon::prelude::*;
-        (0..shared.len())
-            .into_par_iter()
-            .map(|g| sweep(shared.group(g)))
-            .collect()
+        swept.par_iter().map(|&g| sweep(shared.group(g))).collect()
     } else {
-        shared.iter().map(sweep).collect()
-    };
-    results
-        .into_iter()
-        .map(|r| r.map_err(|err| StepError::from_ccd(err, world)))
-        .collect()
+        swept.iter().map(|&g| sweep(shared.group(g))).collect()
+    }
 }
 
-/// Part 3: reach, groups and the sweeps (see the module docs).
+/// Part 3: the `Auto` bodies fast after the solve, the policy's regions,
+/// groups and refusals, and the sweeps (see the module docs). `all`: sweep
+/// every body and group and collect every refusal (the dry run); otherwise
+/// the sweeps stop where no refusal could come before the first found.
 ///
 /// # Errors
-/// The first error in body insertion order (bodies alone, then groups):
-/// [`StepError::Precision`], [`StepError::Unsupported`] (a turning body, box
-/// or hull that can reach another moving body), [`StepError::SweepRefused`],
-/// [`StepError::PairSweepRefused`], [`StepError::ImpactLimit`],
-/// [`StepError::Unresolvable`] or [`StepError::NotRepresentable`].
+/// Every refusal found (for the step, the first in insertion order is the
+/// first of the list): those of `refusals` (the earlier parts'), the
+/// policy's ([`StepError::Precision`], [`StepError::Unsupported`]) and the
+/// sweeps' ([`StepError::SweepRefused`], [`StepError::PairSweepRefused`],
+/// [`StepError::ImpactLimit`], [`StepError::SubstepLimit`],
+/// [`StepError::Unresolvable`], [`StepError::NotRepresentable`],
+/// [`StepError::ObstacleRefused`]), in insertion order of the bodies they
+/// name.
 pub(crate) fn run(
     world: &mut PhysicsWorld,
     dt: f32,
-    plan: &CcdPlan,
-) -> Result<CcdOutcome, StepError> {
+    plan: &mut CcdPlan,
+    mut refusals: Vec<CcdError>,
+    all: bool,
+) -> Result<CcdOutcome, Vec<Refusal>> {
+    if plan.has_pending_auto() {
+        let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
+        plan.resolve_fast(bodies, dt, &mut refusals);
+    }
+    if !plan.has_continuous() {
+        // No continuous body: nothing to sweep and nobody to refuse (every
+        // refusal names a continuous body).
+        return Ok(CcdOutcome::default());
+    }
+    check_mesh(world, plan, &mut refusals);
     let mut scratch = std::mem::take(&mut world.ccd_scratch);
-    let outcome = run_with(world, dt, plan, &mut scratch);
+    let outcome = run_with(world, dt, plan, refusals, all, &mut scratch);
     world.ccd_scratch = scratch;
     outcome
+}
+
+/// Whether shared group `g` holds a continuous dynamic body (it is swept).
+fn swept_group(plan: &CcdPlan, regions: &Regions<'_>, g: usize) -> bool {
+    regions.shared.group(g).iter().any(|&i| {
+        let slot = regions.movers[i].index;
+        plan.is_continuous(slot) && matches!(plan.role(slot), Some(Role::Swept(_)))
+    })
 }
 
 fn run_with(
     world: &mut PhysicsWorld,
     dt: f32,
-    plan: &CcdPlan,
+    plan: &mut CcdPlan,
+    mut refusals: Vec<CcdError>,
+    all: bool,
     scratch: &mut CcdScratch,
-) -> Result<CcdOutcome, StepError> {
+) -> Result<CcdOutcome, Vec<Refusal>> {
+    {
+        let slots = &world.slots;
+        let body = |s: usize| slots.get(s).and_then(|e| e.as_ref()).map(|e| &e.body);
+        let bodies = Bodies {
+            order: &world.order,
+            body: &body,
+        };
+        settle(
+            &bodies,
+            plan,
+            dt,
+            world.ccd_max_impacts,
+            scratch,
+            &mut refusals,
+        );
+    }
+    let plan: &CcdPlan = plan;
+    let regions = Regions::of(scratch);
+    let mut refused: Vec<Refusal> = refusals.into_iter().map(|e| refusal_of(e, world)).collect();
+    let mut at: Option<Vec<usize>> = (!refused.is_empty()).then(|| positions(world));
+    let first = |at: &Option<Vec<usize>>, refused: &[Refusal]| match at {
+        Some(at) => refused
+            .iter()
+            .map(|r| at[r.slot])
+            .min()
+            .unwrap_or(usize::MAX),
+        None => usize::MAX,
+    };
+    let limit = first(&at, &refused);
+    let scope = if all {
+        SweepScope::All
+    } else {
+        SweepScope::Before(limit)
+    };
+    // The bodies alone that the stage sweeps: the continuous ones (the
+    // discrete movers alone are integrated as usual).
+    let filtered: Vec<(usize, Reach)>;
+    let alone = if regions.alone.iter().all(|(s, _)| plan.is_continuous(*s)) {
+        regions.alone
+    } else {
+        filtered = regions
+            .alone
+            .iter()
+            .filter(|(s, _)| plan.is_continuous(*s))
+            .copied()
+            .collect();
+        &filtered
+    };
+    let solo = sweep_each(world, dt, plan, alone, scope, at.as_deref());
+    if !solo.refusals.is_empty() && at.is_none() {
+        at = Some(positions(world));
+    }
+    refused.extend(solo.refusals.iter().cloned());
+    let limit = if all {
+        usize::MAX
+    } else {
+        limit.min(first(&at, &refused))
+    };
+    // The groups the stage sweeps (the step: those whose lowest member
+    // comes before the first refused body; a group's refusal names one of
+    // its members).
+    let swept: Vec<usize> = (0..regions.shared.len())
+        .filter(|&g| swept_group(plan, &regions, g))
+        .filter(|&g| {
+            let lowest = regions.movers[regions.shared.group(g)[0]].index;
+            at.as_ref().is_none_or(|at| at[lowest] < limit)
+        })
+        .collect();
+    let mut group_results = Vec::with_capacity(swept.len());
+    for result in sweep_groups(world, dt, plan, &regions, &swept) {
+        match result {
+            Ok(outcome) => group_results.push(outcome),
+            Err(r) => refused.push(r),
+        }
+    }
+    if !refused.is_empty() {
+        let at = at.unwrap_or_else(|| positions(world));
+        refused.sort_by_key(|r| at[r.slot]);
+        return Err(refused);
+    }
+    let ledger = start_ledger(world, plan, &regions, &solo, &swept);
+    Ok(finish(world, solo, group_results, ledger))
+}
+
+/// Applies the sweeps' motions and impacts to the world: the outcome of a
+/// successful continuous stage, with its ledger completed (impacts, the
+/// groups' counts).
+fn finish(
+    world: &mut PhysicsWorld,
+    solo: AloneSwept,
+    group_results: Vec<GroupOutcome>,
+    mut ledger: CcdLedger,
+) -> CcdOutcome {
     let mut outcome = CcdOutcome {
         moved: vec![false; world.slots.len()],
         events: Vec::new(),
-        substeps: Vec::new(),
+        substeps: solo.substeps,
+        ledger: CcdLedger::default(),
     };
-    let bodies = world.entries().map(|e| (e.id.index() as usize, &e.body));
-    let regions = regions(bodies, plan, dt, world.ccd_max_impacts, scratch)
-        .map_err(|err| StepError::from_ccd(err, &*world))?;
-    let results = sweep_each(world, dt, plan, regions.alone, &mut outcome.substeps)?;
-    for (slot, result) in results {
+    for (slot, result) in solo.results {
         let id = world.slot_id(slot);
         for impact in &result.impacts {
             let owner = world.slot_id(world.meshes.owner(impact.triangle) as usize);
@@ -411,8 +664,10 @@ fn run_with(
             apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
-    let group_results = sweep_groups(world, dt, plan, &regions)?;
     for result in group_results {
+        ledger.report.passes += result.counts.passes;
+        ledger.report.settled_cascades += result.counts.settled as u32;
+        ledger.report.candidate_triangles += result.counts.candidates;
         for impact in &result.impacts {
             let id = world.slot_id(impact.body);
             let other = match impact.other {
@@ -432,7 +687,9 @@ fn run_with(
             apply_motion(world, slot, &motion, &mut outcome.moved);
         }
     }
-    Ok(outcome)
+    count_impacts(&mut ledger, &outcome.events);
+    outcome.ledger = ledger;
+    outcome
 }
 
 #[cfg(test)]

@@ -121,6 +121,9 @@ pub(crate) struct GroupOutcome {
     pub(crate) motions: Vec<(usize, SweptMotion)>,
     /// Impulses in pass order.
     pub(crate) impacts: Vec<GroupImpact>,
+    /// The sweep's passes, settled instants and triangle candidates (the
+    /// step's report).
+    pub(crate) counts: crate::ccd::report::SweepCounts,
 }
 
 /// The group's input.

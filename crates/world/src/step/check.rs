@@ -1,0 +1,138 @@
+//! The dry run ([`PhysicsWorld::check_ccd`]): what the next step's
+//! continuous stage would refuse, every refused body listed, the world
+//! unchanged.
+//!
+//! # Method
+//! The step's own stages run on a copy of the world (bodies, caches and
+//! index; the copy is dropped), with the continuous stage asked to sweep
+//! every body and group and to keep every refusal instead of stopping at
+//! the first ([`super::ccd::run`]). The step reports the refusal of the
+//! first body in insertion order of this same list, so the two agree by
+//! construction: the step fails, naming the first listed body, exactly when
+//! the list is not empty. A world whose step fails before the continuous
+//! stage for another reason (an invalid body or configuration, a contact
+//! the narrow phase refuses) lists the refusals found up to there.
+//!
+//! # Source
+//! docs/continuous-collision.md, "Choosing per body" (the dry run).
+//!
+//! # Precision domain
+//! The step's.
+
+use super::{validate, Failure};
+use crate::ccd::error::{CcdError, UnsupportedReason};
+use crate::ccd::CcdRefusal;
+use crate::error::BodyNames;
+use crate::{PhysicsWorld, StepError};
+
+/// A refusal of the continuous stage: the slot of the body it names, the
+/// other body's slot, and the world's error.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Refusal {
+    /// The named body's slot.
+    pub slot: usize,
+    /// The other body's slot, if the refusal names one.
+    pub other: Option<usize>,
+    /// The world's error.
+    pub error: StepError,
+}
+
+/// The world's refusal for an engine error, naming bodies by slot.
+pub(crate) fn refusal_of(e: CcdError, world: &PhysicsWorld) -> Refusal {
+    let slot = e.body();
+    let other = match &e {
+        CcdError::Unsupported {
+            reason:
+                UnsupportedReason::Interacting { other, .. } | UnsupportedReason::Obstacle { other, .. },
+            ..
+        }
+        | CcdError::PairSweepRefused { other, .. } => Some(*other),
+        CcdError::SweepRefused { triangle, .. } => Some(world.meshes.owner(*triangle) as usize),
+        _ => None,
+    };
+    Refusal {
+        slot,
+        other,
+        error: StepError::from_ccd(e, world),
+    }
+}
+
+/// Every slot's position in the insertion order (`usize::MAX` for a free
+/// slot).
+pub(crate) fn positions(world: &PhysicsWorld) -> Vec<usize> {
+    let mut at = vec![usize::MAX; world.slots.len()];
+    for (i, &s) in world.order.iter().enumerate() {
+        at[s as usize] = i;
+    }
+    at
+}
+
+/// The step length (s) the dry run assumes before a world's first
+/// successful step: 1/60 s, the usual frame. After a step it assumes that
+/// step's length.
+pub const CHECK_CCD_DEFAULT_DT: f32 = 1.0 / 60.0;
+
+impl PhysicsWorld {
+    /// What the next step would refuse: every body the continuous stage
+    /// would refuse, in insertion order, each with the step's error for it
+    /// (the reason, the value and the limit). The next step fails exactly
+    /// when the list is not empty, naming its first body; a body to
+    /// `Discrete`, a smaller step or a larger limit clears a refusal (see
+    /// docs/continuous-collision.md, "Choosing per body"). Assumes the last
+    /// successful step's length ([`CHECK_CCD_DEFAULT_DT`] before the first;
+    /// [`PhysicsWorld::check_ccd_for`] takes one). Changes nothing, bit for
+    /// bit: it runs the step on a copy.
+    ///
+    /// ```
+    /// use parapet_geometry::Shape;
+    /// use parapet_math::Vec3;
+    /// use parapet_solver::{CcdMode, RigidBody};
+    /// use parapet_world::{PhysicsWorld, StepError};
+    ///
+    /// let mut world = PhysicsWorld::new(); // DISCRETE
+    /// let bullet = RigidBody::new_dynamic(Shape::sphere(0.02)?, 0.01)?
+    ///     .with_linear_velocity(Vec3::new(300.0, 0.0, 0.0))
+    ///     .with_ccd(CcdMode::Continuous);
+    /// let bullet = world.add_body(bullet)?;
+    /// // A static box is not a continuous obstacle, and marked Continuous
+    /// // it is refused itself.
+    /// let post = RigidBody::new_static(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?)
+    ///     .with_position(Vec3::new(0.0, 40.0, 0.0))
+    ///     .with_ccd(CcdMode::Continuous);
+    /// let post = world.add_body(post)?;
+    /// let refusals = world.check_ccd();
+    /// assert_eq!(refusals.len(), 1);
+    /// assert_eq!(refusals[0].body, post);
+    /// assert!(matches!(world.step(1.0 / 60.0), Err(StepError::Unsupported { .. })));
+    /// // The recipe: the box to Discrete. The bullet is far from it.
+    /// world.body_mut(post).unwrap().set_ccd(CcdMode::Discrete);
+    /// assert!(world.check_ccd().is_empty());
+    /// world.step(1.0 / 60.0)?;
+    /// assert_eq!(world.ccd_stats(bullet).map(|s| s.mode), Some(CcdMode::Continuous));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_ccd(&self) -> Vec<CcdRefusal> {
+        self.check_ccd_for(self.last_dt.unwrap_or(CHECK_CCD_DEFAULT_DT))
+    }
+
+    /// [`PhysicsWorld::check_ccd`] for a next step of `dt` seconds (empty
+    /// when the step would refuse `dt`, the configuration or a body before
+    /// its continuous stage: those errors are the step's own).
+    pub fn check_ccd_for(&self, dt: f32) -> Vec<CcdRefusal> {
+        if validate::config(self, dt).is_err() || validate::bodies(self).is_err() {
+            return Vec::new();
+        }
+        let mut copy = self.clone();
+        match copy.run_stages(dt, true) {
+            Ok(_) | Err(Failure::Stage(_)) => Vec::new(),
+            Err(Failure::Refused(list)) => list
+                .into_iter()
+                .map(|r| CcdRefusal {
+                    body: self.slot_id(r.slot),
+                    other: r.other.map(|o| self.slot_id(o)),
+                    error: r.error,
+                })
+                .collect(),
+        }
+    }
+}
