@@ -79,13 +79,17 @@ fn precision(w: &mut PhysicsWorld, id: BodyId, quantity: &str) -> (f64, f64) {
 }
 
 #[test]
-fn a_box_or_hull_that_can_turn_is_refused() {
+fn boxes_and_hulls_that_can_turn_are_turning_bodies_unless_their_tensor_is_degenerate() {
+    // A box that can turn is a turning body (docs/turning-bodies.md): it
+    // takes certified sub-steps.
     let mut w = world_with_floor();
     let b = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.2, 0.2, 0.2)).unwrap(), 1.0)
         .unwrap()
-        .with_position(Vec3::new(0.0, 0.0, 1.0));
+        .with_position(Vec3::new(0.0, 0.0, 1.0))
+        .with_angular_velocity(Vec3::new(3.0, 0.0, 1.0));
     let id = w.add_body(b).unwrap();
-    unsupported(&mut w, id, &["box", "turn"]);
+    w.step(0.01).unwrap();
+    assert!(w.ccd_substeps(id).is_some_and(|n| n >= 1));
 
     let mut w = world_with_floor();
     let pts = [
@@ -97,11 +101,22 @@ fn a_box_or_hull_that_can_turn_is_refused() {
     let mut h = RigidBody::new_dynamic(Shape::convex_hull(&pts).unwrap(), 1.0)
         .unwrap()
         .with_position(Vec3::new(0.0, 0.0, 1.0));
-    // Locked tensor but a pending torque (an angular push): still refused.
+    // Locked tensor but a pending torque (an angular push): a body that
+    // turns without a tensor to turn with is refused.
     h.set_inverse_inertia(Mat3::zeros()).unwrap();
     h.add_torque(Vec3::new(0.0, 0.0, 1.0));
     let id = w.add_body(h).unwrap();
-    unsupported(&mut w, id, &["hull"]);
+    unsupported(&mut w, id, &["hull", "inverse inertia"]);
+
+    // A box free to turn about one axis only (a rank-one inverse tensor).
+    let mut w = world_with_floor();
+    let mut b = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.2, 0.2, 0.2)).unwrap(), 1.0)
+        .unwrap()
+        .with_position(Vec3::new(0.0, 0.0, 1.0));
+    b.set_inverse_inertia(Mat3::from_diagonal(&Vec3::new(0.0, 0.0, 5.0)))
+        .unwrap();
+    let id = w.add_body(b).unwrap();
+    unsupported(&mut w, id, &["box", "inverse inertia"]);
 }
 
 #[test]
@@ -311,20 +326,23 @@ fn the_snapshot_is_checked_once_per_snapshot() {
 
 #[test]
 fn bodies_with_collisions_off_are_integrated_but_not_collided() {
-    // A turning box would be refused; with collisions off it just falls,
-    // through the floor, as its integration rules say.
+    // A box free to turn about one axis only would be refused; with
+    // collisions off it just falls, through the floor, as its integration
+    // rules say.
     let mut w = world_with_floor();
     let mut b = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.2, 0.2, 0.2)).unwrap(), 1.0)
         .unwrap()
         .with_position(Vec3::new(0.0, 0.0, 0.3))
         .with_linear_velocity(Vec3::new(0.0, 0.0, -50.0));
+    b.set_inverse_inertia(Mat3::from_diagonal(&Vec3::new(0.0, 0.0, 5.0)))
+        .unwrap();
     b.set_collides(false);
     let id = w.add_body(b).unwrap();
     w.step(0.01).unwrap();
     assert!(w.body(id).unwrap().position().z < -0.1);
     // Turning collisions back on restores the support checks next step.
     w.body_mut(id).unwrap().set_collides(true);
-    unsupported(&mut w, id, &["box"]);
+    unsupported(&mut w, id, &["box", "inverse inertia"]);
 }
 
 #[test]

@@ -64,8 +64,16 @@ fn turning_capsules_and_off_centre_shapes_are_accepted_and_report_substeps() {
 #[test]
 fn a_turning_body_that_can_reach_another_moving_body_is_refused() {
     let mut w = floor_world();
+    // The capsule closes on the sphere at 20 m/s: 0.2 m in the step, more
+    // than the 0.15 m between the capsule's skin and the sphere's reach
+    // (0.4 m apart, less the capsule's radius 0.1 and the sphere's radius
+    // 0.1 plus its 0.05 m offset), so the two can meet within the step.
     let a = w
-        .add_body(turning_capsule(0.1, 0.3, 1.0).with_position(Vec3::new(0.0, 0.0, 1.0)))
+        .add_body(
+            turning_capsule(0.1, 0.3, 1.0)
+                .with_position(Vec3::new(0.0, 0.0, 1.0))
+                .with_linear_velocity(Vec3::new(20.0, 0.0, 0.0)),
+        )
         .unwrap();
     let b = w
         .add_body(
@@ -83,7 +91,7 @@ fn a_turning_body_that_can_reach_another_moving_body_is_refused() {
         other => panic!("expected Unsupported, got {other}"),
     }
     assert_eq!(capture(&w), before);
-    // Apart, both are accepted.
+    // Apart (5 m, beyond the capsule's 0.2 m of travel), both are accepted.
     w.body_mut(b)
         .unwrap()
         .set_position(Vec3::new(5.0, 0.0, 1.0));

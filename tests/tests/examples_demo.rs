@@ -109,7 +109,7 @@ fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
     let mut text = Vec::new();
     let report = xtask::demo::run(true, &dir, &mut text, false).unwrap();
     let text = String::from_utf8(text).unwrap();
-    assert_eq!(report.scenes.len(), 5, "{text}");
+    assert_eq!(report.scenes.len(), 8, "{text}");
     assert!(report.all_as_expected(), "{text}");
     for s in &report.scenes {
         let svg = std::fs::read_to_string(&s.plot).unwrap();

@@ -1,6 +1,6 @@
 //! `cargo xtask bench-report [--quick]`: runs the criterion benches of
 //! `parapet-benches` (ccd_step, walkers, scaling, triangle_index, sweeps,
-//! ccd_policy),
+//! ccd_policy, vs_rapier),
 //! reads criterion's per-sample output (`target/criterion/**/new/sample.json`
 //! and `benchmark.json`) and the checks the benches record outside their
 //! timing, and writes the performance report: `ccd-performance.md` (machine,
@@ -21,6 +21,7 @@
 mod parse;
 mod plot;
 mod policy;
+mod versus;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -28,13 +29,14 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 /// The benches run, in report order.
-pub const BENCHES: [&str; 6] = [
+pub const BENCHES: [&str; 7] = [
     "ccd_step",
     "walkers",
     "scaling",
     "triangle_index",
     "sweeps",
     "ccd_policy",
+    "vs_rapier",
 ];
 
 /// One benchmark's per-step times (ns), one per criterion sample.

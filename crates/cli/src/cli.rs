@@ -1,6 +1,6 @@
 //! The `parapet` command: its arguments (clap) and what each subcommand
 //! does, with the exit status of [`ExitStatus`]: 0 success, 1 a step
-//! failed, 2 bad input (a scene or trajectory that cannot be read, with one
+//! failed (for `check`: a body the first step would refuse), 2 bad input (a scene or trajectory that cannot be read, with one
 //! line naming the file, line, column and field; a bad argument; an output
 //! that cannot be written).
 
@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use parapet::prelude::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 
 use crate::batch::{run_batch, Shard};
+use crate::check::check_scene;
 use crate::plot::{plot_positions, PositionSeries};
 use crate::run::{apply_settings, run_scene, step_time, Outcome, RunSettings};
 use crate::scene::{load_scene, KindName};
@@ -119,6 +120,17 @@ pub enum Command {
         #[command(flatten)]
         step: StepArgs,
     },
+    /// The dry run of a scene's first step: every body the continuous
+    /// stage would refuse, with the reason, the value and the limit (exit
+    /// 1 if any, 0 if none). Nothing is stepped or written.
+    Check {
+        /// The scene file.
+        scene: PathBuf,
+        /// Overrides (`--dt`, `--mode`; `--steps` is not read: the dry run
+        /// looks at the first step).
+        #[command(flatten)]
+        step: StepArgs,
+    },
     /// Write a self-contained HTML page replaying a trajectory in 3D.
     View {
         /// The trajectory CSV of `parapet run`.
@@ -160,6 +172,7 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             jobs,
             step,
         } => batch(&scenes, shard, &out, jobs, &step),
+        Command::Check { scene, step } => check(&scene, &step),
         Command::View {
             trajectory,
             scene,
@@ -258,6 +271,35 @@ fn batch(scenes: &[PathBuf], shard: Shard, out: &Path, jobs: usize, step: &StepA
         }
     }
     status
+}
+
+fn check(scene: &Path, step: &StepArgs) -> ExitStatus {
+    let mut loaded = match load_scene(scene) {
+        Ok(loaded) => loaded,
+        Err(e) => return bad(e),
+    };
+    let (dt, _) = match apply_settings(&mut loaded, &step.settings()) {
+        Ok(v) => v,
+        Err(e) => return bad(e),
+    };
+    let refused = check_scene(&loaded, dt);
+    let mut stdout = std::io::stdout().lock();
+    let written = if refused.is_empty() {
+        writeln!(
+            stdout,
+            "{}: no body would be refused at the first step",
+            scene.display()
+        )
+    } else {
+        refused
+            .iter()
+            .try_for_each(|r| writeln!(stdout, "{}: {r}", scene.display()))
+    };
+    match (written, refused.is_empty()) {
+        (Err(e), _) => bad(format!("cannot write the report: {e}")),
+        (Ok(()), true) => ExitStatus::Success,
+        (Ok(()), false) => ExitStatus::StepFailed,
+    }
 }
 
 fn view(trajectory: &Path, scene: &Path, out: &Path) -> ExitStatus {

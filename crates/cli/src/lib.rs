@@ -8,12 +8,14 @@
 //! | [`trajectory`] | the trajectory CSV (`step,time,body,name,x,...,wz`): write and read |
 //! | [`plot`] | the SVG plot of positions over time |
 //! | [`batch`] | shards of scene lists, run in parallel, with a summary |
+//! | [`check`] | the dry run: the bodies a scene's first step would refuse |
 //! | [`view`] | the self-contained 3D replay page |
 //! | [`cli`] | the command's arguments and exit status |
 //!
 //! The schema and the command are described for users in `docs/scenes.md`.
 
 pub mod batch;
+pub mod check;
 pub mod cli;
 pub mod plot;
 pub mod run;

@@ -67,9 +67,12 @@ pub fn cases() -> Result<(Vec<Refused>, f32), Box<dyn std::error::Error>> {
     let mut out = Vec::new();
 
     let mut w = ccd_world()?;
-    w.add_body(turning_box()?)?;
+    let mut locked = turning_box()?;
+    locked.set_inverse_inertia(Mat3::zeros())?;
+    locked.add_torque(Vec3::new(0.0, 0.0, 2.0));
+    w.add_body(locked)?;
     out.push(attempt(
-        "a box that can turn (rotating convex CCD is not supported)",
+        "a box pushed to turn without a tensor to turn with (zero inverse inertia, a pending torque)",
         w,
     )?);
 

@@ -3,6 +3,7 @@
 //! test builds each of them).
 
 use parapet::prelude::{BodyError, ShapeError, WorldError};
+use parapet::shape::MaterialError;
 
 /// Why a scene could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -14,6 +15,9 @@ pub enum SceneError {
     /// A body was refused.
     #[error("scene body: {0}")]
     Body(#[from] BodyError),
+    /// A material was refused.
+    #[error("scene material: {0}")]
+    Material(#[from] MaterialError),
     /// The world refused a body.
     #[error("scene world: {0}")]
     World(#[from] WorldError),

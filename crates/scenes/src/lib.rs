@@ -10,6 +10,8 @@
 //! - [`fast_box_wall()`]: a box that cannot turn fired into a wall.
 //! - [`tumbling_capsule()`]: a capsule that can turn, thrown spinning onto
 //!   the terrain (a turning body: certified sub-steps).
+//! - [`chassis_kerb()`], [`car_rollover()`], [`hull_crate()`]: vehicle
+//!   scenes, boxes and hulls that turn (turning solids).
 //!
 //! Each scene function takes the collision-detection mode and a step count
 //! and returns a [`Scene`]: the world plus what to measure; [`run`] steps it
@@ -20,6 +22,10 @@
 //! seed gives the same triangles on every machine.
 
 pub mod bench_ccd;
+pub mod bench_crowds;
+pub mod bench_dense;
+pub mod bench_vehicles;
+pub mod bench_versus;
 pub mod bench_walkers;
 pub mod clearance;
 mod error;
@@ -29,6 +35,7 @@ pub mod stack;
 pub mod terrain;
 pub mod tumbler;
 pub mod tunneling;
+pub mod vehicles;
 pub mod walker;
 pub mod wall;
 
@@ -37,12 +44,13 @@ pub use scene::{run, Measure, Refusal, Sample, Scene, SceneRun};
 pub use stack::sphere_stack;
 pub use tumbler::tumbling_capsule;
 pub use tunneling::tunneling;
+pub use vehicles::{car_rollover, chassis_kerb, hull_crate};
 pub use walker::capsule_walker;
 pub use wall::fast_box_wall;
 
 use parapet::prelude::CollisionDetection;
 
-/// The five demo scenes in `mode`, with their demo step counts, or a tenth of
+/// The eight demo scenes in `mode`, with their demo step counts, or a tenth of
 /// them (at least 5) when `quick`.
 ///
 /// # Errors
@@ -56,5 +64,8 @@ pub fn demo_scenes(mode: CollisionDetection, quick: bool) -> Result<Vec<Scene>, 
         sphere_stack(mode, n(60))?,
         fast_box_wall(mode, n(30))?,
         tumbling_capsule(mode, n(120))?,
+        chassis_kerb(mode, n(60))?,
+        car_rollover(mode, n(120))?,
+        hull_crate(mode, n(90))?,
     ])
 }

@@ -17,6 +17,14 @@ use crate::terrain::HeightField;
 /// counted and a body that went through is.
 pub const CROSSING_TOLERANCE: f64 = 1.0e-3;
 
+/// How far (m) a sampled surface point of a solid (a box or hull that
+/// turns) may sit behind a surface before it counts as crossed: 1 cm, half
+/// the contact margin. A resting solid keeps its surface within the
+/// contact solver's slop (5 mm) of the surface, and a turning solid's held
+/// contacts sink no deeper than that; a solid that went through is metres
+/// behind.
+pub const SOLID_CROSSING_TOLERANCE: f64 = 1.0e-2;
+
 /// Points sampled along a capsule's axis by [`Measure::AboveTerrain`]: the
 /// two ends and seven between. The height above a piecewise-planar terrain
 /// varies linearly between terrain edges, so the samples may miss a ridge
@@ -33,6 +41,13 @@ fn axis_points(body: &RigidBody, half_height: f64) -> Vec<Vec3> {
             p + axis * s
         })
         .collect()
+}
+
+/// Body-frame `points` placed by the body's pose.
+fn world_points<'a>(body: &'a RigidBody, points: &'a [Vec3]) -> impl Iterator<Item = Vec3> + 'a {
+    points
+        .iter()
+        .map(move |q| body.position() + body.rotation() * q)
 }
 
 /// What a scene measures about its watched body.
@@ -68,6 +83,25 @@ pub enum Measure {
         wall: f64,
         /// The body's half extent along x (m).
         half_extent: f64,
+    },
+    /// The lowest height (m) of the solid's sampled points (body frame,
+    /// placed by the body's pose) above a height field: the gap to the
+    /// terrain; crossed when a point is more than
+    /// [`SOLID_CROSSING_TOLERANCE`] below it.
+    SolidAboveTerrain {
+        /// The terrain, the same that the world holds as a mesh.
+        field: HeightField,
+        /// Points on (or inside) the solid, body frame (m).
+        points: Vec<Vec3>,
+    },
+    /// The smallest distance (m) of the solid's sampled points in front of
+    /// the wall plane `x = wall` (front towards -x); crossed when a point
+    /// is more than [`SOLID_CROSSING_TOLERANCE`] behind it.
+    SolidToWall {
+        /// The wall plane's x (m).
+        wall: f64,
+        /// Points on (or inside) the solid, body frame (m).
+        points: Vec<Vec3>,
     },
     /// Smallest gap (m) between the watched sphere and the spheres of a
     /// stack (centre distance less `radius_sum`); crossed when it jumps
@@ -204,6 +238,12 @@ fn gap(scene: &Scene, world: &PhysicsWorld) -> f64 {
             .map(|c| height_above(field, c).map_or(f64::NAN, |h| h - radius))
             .fold(f64::INFINITY, f64::min),
         Measure::ToWall { wall, half_extent } => wall - (p.x as f64 + half_extent),
+        Measure::SolidAboveTerrain { field, points } => world_points(body, points)
+            .map(|q| height_above(field, q).unwrap_or(f64::NAN))
+            .fold(f64::INFINITY, f64::min),
+        Measure::SolidToWall { wall, points } => world_points(body, points)
+            .map(|q| wall - q.x as f64)
+            .fold(f64::INFINITY, f64::min),
         Measure::ToStack { stack, radius_sum } => stack
             .iter()
             .filter_map(|id| world.body(*id))
@@ -227,6 +267,12 @@ fn crossed(scene: &Scene, before: &PhysicsWorld, after: &PhysicsWorld) -> bool {
             .into_iter()
             .any(|c| below_terrain(field, c, CROSSING_TOLERANCE)),
         Measure::ToWall { wall, .. } => p.x as f64 > wall + CROSSING_TOLERANCE,
+        Measure::SolidAboveTerrain { field, points } => {
+            world_points(b1, points).any(|q| below_terrain(field, q, SOLID_CROSSING_TOLERANCE))
+        }
+        Measure::SolidToWall { wall, points } => {
+            world_points(b1, points).any(|q| q.x as f64 > wall + SOLID_CROSSING_TOLERANCE)
+        }
         Measure::ToStack { stack, radius_sum } => {
             stack
                 .iter()

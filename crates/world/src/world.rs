@@ -103,6 +103,8 @@ pub struct PhysicsWorld {
     pub(crate) ccd_scratch: CcdScratch,
     /// The sub-steps each turning body took in the last successful step.
     pub(crate) turning_substeps: Vec<(BodyId, u32)>,
+    /// The continuous stage's work in the last successful step.
+    pub(crate) ccd_work: crate::ccd::CcdWork,
     /// Last step's contact impulses, for warm starting (sorted by key).
     pub(crate) contact_cache: ContactCache,
     /// The continuous stage's report and per-body stats of the last
@@ -185,6 +187,7 @@ impl PhysicsWorld {
             contact_count: 0,
             meshes: MeshIndex::default(),
             turning_substeps: Vec::new(),
+            ccd_work: crate::ccd::CcdWork::default(),
             ccd_mesh: MeshSnapshotCache::new(),
             ccd_classify: ClassifyCache::new(),
             ccd_scratch: Default::default(),
@@ -353,6 +356,14 @@ impl PhysicsWorld {
             .iter()
             .find(|(b, _)| *b == id)
             .map(|(_, n)| *n)
+    }
+
+    /// What the continuous stage did in the last successful step, counted
+    /// (diagnostics: pair tests of the grouping, shared groups, their
+    /// passes and exact sweeps; see [`crate::ccd::CcdWork`]). Replaced,
+    /// like the events, only by a successful step.
+    pub fn ccd_work(&self) -> crate::ccd::CcdWork {
+        self.ccd_work
     }
 
     /// Initial contact points plus swept impacts of the last successful step.

@@ -40,6 +40,7 @@
 use parapet_math::{promote, Quatd, Vec3, Vec3d};
 
 use super::bound::{admissible_time, sub_step_floor, PointMotion};
+use super::held::{held_time, HeldBand};
 use super::{CoreShape, Separation, Touch};
 use crate::sweep::domain::{self, SweepRefusal};
 use crate::sweep::APPROACH_EPS_FACTOR;
@@ -235,6 +236,7 @@ fn survey<S: CoreShape>(
     triangles: &[[Vec3; 3]],
     remaining: f64,
     mut contacts: Option<&mut Vec<TriangleContact>>,
+    bands: Option<&[Option<HeldBand>]>,
 ) -> f64 {
     let posed = shape.pose(&motion.rotation);
     let points = S::points(&posed);
@@ -261,8 +263,17 @@ fn survey<S: CoreShape>(
                 ));
             }
         }
-        let floor = sub_step_floor(sep.separation - sep.plane.slack, skin, tol);
-        step = step.min(admissible_time(points, &bound, &sep.plane, floor));
+        let separation = sep.separation - sep.plane.slack;
+        let t = match bands.and_then(|b| b.get(index)).copied().flatten() {
+            Some(band) => held_time(points, &bound, &sep.plane, separation, (skin, tol), &band),
+            None => admissible_time(
+                points,
+                &bound,
+                &sep.plane,
+                sub_step_floor(separation, skin, tol),
+            ),
+        };
+        step = step.min(t);
     }
     step
 }
@@ -304,7 +315,7 @@ pub fn contacts_at<S: CoreShape>(
     triangles: &[[Vec3; 3]],
     out: &mut Vec<TriangleContact>,
 ) {
-    survey(shape, motion, triangles, 0.0, Some(out));
+    survey(shape, motion, triangles, 0.0, Some(out), None);
 }
 
 /// The certified sub-step (s) at the motion's pose: the smallest admissible
@@ -316,7 +327,20 @@ pub fn certified_step<S: CoreShape>(
     triangles: &[[Vec3; 3]],
     remaining: f64,
 ) -> f64 {
-    survey(shape, motion, triangles, remaining, None)
+    survey(shape, motion, triangles, remaining, None, None)
+}
+
+/// [`certified_step`] with a [`HeldBand`] for some triangles (`bands[i]`
+/// for `triangles[i]`, `None` for the usual band; missing entries are
+/// `None`): see [`super::held`].
+pub fn certified_step_held<S: CoreShape>(
+    shape: &S,
+    motion: &RigidMotion,
+    triangles: &[[Vec3; 3]],
+    remaining: f64,
+    bands: &[Option<HeldBand>],
+) -> f64 {
+    survey(shape, motion, triangles, remaining, None, Some(bands))
 }
 
 /// Advances the shape along `motion` for `duration` seconds against the
@@ -353,7 +377,7 @@ pub fn advance<S: CoreShape>(
         }
         budget.used += 1;
         contacts.clear();
-        let step = survey(shape, &m, triangles, tau, Some(&mut contacts));
+        let step = survey(shape, &m, triangles, tau, Some(&mut contacts), None);
         if contacts.iter().any(TriangleContact::closing) {
             check_motion(shape, &m)?;
             return Ok(Advance::Contact(ContactEvent {

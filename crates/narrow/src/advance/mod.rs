@@ -86,6 +86,7 @@
 
 pub mod bound;
 pub mod driver;
+pub mod held;
 pub mod segment;
 pub mod solid;
 mod solid_manifold;
@@ -94,9 +95,10 @@ mod solid_shape;
 
 pub use bound::{sub_step_floor, BendMode, PointMotion, ADVANCE_ROUNDING_FACTOR, MIN_GAP_FRACTION};
 pub use driver::{
-    advance, certified_step, check_candidates, contacts_at, Advance, AdvanceError, ContactEvent,
-    RigidMotion, SubstepBudget, TouchPoint, TriangleContact,
+    advance, certified_step, certified_step_held, check_candidates, contacts_at, Advance,
+    AdvanceError, ContactEvent, RigidMotion, SubstepBudget, TouchPoint, TriangleContact,
 };
+pub use held::{hold, HeldBand, Hold, HOLD_START_FRACTION};
 pub use segment::SegmentCore;
 pub use solid::{PosedSolid, SolidCore, SolidError};
 

@@ -15,6 +15,9 @@
 //! - [`respond_pair`]: two moving bodies (either may be kinematic).
 //! - [`respond_turning_point`]: a turning body at one contact point, with a
 //!   micro-collision separation speed and re-closing.
+//! - [`respond_manifold`]: a turning body at several points of one instant
+//!   (a box landing flat), one plastic problem with restitution and
+//!   friction (`nnls.rs` solves its projections).
 //! - [`settle`]: the plastic, frictionless settling of several contacts at
 //!   one instant (a cascade), by active sets in a fixed order.
 //!
@@ -30,6 +33,8 @@ mod body_triangle;
 mod cascade;
 mod error;
 mod impulse;
+mod manifold;
+mod nnls;
 mod pair;
 mod turning_point;
 
@@ -39,5 +44,9 @@ pub use cascade::{
 };
 pub use error::ImpactError;
 pub use impulse::ImpactMass;
+pub use manifold::{
+    respond_manifold, ManifoldPoint, ManifoldResponse, COMPRESSION_REGULARIZATION, FRICTION_SWEEPS,
+    MANIFOLD_RELATIVE_TOLERANCE, MAX_MANIFOLD_POINTS,
+};
 pub use pair::{respond_pair, PairResponse, PairSide};
 pub use turning_point::{respond_turning_point, TurningResponse};

@@ -13,9 +13,10 @@ use parapet_solver::impact::{ImpactError, MAX_SETTLED_CONTACTS};
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum UnsupportedReason {
-    /// A box or hull whose inverse inertia is not zero, or that spins or has
-    /// a pending torque: rotating convex CCD is not supported.
-    #[error("a {shape} that can turn (nonzero inverse inertia, spin or torque) is not a continuous collider")]
+    /// A box or hull that can turn whose convex core cannot be built (a hull
+    /// without interior). A box or hull that can turn is otherwise swept as
+    /// a turning body.
+    #[error("a {shape} that can turn has no convex core (a hull without interior) and is not a continuous collider")]
     TurningSolid {
         /// "box" or "hull".
         shape: &'static str,
@@ -40,9 +41,9 @@ pub enum UnsupportedReason {
         /// The larger of the two offsets' lengths, metres.
         value: f64,
     },
-    /// A capsule that can turn whose inverse tensor is not symmetric
-    /// positive definite.
-    #[error("a turning capsule's inverse inertia must be symmetric positive definite (or zero in every element for a capsule that cannot turn)")]
+    /// A capsule, box or hull that can turn whose inverse tensor is not
+    /// symmetric positive definite.
+    #[error("a turning capsule's, box's or hull's inverse inertia must be symmetric positive definite (or zero in every element for a shape that cannot turn)")]
     TurningTensorNotSpd,
     /// A dynamic sphere whose inverse tensor is not symmetric positive definite.
     #[error("a dynamic sphere's inverse inertia must be symmetric positive definite")]
@@ -105,7 +106,7 @@ impl UnsupportedReason {
     pub fn limit(&self) -> &'static str {
         match self {
             UnsupportedReason::TurningSolid { .. } => {
-                "boxes and hulls with zero inverse inertia, no spin and no torque"
+                "boxes, and hulls with an interior"
             }
             UnsupportedReason::TurningCapsule | UnsupportedReason::LockedCapsuleSpins { .. } => {
                 "capsules with zero inverse inertia, no spin and no torque"
@@ -114,7 +115,7 @@ impl UnsupportedReason {
                 "spheres and capsules centred on their body origin and mass centre"
             }
             UnsupportedReason::TurningTensorNotSpd => {
-                "capsules with a symmetric positive-definite or an all-zero inverse inertia"
+                "capsules, boxes and hulls with a symmetric positive-definite or an all-zero inverse inertia"
             }
             UnsupportedReason::SphereTensorNotSpd => {
                 "dynamic spheres with a symmetric positive-definite inverse inertia"

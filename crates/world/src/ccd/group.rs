@@ -30,13 +30,16 @@
 //! decided conservatively ([`super::reach::overlaps`]).
 
 mod candidates;
+pub(crate) mod gap;
 
 use parapet_math::rounding::{add_up, mul_up};
+use parapet_narrow::solid::ConvexSolid;
 use parapet_solver::contact::CONTACT_MARGIN;
 
 use super::error::{CcdError, UnsupportedReason};
 use super::reach::{overlaps, speed_bound, Reach};
 use candidates::{candidate_pairs, SweepScratch};
+pub(crate) use gap::{Core, CoreShape};
 
 /// The shared groups of one step ([`Groups::shared`]): the member
 /// positions of every group one after the other, one list with the end of
@@ -102,6 +105,34 @@ pub(crate) struct Mover {
     pub(crate) energy: f64,
     /// Dynamic bodies: split-correction travel this step (m).
     pub(crate) split_travel: f64,
+    /// Its shape for the meeting test ([`gap::apart`]).
+    pub(crate) core: Core,
+}
+
+/// The shape-frame solid of a mover's polytope core, by body index.
+pub(crate) type Solids<'s> = dyn Fn(usize) -> Option<&'s ConvexSolid> + 's;
+
+/// Whether movers `i` and `j` with regions `reach` can meet within the
+/// step: their reach balls overlap ([`overlaps`]) and their shapes are not
+/// shown apart by [`gap::apart`]. Either test alone proves a pair apart
+/// (docs/continuous-collision.md, "Moving groups").
+fn can_meet(movers: &[Mover], reach: &[Reach], i: usize, j: usize, solids: &Solids<'_>) -> bool {
+    if !overlaps(&reach[i], &reach[j]) {
+        return false;
+    }
+    let (a, b) = (&movers[i], &movers[j]);
+    let solid = |m: &Mover| match m.core.shape {
+        CoreShape::Solid { .. } => solids(m.index),
+        _ => None,
+    };
+    !gap::apart(
+        &a.core,
+        reach[i].radius,
+        solid(a),
+        &b.core,
+        reach[j].radius,
+        solid(b),
+    )
 }
 
 /// The groups of one step.
@@ -311,6 +342,7 @@ pub(crate) fn form_groups(movers: &[Mover], max_impacts: u32, dt: f32) -> Result
         movers,
         max_impacts,
         dt,
+        &|_| None,
         &mut GroupScratch::default(),
         &mut groups,
     )?;
@@ -333,6 +365,9 @@ pub(crate) struct GroupScratch {
     sweep: SweepScratch,
     sums: GroupSums,
     next: Vec<Reach>,
+    /// The pair tests ([`can_meet`]) of the last call (a count, for
+    /// [`crate::ccd::CcdWork`]).
+    pub(crate) tests: u64,
 }
 
 impl std::fmt::Debug for GroupScratch {
@@ -350,6 +385,7 @@ pub(crate) fn form_groups_with(
     movers: &[Mover],
     max_impacts: u32,
     dt: f32,
+    solids: &Solids<'_>,
     scratch: &mut GroupScratch,
     out: &mut Groups,
 ) -> Result<(), CcdError> {
@@ -363,7 +399,9 @@ pub(crate) fn form_groups_with(
         sweep,
         sums,
         next,
+        tests,
     } = scratch;
+    *tests = 0;
     let Groups { label, reach, size } = out;
     parent.clear();
     parent.extend(0..n);
@@ -386,7 +424,8 @@ pub(crate) fn form_groups_with(
             if ri == rj {
                 continue;
             }
-            if overlaps(&reach[i], &reach[j]) {
+            *tests += 1;
+            if can_meet(movers, reach, i, j, solids) {
                 let (keep, gone) = (ri.min(rj), ri.max(rj));
                 parent[gone] = keep;
                 merged = true;
@@ -416,7 +455,7 @@ pub(crate) fn form_groups_with(
         let other = group.iter().copied().find(|&j| {
             j != i
                 && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
-                && overlaps(&reach[i], &reach[j])
+                && can_meet(movers, reach, i, j, solids)
         });
         let other = other.or_else(|| group.iter().copied().find(|&j| j != i));
         if let Some(j) = other {
@@ -453,6 +492,7 @@ pub(crate) fn alone_reach(
         mass: 1.0,
         energy: 0.0,
         split_travel,
+        core: Core::BALL,
     };
     reach_with(&m, speed, dt as f64)
 }

@@ -27,6 +27,10 @@
 //!   [`swept_bounds`]) and reuses the outcomes of members whose input did
 //!   not change since the previous pass; the events and their order are
 //!   those of sweeping every pair ([`CULL_MIN_MEMBERS`]).
+//! * **Pair schedule**: every live pair waits, ordered by the end of the
+//!   window over which its certificates show it apart, until a pass's
+//!   earliest event comes at or after that end ([`schedule`]): a pass
+//!   sweeps only the pairs due by its event, then chooses again.
 //! * **Event memo**: each member's best event (its triangles, then its
 //!   pairs with higher members) is kept until its input or one of those
 //!   pairs changes, and a pass offers the members' best events in member
@@ -76,8 +80,10 @@
 //! The sweeps' (see docs/continuous-collision.md, "Precision limits");
 //! coordinates within 65536 radii at start and end.
 
+mod certify;
 mod cull;
 mod memo;
+mod schedule;
 mod scratch;
 mod settle;
 mod state;
@@ -91,6 +97,7 @@ use parapet_solver::integrate::quaternion_update::quaternion_update;
 
 use super::error::CcdError;
 use super::motion::{check_coordinates, MeshView, SweptMotion};
+pub(crate) use memo::SweepWork;
 use memo::{earliest, earliest_exhaustive};
 use parapet_solver::impact::{respond_body_triangle, respond_pair, ImpactMass};
 use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
@@ -180,6 +187,8 @@ fn sweep_group_in(
     // Every member is new to the memo (which only the culled passes use).
     moved.clear();
     settle.forget(members);
+    let horizon = certify::horizon(dt);
+    memo.work = SweepWork::default();
     if cull {
         memo.reset(states);
         find_negative_zero(states, negative_zero);
@@ -192,9 +201,9 @@ fn sweep_group_in(
         }
         counts.passes += 1;
         let found = if cull {
-            earliest(states, statics, tau, memo, moved)?
+            earliest(states, statics, tau, (elapsed, horizon), memo, moved)?
         } else {
-            earliest_exhaustive(states, statics, tau)?
+            earliest_exhaustive(states, statics, tau, &mut memo.work)?
         };
         moved.clear();
         let Some(ev) = found else {
@@ -249,9 +258,14 @@ fn sweep_group_in(
     }
 
     let motions = end_motions(states, &input.members, tau, dt)?;
+    let work = SweepWork {
+        passes,
+        ..memo.work
+    };
     Ok(GroupOutcome {
         motions,
         impacts,
+        work,
         counts,
     })
 }

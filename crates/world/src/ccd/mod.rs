@@ -6,8 +6,9 @@
 //! policy ([`CcdMode`], resolved per step by `policy`, with the motion
 //! fraction of `Auto`, [`AUTO_MOTION_FRACTION`]), the step's report
 //! ([`CcdReport`], [`BodyCcdStats`]) and the dry run's refusal
-//! ([`CcdRefusal`]), the reasons a body is refused ([`UnsupportedReason`])
-//! and the capsule limit of the support rules ([`support::MAX_HALF_HEIGHT`]). The policy itself is
+//! ([`CcdRefusal`]), the reasons a body is refused ([`UnsupportedReason`]),
+//! the capsule limit of the support rules ([`support::MAX_HALF_HEIGHT`])
+//! and the step's work counts ([`CcdWork`]). The policy itself is
 //! internal to the world, one file per layer: which bodies the mode
 //! supports (`support`) and the step's plan (`plan`), how far each body can
 //! reach (`reach`, `regions`), the policy's refusals after the solve
@@ -37,12 +38,14 @@ pub(crate) mod scratch;
 pub(crate) mod solo;
 pub mod support;
 pub(crate) mod turning;
+mod work;
 
 pub use error::UnsupportedReason;
 pub use mode::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 pub use parapet_solver::body::{CcdMode, UnknownCcdMode};
 pub use policy::AUTO_MOTION_FRACTION;
 pub use report::{BodyCcdStats, CcdRefusal, CcdReport};
+pub use work::CcdWork;
 
 pub(crate) use error::CcdError;
 pub(crate) use mesh_cache::MeshSnapshotCache;

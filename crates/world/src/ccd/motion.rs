@@ -1,9 +1,9 @@
 //! The motion types that the continuous sweeps share, apart from any sweep
-//! algorithm: the shape of a body that turns ([`TurningShape`]; one that
-//! moves in a straight line is a [`parapet_narrow::sweep::SweptShape`]),
-//! the static triangles it can hit ([`MeshView`]), what a sweep reports
-//! ([`SweptImpact`], [`SweptMotion`]), and the coordinate check every loop
-//! uses ([`check_coordinates`]).
+//! algorithm: the static triangles a body can hit ([`MeshView`]), what a
+//! sweep reports ([`SweptImpact`], [`SweptMotion`]), and the coordinate
+//! check every loop uses ([`check_coordinates`]). The shape of a body that
+//! moves in a straight line is a [`parapet_narrow::sweep::SweptShape`]; a
+//! turning body's is `super::turning::TurningShape`.
 //!
 //! # Method
 //! Plain data; the placement of a swept shape (a capsule's world half
@@ -23,15 +23,6 @@ use parapet_math::{Quat, Vec3, Vec3d};
 use parapet_narrow::sweep::{MAX_COORDINATE, MAX_COORDINATE_RADII};
 
 use super::error::CcdError;
-
-/// The shape of a turning body.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct TurningShape {
-    /// Radius (m).
-    pub(crate) radius: f32,
-    /// Half height of the core segment (m), `0` for a sphere.
-    pub(crate) half_height: f32,
-}
 
 /// The static triangles a body can hit: the world's snapshot, its bounds
 /// tree, the material of each triangle's owner (`None` when the owner's

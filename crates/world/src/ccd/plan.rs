@@ -40,10 +40,10 @@ use parapet_solver::contact::CONTACT_MARGIN;
 use parapet_solver::{BodyKind, CcdMode, RigidBody};
 
 use super::error::CcdError;
-use super::motion::TurningShape;
 use super::policy::{is_fast, requested, Class};
 use super::reach;
 use super::support::{classify_cached, ClassifyCache, Role};
+use super::turning::TurningShape;
 use super::CollisionDetection;
 use crate::contact_query::ContactQuery;
 
@@ -122,7 +122,7 @@ fn classify_one(
         Role::KinematicSphere { radius }
         | Role::Swept(SweptShape::Sphere { radius })
         | Role::Swept(SweptShape::Capsule { radius, .. })
-        | Role::Turning(TurningShape { radius, .. }) => check_radius(slot, *radius)?,
+        | Role::Turning(TurningShape::Segment { radius, .. }) => check_radius(slot, *radius)?,
         _ => {}
     }
     Ok(role)

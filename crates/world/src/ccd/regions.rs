@@ -22,18 +22,21 @@
 //! bounding radius is widened by a relative `1e-12` for the roundoff of its
 //! rotated vertices; the reach limit is [`super::reach::check_reach`]'s.
 
-use parapet_math::{promote, Vec3d};
+use parapet_math::nalgebra::UnitQuaternion;
+use parapet_math::rounding::add_up;
+use parapet_math::{promote, promote_quat, Quat, Vec3d};
 use parapet_narrow::sweep::{capsule_half_axis, SweptShape};
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
-use super::group::{form_groups_with, Groups, Mover, SharedGroups};
+use super::group::gap::ROTATION_WIDEN;
+use super::group::{form_groups_with, Core, CoreShape, Groups, Mover, SharedGroups};
 use super::group_sweep::MemberShape;
 use super::plan::CcdPlan;
 use super::reach::{self, Reach};
 use super::scratch::CcdScratch;
 use super::support::Role;
-use super::turning::turning_reach;
+use super::turning::{end_arms, turning_reach, TurningShape};
 
 /// The regions of one step, held in the stage's scratch.
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +49,8 @@ pub(crate) struct Regions<'s> {
     pub(crate) groups: &'s Groups,
     /// The shared groups, in the order of their lowest member.
     pub(crate) shared: &'s SharedGroups,
+    /// The pair tests the grouping made.
+    pub(crate) grouping_tests: u64,
 }
 
 impl<'s> Regions<'s> {
@@ -60,6 +65,7 @@ impl<'s> Regions<'s> {
             movers: &scratch.movers,
             groups: &scratch.groups,
             shared: &scratch.shared,
+            grouping_tests: scratch.group.tests,
         }
     }
 }
@@ -115,7 +121,7 @@ pub(crate) fn fill_regions<'a>(
             Role::Turning(shape) => {
                 let energy = plan.energy(slot).max(reach::bound_energy(body));
                 let r = turning_reach(body, shape, energy, dt);
-                reach::check_reach(slot, &r, shape.radius as f64)?;
+                reach::check_reach(slot, &r, shape.domain_radius())?;
                 (r, 0.0, 0.0)
             }
             Role::KinematicSphere { radius } => {
@@ -130,9 +136,15 @@ pub(crate) fn fill_regions<'a>(
             _ => continue,
         };
         moving.push((slot, r));
-        movers.push(mover_of(body, slot, role, r, bound, energy, dt));
+        let mut m = mover_of(body, slot, role, r, bound, energy, dt);
+        m.core = core_of(body, role);
+        movers.push(m);
     }
-    form_groups_with(movers, max_impacts, dt, group, groups)?;
+    let solids = |slot: usize| match plan.role(slot) {
+        Some(Role::Swept(SweptShape::Solid { solid, .. })) => Some(&**solid),
+        _ => None,
+    };
+    form_groups_with(movers, max_impacts, dt, &solids, group, groups)?;
     // A mover alone keeps its region alone (checked above); a shared
     // group's members are checked with their group regions.
     let mut all_alone = true;
@@ -227,6 +239,87 @@ fn swept_bound(body: &RigidBody, shape: &SweptShape) -> (Vec3d, f64) {
     }
 }
 
+/// A unit `f64` rotation from an `f32` quaternion.
+fn unit(q: Quat) -> UnitQuaternion<f64> {
+    UnitQuaternion::new_normalize(promote_quat(q).into_inner())
+}
+
+/// The shape of moving body `body` in `role` for the grouping's meeting
+/// test ([`super::group::gap`]): a sphere's centre, a capsule's `f32`
+/// world segment (the one its reach bound measures), a solid's centre
+/// and rotation, a turning body's core segment at the step's start;
+/// each with the shape bound its reach was built from.
+fn core_of(body: &RigidBody, role: &Role) -> Core {
+    match role {
+        Role::Swept(shape) => {
+            let (center, bound) = swept_bound(body, shape);
+            match shape {
+                SweptShape::Sphere { radius } => Core {
+                    shape: CoreShape::Segment([center, center]),
+                    radius: *radius as f64,
+                    bound,
+                },
+                SweptShape::Capsule {
+                    radius,
+                    half_height,
+                } => {
+                    let a = promote(capsule_half_axis(
+                        body.rotation(),
+                        body.shape_offset().1,
+                        *half_height,
+                    ));
+                    let ends = [
+                        (center - a).map(|x| x as f32),
+                        (center + a).map(|x| x as f32),
+                    ];
+                    Core {
+                        shape: CoreShape::Segment(ends.map(promote)),
+                        radius: *radius as f64,
+                        bound,
+                    }
+                }
+                SweptShape::Solid { solid, .. } => {
+                    let (offset, offset_rotation) = body.shape_offset();
+                    let extent = solid.bounding_radius() + promote(offset).norm();
+                    Core {
+                        shape: CoreShape::Solid {
+                            center,
+                            rotation: unit(body.rotation()) * unit(offset_rotation),
+                        },
+                        radius: ROTATION_WIDEN * extent,
+                        bound,
+                    }
+                }
+            }
+        }
+        Role::Turning(TurningShape::Segment {
+            radius,
+            half_height,
+        }) => {
+            // The bound of `turning_reach`: the farther end arm, widened
+            // for its rotation's roundoff, plus the radius.
+            let arms = end_arms(body, *half_height);
+            let far = reach::norm_up(&arms[0]).max(reach::norm_up(&arms[1])) * (1.0 + 1.0e-12);
+            let center = body.world_center_of_mass_f64();
+            let q = unit(body.rotation());
+            Core {
+                shape: CoreShape::Segment(arms.map(|arm| center + q * arm)),
+                radius: *radius as f64 + ROTATION_WIDEN * far,
+                bound: add_up(far, *radius as f64),
+            }
+        }
+        Role::KinematicSphere { radius } => {
+            let c = promote(body.position());
+            Core {
+                shape: CoreShape::Segment([c, c]),
+                radius: *radius as f64,
+                bound: *radius as f64,
+            }
+        }
+        _ => Core::BALL,
+    }
+}
+
 /// The grouping's view of moving body `slot` with region `alone`: `bound`
 /// is a swept body's shape bound (m) and `energy` its bound energy (J, the
 /// larger of the post-force and post-solver energies).
@@ -248,6 +341,7 @@ fn mover_of(
         mass: body.mass() as f64,
         energy: 0.0,
         split_travel: 0.0,
+        core: Core::BALL,
     };
     match role {
         Role::KinematicSphere { .. } => {

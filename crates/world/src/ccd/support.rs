@@ -10,28 +10,30 @@
 //! is outside collision handling (`Role::Passive`) whatever its shape.
 //!
 //! Turning bodies (`Role::Turning`, see docs/turning-bodies.md): a dynamic
-//! capsule that can turn (symmetric positive-definite inverse tensor), and a
-//! dynamic sphere or capsule whose shape sits off its body origin or its mass
-//! centre (by at most [`MAX_SHAPE_OFFSET`]); they take the certified
-//! sub-steps of `ccd/turning.rs`.
+//! capsule, box or hull that can turn (symmetric positive-definite inverse
+//! tensor), and a dynamic sphere or capsule whose shape sits off its body
+//! origin or its mass centre (offsets at most [`MAX_SHAPE_OFFSET`]); they
+//! take the certified sub-steps of `ccd/turning`.
 //!
 //! Groups of interacting centred spheres, locked capsules and kinematic
 //! spheres are swept together (`ccd/group.rs`); a turning body, box or
 //! hull that can reach another moving body is refused there. Refused
-//! outright: turning boxes and hulls, kinematic non-spheres, spinning
-//! kinematic spheres, static primitives.
+//! outright: kinematic non-spheres, spinning kinematic spheres, static
+//! primitives.
 
 use std::sync::Arc;
 
 use parapet_geometry::Shape;
 use parapet_math::{promote, Mat3, Vec3};
+use parapet_narrow::advance::SolidCore;
 use parapet_narrow::solid::ConvexSolid;
 use parapet_narrow::sweep::{SweptShape, MAX_SHAPE_OFFSET};
 use parapet_solver::integrate::rotation_split::InverseInertiaSplit;
 use parapet_solver::{BodyKind, RigidBody};
 
 use super::error::{CcdError, UnsupportedReason};
-use super::motion::TurningShape;
+use super::turning::shape::solid_core;
+use super::turning::TurningShape;
 
 /// Largest accepted capsule half height (unit: metre): a capsule's half
 /// height must be finite and at most 10,000 m (see
@@ -135,7 +137,14 @@ fn check_offset(index: usize, body: &RigidBody) -> Result<(), CcdError> {
 pub(crate) struct ClassifyCache {
     solids: Vec<Option<(Shape, Arc<ConvexSolid>)>>,
     factorable: Vec<Option<[u32; 9]>>,
+    /// A turning box's or hull's core with the shape and placement bits
+    /// (shape offset, its rotation, mass centre) it was built from.
+    cores: Vec<Option<CachedCore>>,
 }
+
+/// A cached turning core: the shape, the bits of its placement (shape
+/// offset, its rotation, mass centre) and the core built from them.
+type CachedCore = (Shape, [u32; 10], Arc<SolidCore>);
 
 impl ClassifyCache {
     /// An empty cache.
@@ -163,6 +172,36 @@ impl ClassifyCache {
         }
         self.solids[index] = Some((shape.clone(), Arc::clone(&solid)));
         Ok(solid)
+    }
+
+    /// The turning solid core of `body`'s shape in slot `index`: the cached
+    /// one when the shape and its placement are the cached ones, else
+    /// `build`'s (then cached).
+    fn core<E>(
+        &mut self,
+        index: usize,
+        body: &RigidBody,
+        build: impl FnOnce() -> Result<SolidCore, E>,
+    ) -> Result<Arc<SolidCore>, E> {
+        let (offset, rotation) = body.shape_offset();
+        let com = body.center_of_mass();
+        let q = rotation.coords;
+        let bits = [
+            offset.x, offset.y, offset.z, q.x, q.y, q.z, q.w, com.x, com.y, com.z,
+        ]
+        .map(f32::to_bits);
+        let shape = body.shape();
+        if let Some(Some((cached, cached_bits, core))) = self.cores.get(index) {
+            if cached == shape && *cached_bits == bits {
+                return Ok(Arc::clone(core));
+            }
+        }
+        let core = Arc::new(build()?);
+        if self.cores.len() <= index {
+            self.cores.resize(index + 1, None);
+        }
+        self.cores[index] = Some((shape.clone(), bits, Arc::clone(&core)));
+        Ok(core)
     }
 
     /// Makes room for `slots` body slots, so that filling the cache during
@@ -219,6 +258,36 @@ fn diagonal_factorable(tensor: &Mat3) -> Option<bool> {
     }
     let positive_finite = |bits: u32| bits.wrapping_sub(1) < 0x7f7f_ffff;
     Some(positive_finite(b[0]) & positive_finite(b[4]) & positive_finite(b[8]))
+}
+
+/// The role of a dynamic box or hull that can turn (`name`: "box" or
+/// "hull"): a turning body with a symmetric positive-definite inverse
+/// tensor, its offsets within [`MAX_SHAPE_OFFSET`].
+///
+/// # Errors
+/// [`UnsupportedReason::TurningTensorNotSpd`]; [`CcdError::Precision`] for
+/// an offset beyond the limit; [`UnsupportedReason::TurningSolid`] for a
+/// hull whose core cannot be built (no interior).
+fn turning_solid(
+    index: usize,
+    body: &RigidBody,
+    name: &'static str,
+    cache: &mut ClassifyCache,
+) -> Result<Role, CcdError> {
+    let refuse = |reason| CcdError::Unsupported {
+        body: index,
+        reason,
+    };
+    if !cache.factorable(index, &body.inverse_inertia()) {
+        return Err(refuse(UnsupportedReason::TurningTensorNotSpd));
+    }
+    check_offset(index, body)?;
+    let core = cache.core(index, body, || {
+        let built = solid_core(body, body.shape())
+            .ok_or_else(|| refuse(UnsupportedReason::TurningSolid { shape: name }))?;
+        built.map_err(|_| refuse(UnsupportedReason::TurningSolid { shape: name }))
+    })?;
+    Ok(Role::Turning(TurningShape::Solid { core, name }))
 }
 
 /// Classifies one body by the support rules. `torque` is the pending torque
@@ -307,7 +376,7 @@ pub(crate) fn classify_cached(
                     }
                     if has_offset(body) {
                         check_offset(index, body)?;
-                        return Ok(Role::Turning(TurningShape {
+                        return Ok(Role::Turning(TurningShape::Segment {
                             radius: s.radius(),
                             half_height: 0.0,
                         }));
@@ -324,7 +393,7 @@ pub(crate) fn classify_cached(
                             limit: MAX_HALF_HEIGHT,
                         });
                     }
-                    let turning = TurningShape {
+                    let turning = TurningShape::Segment {
                         radius: c.radius(),
                         half_height: c.half_height(),
                     };
@@ -357,7 +426,7 @@ pub(crate) fn classify_cached(
                         "hull"
                     };
                     if !locked() {
-                        return Err(refuse(UnsupportedReason::TurningSolid { shape: name }));
+                        return turning_solid(index, body, name, cache);
                     }
                     let off = promote(body.shape_offset().0).norm();
                     if !(off <= MAX_SHAPE_OFFSET) {

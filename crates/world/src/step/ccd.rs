@@ -70,6 +70,8 @@ pub(crate) struct CcdOutcome {
     pub events: Vec<ContactEvent>,
     /// The sub-steps each turning body took, in insertion order.
     pub substeps: Vec<(BodyId, u32)>,
+    /// What the stage did, counted.
+    pub work: crate::ccd::CcdWork,
     /// The report and per-body stats of the step.
     pub ledger: CcdLedger,
 }
@@ -313,7 +315,7 @@ fn sweep_each(
                 let input = TurningInput {
                     index: *slot,
                     body: &entry.body,
-                    shape: *shape,
+                    shape,
                     dt,
                     max_impacts: world.ccd_max_impacts,
                     max_substeps: world.ccd_max_substeps,
@@ -629,7 +631,17 @@ fn run_with(
         return Err(refused);
     }
     let ledger = start_ledger(world, plan, &regions, &solo, &swept);
-    Ok(finish(world, solo, group_results, ledger))
+    let work = crate::ccd::CcdWork {
+        grouping_tests: regions.grouping_tests,
+        groups: swept.len() as u64,
+        largest_group: swept
+            .iter()
+            .map(|&g| regions.shared.group(g).len() as u64)
+            .max()
+            .unwrap_or(0),
+        ..Default::default()
+    };
+    Ok(finish(world, solo, group_results, ledger, work))
 }
 
 /// Applies the sweeps' motions and impacts to the world: the outcome of a
@@ -640,12 +652,14 @@ fn finish(
     solo: AloneSwept,
     group_results: Vec<GroupOutcome>,
     mut ledger: CcdLedger,
+    work: crate::ccd::CcdWork,
 ) -> CcdOutcome {
     let mut outcome = CcdOutcome {
         moved: vec![false; world.slots.len()],
         events: Vec::new(),
         substeps: solo.substeps,
         ledger: CcdLedger::default(),
+        work,
     };
     for (slot, result) in solo.results {
         let id = world.slot_id(slot);
@@ -668,6 +682,11 @@ fn finish(
         ledger.report.passes += result.counts.passes;
         ledger.report.settled_cascades += result.counts.settled as u32;
         ledger.report.candidate_triangles += result.counts.candidates;
+        let w = &mut outcome.work;
+        w.group_passes += result.work.passes;
+        w.pair_sweeps += result.work.pair_sweeps;
+        w.pair_decisions += result.work.pair_decisions;
+        w.triangle_sweeps += result.work.triangle_sweeps;
         for impact in &result.impacts {
             let id = world.slot_id(impact.body);
             let other = match impact.other {

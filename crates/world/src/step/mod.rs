@@ -116,6 +116,7 @@ impl PhysicsWorld {
         integrate::advance(self, dt, &swept.moved).map_err(Failure::Stage)?;
         Ok(report::StepReport::new(initial, swept.events)
             .with_substeps(swept.substeps)
-            .with_ledger(swept.ledger))
+            .with_ledger(swept.ledger)
+            .with_work(swept.work))
     }
 }

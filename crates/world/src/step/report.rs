@@ -19,6 +19,7 @@ pub(crate) struct StepReport {
     events: Vec<ContactEvent>,
     substeps: Vec<(BodyId, u32)>,
     ledger: CcdLedger,
+    work: crate::ccd::CcdWork,
 }
 
 impl StepReport {
@@ -31,12 +32,19 @@ impl StepReport {
             events,
             substeps: Vec::new(),
             ledger: CcdLedger::default(),
+            work: crate::ccd::CcdWork::default(),
         }
     }
 
     /// Adds the sub-step counts of the turning bodies (insertion order).
     pub fn with_substeps(mut self, substeps: Vec<(BodyId, u32)>) -> StepReport {
         self.substeps = substeps;
+        self
+    }
+
+    /// Adds the continuous stage's work counts.
+    pub fn with_work(mut self, work: crate::ccd::CcdWork) -> StepReport {
+        self.work = work;
         self
     }
 
@@ -57,6 +65,7 @@ impl StepReport {
             ..self.ledger
         };
         world.last_dt = Some(dt);
+        world.ccd_work = self.work;
     }
 }
 

@@ -29,7 +29,7 @@ fn brute_force_groups(
                 if movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some() {
                     continue;
                 }
-                if overlaps(&reach[i], &reach[j]) {
+                if can_meet(movers, &reach, i, j, &|_| None) {
                     let (keep, gone) = (label[i].min(label[j]), label[i].max(label[j]));
                     for l in label.iter_mut() {
                         if *l == gone {
@@ -53,7 +53,7 @@ fn brute_force_groups(
             j != i
                 && label[j] == label[i]
                 && !(movers[i].kinematic_speed.is_some() && movers[j].kinematic_speed.is_some())
-                && overlaps(&reach[i], &reach[j])
+                && can_meet(movers, &reach, i, j, &|_| None)
         });
         let other = other.or_else(|| (0..n).find(|&j| j != i && label[j] == label[i]));
         if let Some(j) = other {
@@ -132,38 +132,75 @@ fn random_mover(index: usize, side: f64, dims: usize, offset: f64) -> impl Strat
         prop_oneof![Just(0.1f64), 0.05..0.5f64],
         prop_oneof![Just(1.0f64), 0.5..4.0f64],
         prop_oneof![3 => Just(0.0f64), 1 => 0.0..0.2f64],
+        (0..4u8, 0.0..1.0f64, prop::array::uniform3(-1.0..1.0f64)),
     )
-        .prop_map(move |(p, speed, kind, bound, mass, split)| {
-            let mut c = Vec3d::new(p[0], p[1], p[2]);
-            for k in dims..3 {
-                c[k] = 0.0;
-            }
-            c.x += offset;
-            let energy = if kind == 0 {
-                f64::INFINITY
-            } else {
-                0.5 * mass * speed * speed
-            };
-            let kinematic = (1..4).contains(&kind);
-            let alone = if kinematic {
-                Reach {
-                    center: c,
-                    radius: bound + CONTACT_MARGIN as f64 + speed / 60.0,
+        .prop_map(
+            move |(p, speed, kind, bound, mass, split, (shape, length, axis))| {
+                let mut c = Vec3d::new(p[0], p[1], p[2]);
+                for k in dims..3 {
+                    c[k] = 0.0;
                 }
-            } else {
-                alone_reach(c, bound, speed_bound(energy, mass), split, 1.0 / 60.0)
-            };
-            Mover {
-                index: 2 * index + 1,
-                alone,
-                groupable: kind != 4,
-                kinematic_speed: kinematic.then_some(speed),
-                shape_bound: bound,
-                mass: if kinematic { f64::INFINITY } else { mass },
-                energy: if kinematic { 0.0 } else { energy },
-                split_travel: if kinematic { 0.0 } else { split },
-            }
-        })
+                c.x += offset;
+                let energy = if kind == 0 {
+                    f64::INFINITY
+                } else {
+                    0.5 * mass * speed * speed
+                };
+                let kinematic = (1..4).contains(&kind);
+                let alone = if kinematic {
+                    Reach {
+                        center: c,
+                        radius: bound + CONTACT_MARGIN as f64 + speed / 60.0,
+                    }
+                } else {
+                    alone_reach(c, bound, speed_bound(energy, mass), split, 1.0 / 60.0)
+                };
+                // The shape: unknown (the ball decides), a sphere, or a
+                // segment of any direction whose ends plus radius stay within
+                // the bound.
+                let core = match shape {
+                    0 => Core::BALL,
+                    1 => Core {
+                        shape: CoreShape::Segment([c, c]),
+                        radius: bound,
+                        bound,
+                    },
+                    _ => {
+                        let dir = Vec3d::from(axis);
+                        let half = if dir.norm() > 1e-3 {
+                            dir.normalize() * (length * bound * 0.9)
+                        } else {
+                            Vec3d::zeros()
+                        };
+                        Core {
+                            shape: CoreShape::Segment([c - half, c + half]),
+                            radius: bound - half.norm() * (1.0 + 1e-12),
+                            bound,
+                        }
+                    }
+                };
+                Mover {
+                    index: 2 * index + 1,
+                    alone,
+                    groupable: kind != 4,
+                    kinematic_speed: kinematic.then_some(speed),
+                    shape_bound: bound,
+                    mass: if kinematic { f64::INFINITY } else { mass },
+                    energy: if kinematic { 0.0 } else { energy },
+                    split_travel: if kinematic { 0.0 } else { split },
+                    core,
+                }
+            },
+        )
+}
+
+/// Moves mover `m`'s centre to `to`, its core with it.
+fn move_to(m: &mut Mover, to: Vec3d) {
+    let d = to - m.alone.center;
+    m.alone.center = to;
+    if let CoreShape::Segment(e) = &mut m.core.shape {
+        *e = e.map(|x| x + d);
+    }
 }
 
 fn layout() -> impl Strategy<Value = (Vec<Mover>, u32)> {
@@ -187,10 +224,13 @@ fn layout() -> impl Strategy<Value = (Vec<Mover>, u32)> {
             // axis): every centre is snapped to the grid.
             if grid > 0.0 {
                 for m in &mut movers {
-                    let c = &mut m.alone.center;
-                    c.x = ((c.x - offset) / grid).round() * grid + offset;
-                    c.y = (c.y / grid).round() * grid;
-                    c.z = (c.z / grid).round() * grid;
+                    let c = m.alone.center;
+                    let snapped = Vec3d::new(
+                        ((c.x - offset) / grid).round() * grid + offset,
+                        (c.y / grid).round() * grid,
+                        (c.z / grid).round() * grid,
+                    );
+                    move_to(m, snapped);
                 }
             }
             (movers, impacts)
@@ -243,9 +283,8 @@ fn layout_and_next() -> impl Strategy<Value = (Vec<Mover>, Vec<Mover>, u32)> {
             .prop_map(|(movers, moves, jitter, impacts)| {
                 let mut next = movers.clone();
                 for (m, d) in next.iter_mut().zip(moves) {
-                    for (k, dk) in d.iter().enumerate() {
-                        m.alone.center[k] += dk * jitter;
-                    }
+                    let to = m.alone.center + Vec3d::from(d) * jitter;
+                    move_to(m, to);
                 }
                 (movers, next, impacts)
             })
@@ -269,7 +308,7 @@ proptest! {
         let fewer = &next[..next.len() / 2];
         for step in [&movers[..], &next[..], &next[..], fewer, &movers[..]] {
             let kept_result =
-                form_groups_with(step, impacts, dt, &mut scratch, &mut kept);
+                form_groups_with(step, impacts, dt, &|_| None, &mut scratch, &mut kept);
             let fresh = form_groups(step, impacts, dt);
             match (kept_result, fresh) {
                 (Ok(()), Ok(g)) => {
@@ -328,6 +367,7 @@ fn sphere(index: usize, x: f64, energy: f64) -> Mover {
         mass: 1.0,
         energy,
         split_travel: 0.0,
+        core: Core::BALL,
     }
 }
 
@@ -384,6 +424,7 @@ fn kinematic_spheres_widen_the_reach_by_twice_their_speed_per_allowed_impact() {
         mass: f64::INFINITY,
         energy: 0.0,
         split_travel: 0.0,
+        core: Core::BALL,
     };
     let movers = [sphere(0, 0.0, 0.0), kin];
     let g = form_groups(&movers, 4, 0.1).unwrap();

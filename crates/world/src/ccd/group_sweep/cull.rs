@@ -176,13 +176,6 @@ pub(crate) fn swept_bounds(segment: &MovingSegment, tau: f32, grow: f64) -> Opti
     finite.then_some(SweptBounds { lo, hi })
 }
 
-/// The extent of `bounds` along `axis` (infinite without bounds).
-pub(super) fn axis_extent(bounds: &Option<SweptBounds>, axis: usize) -> (f64, f64) {
-    bounds.map_or((f64::NEG_INFINITY, f64::INFINITY), |b| {
-        (b.lo[axis], b.hi[axis])
-    })
-}
-
 /// Whether two members' bounds meet (always, for a member without bounds).
 pub(super) fn bounds_meet(a: &Option<SweptBounds>, b: &Option<SweptBounds>) -> bool {
     match (a, b) {

@@ -121,6 +121,8 @@ pub(crate) struct GroupOutcome {
     pub(crate) motions: Vec<(usize, SweptMotion)>,
     /// Impulses in pass order.
     pub(crate) impacts: Vec<GroupImpact>,
+    /// What the sweep did (passes, sweeps run).
+    pub(crate) work: super::memo::SweepWork,
     /// The sweep's passes, settled instants and triangle candidates (the
     /// step's report).
     pub(crate) counts: crate::ccd::report::SweepCounts,

@@ -1,0 +1,107 @@
+//! `parapet check` end to end, through the built binary: the dry run lists
+//! every body the first step would refuse, by its scene name, with the
+//! reason and the limit, and exits 1; a scene it passes exits 0; and it
+//! agrees with `parapet run`, whose first step fails naming the same body.
+
+mod common;
+
+use common::{parapet_str, scenes_dir};
+
+/// A static box (a kerb) that a fast continuous ball can reach: a static
+/// primitive is no continuous target yet, so the first step is refused.
+/// The far ball cannot reach the kerb and is never named.
+const KERB: &str = r#"{
+  "format": "parapet-scene/1",
+  "dt": 0.01,
+  "steps": 3,
+  "world": { "collision_detection": "SPHERE_MESH_CCD" },
+  "bodies": [
+    { "name": "kerb", "kind": "static",
+      "shape": { "cuboid": { "half_extents": [1, 1, 0.1] } } },
+    { "name": "ball", "kind": "dynamic", "mass": 1,
+      "shape": { "sphere": { "radius": 0.1 } },
+      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] },
+    { "name": "far", "kind": "dynamic", "mass": 1,
+      "shape": { "sphere": { "radius": 0.1 } },
+      "position": [100, 0, 0.5] }
+  ]
+}
+"#;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn kerb_scene(test: &str) -> String {
+    let dir = common::fresh_dir(test);
+    let scene = dir.join("kerb.json");
+    std::fs::write(&scene, KERB).expect("write the scene");
+    scene.display().to_string()
+}
+
+#[test]
+fn a_refused_body_is_named_with_its_reason_and_limit_and_exits_1() {
+    let scene = kerb_scene("cli_check_refused");
+    let out = parapet_str(&["check", &scene]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 1, "one refused body: {report}");
+    assert!(
+        lines[0].starts_with(&format!("{scene}: body 'kerb': ")),
+        "{report}"
+    );
+    assert!(lines[0].contains("static cuboid"), "the reason: {report}");
+    assert!(lines[0].contains("limit: "), "the limit: {report}");
+    assert!(!report.contains("'far'"), "{report}");
+}
+
+#[test]
+fn the_dry_run_agrees_with_the_first_step() {
+    let scene = kerb_scene("cli_check_agrees");
+    let check = parapet_str(&["check", &scene]);
+    let run = parapet_str(&["run", &scene, "--steps", "1"]);
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    let listed = text(&check.stdout);
+    let (_, reason) = listed
+        .trim_end()
+        .split_once(": body 'kerb': ")
+        .expect("the kerb is listed");
+    let failed = text(&run.stderr);
+    assert!(
+        failed.contains(&format!("step 1 failed: {reason}")),
+        "check: {listed}\nrun: {failed}"
+    );
+}
+
+#[test]
+fn a_scene_with_nothing_to_refuse_exits_0() {
+    for name in ["tunneling.json", "crowd.json", "struck_stack.json"] {
+        let scene = scenes_dir().join(name).display().to_string();
+        let out = parapet_str(&["check", &scene]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stdout));
+        assert_eq!(
+            text(&out.stdout),
+            format!("{scene}: no body would be refused at the first step\n")
+        );
+    }
+    // The kerb scene in DISCRETE: no continuous stage, nothing refused.
+    let scene = kerb_scene("cli_check_discrete");
+    let out = parapet_str(&["check", &scene, "--mode", "discrete"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_bad_scene_exits_2_and_checks_nothing() {
+    let dir = common::fresh_dir("cli_check_bad");
+    let scene = dir.join("bad.json");
+    std::fs::write(&scene, "{ \"format\": \"parapet-scene/1\" ").expect("write");
+    let out = parapet_str(&["check", &scene.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        text(&out.stderr).starts_with(&format!("parapet: {}:", scene.display())),
+        "{}",
+        text(&out.stderr)
+    );
+}
