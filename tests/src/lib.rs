@@ -6,6 +6,7 @@
 //! between parapet's nalgebra types and parry3d's glam types.
 
 pub mod ccd_queries;
+pub mod hostile;
 pub mod meshes;
 pub mod parry;
 pub mod state;

@@ -11,10 +11,11 @@ mod ccd_support;
 mod world_support;
 
 use ccd_support::{mat, mesh, plate};
+use parapet_geometry::triangle::TriangleError;
 use parapet_geometry::Shape;
 use parapet_math::{Mat3, Vec3};
 use parapet_solver::RigidBody;
-use parapet_world::{BodyId, PhysicsWorld, StepError, SPHERE_MESH_CCD};
+use parapet_world::{BodyId, PhysicsWorld, StepError, WorldError, SPHERE_MESH_CCD};
 use world_support::capture;
 
 fn world_with_floor() -> PhysicsWorld {
@@ -265,7 +266,10 @@ fn a_sweep_outside_the_precision_domain_is_refused() {
 #[test]
 fn a_bad_snapshot_triangle_is_refused_even_far_away_and_with_collisions_off() {
     // A 1 mm triangle placed 100 km away collapses in f32 storage: its raw
-    // normal is zero. Its owner does not even collide.
+    // normal is zero. Its owner does not even collide. Since every step
+    // would refuse that snapshot and no pose edit can change it (it is
+    // taken once), add_body refuses it, naming the triangle, and the world
+    // is left as it was.
     let mut w = world_with_floor();
     w.add_body(ball(0.1)).unwrap();
     let tiny = mesh(
@@ -280,13 +284,17 @@ fn a_bad_snapshot_triangle_is_refused_even_far_away_and_with_collisions_off() {
     .with_position(Vec3::new(1.0e5, 0.0, 0.0));
     let mut tiny = tiny;
     tiny.set_collides(false);
-    let id = w.add_body(tiny).unwrap();
-    let err = refused(&mut w);
+    let count = w.body_count();
+    let err = w.add_body(tiny).unwrap_err();
     match &err {
-        StepError::InvalidMesh { body, .. } => assert_eq!(*body, id),
-        other => panic!("expected InvalidMesh, got {other}"),
+        WorldError::MeshSnapshot {
+            source: TriangleError::ZeroRawNormal { triangle },
+        } => assert_eq!(*triangle, 0),
+        other => panic!("expected a snapshot refusal, got {other}"),
     }
     assert!(err.to_string().contains("triangle 0"), "{err}");
+    assert_eq!(w.body_count(), count);
+    w.step(0.01).unwrap();
 }
 
 #[test]

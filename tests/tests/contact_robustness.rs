@@ -132,10 +132,14 @@ fn all_pairs(c: [Vec3; 6], r: [f32; 2], pa: &Pose, pb: &Pose, margin: f32) -> Ve
 fn all_rays(c: [Vec3; 6], r: [f32; 2], pa: &Pose, max: f32) -> Vec<Option<RayIntersection>> {
     let (o, d) = (c[0], c[1]);
     vec![
-        ray::cast_sphere(c[2], r[0], o, d, max),
-        ray::cast_capsule(r[0], r[1], pa, o, d, max),
-        ray::cast_cuboid(c[4].map(|x| x.abs()), pa, o, d, max),
-        ray::cast_triangle(&[c[3], c[4], c[5]], o, d, max),
+        ray::cast_sphere(c[2], r[0], o, d, max).ok().flatten(),
+        ray::cast_capsule(r[0], r[1], pa, o, d, max).ok().flatten(),
+        ray::cast_cuboid(c[4].map(|x| x.abs()), pa, o, d, max)
+            .ok()
+            .flatten(),
+        ray::cast_triangle(&[c[3], c[4], c[5]], o, d, max)
+            .ok()
+            .flatten(),
     ]
 }
 

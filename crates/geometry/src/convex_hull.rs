@@ -37,6 +37,12 @@ struct HullData {
 
 /// A convex polyhedron (m, local frame). Cheap to clone: the data is shared.
 ///
+/// Largest departure (dimensionless) of a face normal's length from 1:
+/// Newell's normal is divided by its `f64` norm, so a usable one is unit to
+/// a few ulps; 1e-9 is far above that and far below any real failure (a
+/// zero or NaN normal).
+const FACE_NORMAL_UNIT_TOLERANCE: f64 = 1e-9;
+
 /// Invariants: at least four non-coplanar vertices, each an input point bit
 /// for bit and each a true corner (no vertex lies inside the hull, inside a
 /// face or on a straight edge); faces are the maximal coplanar polygons.
@@ -51,7 +57,8 @@ impl ConvexHull {
     /// # Errors
     /// [`ShapeError::NotFinitePoint`] for a NaN or infinite coordinate;
     /// [`ShapeError::DegenerateHull`] when fewer than four non-coplanar points
-    /// are given.
+    /// are given, or when a face's unit normal cannot be computed in `f64`
+    /// (points whose magnitudes differ by far more than `f64` resolves).
     pub fn new(points: &[Vec3]) -> Result<Self, ShapeError> {
         for (index, p) in points.iter().enumerate() {
             if p.iter().any(|x| !x.is_finite()) {
@@ -63,6 +70,18 @@ impl ConvexHull {
             }
         }
         let topo = convex_hull(points)?;
+        // Newell's sum cancels to zero (or overflows) on faces whose
+        // points differ in magnitude by more than f64 can hold (1e38 next
+        // to 1): such a face has no usable normal, and every contact and
+        // sweep on it would take a zero direction.
+        let unit = |n: &Vec3d| (n.norm() - 1.0).abs() <= FACE_NORMAL_UNIT_TOLERANCE;
+        if !topo.normals.iter().all(unit) {
+            return Err(ShapeError::DegenerateHull {
+                points: points.len(),
+                reason:
+                    "a face normal cannot be computed in f64 (points of very different magnitudes)",
+            });
+        }
         let faces = topo
             .faces
             .into_iter()

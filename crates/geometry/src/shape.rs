@@ -153,10 +153,15 @@ impl Shape {
     /// length `half_height` (m, the caps excluded).
     ///
     /// # Errors
-    /// [`ShapeError::InvalidSize`] unless both are finite and positive.
+    /// [`ShapeError::InvalidSize`] unless both are finite and positive and
+    /// so is their sum rounded up to `f32` (the capsule's reach along its
+    /// axis, which its bounds store).
     pub fn capsule(radius: f32, half_height: f32) -> Result<Shape, ShapeError> {
         check_size("capsule radius", radius)?;
         check_size("capsule half height", half_height)?;
+        let reach =
+            parapet_math::rounding::f32_up(add_up(f64::from(radius), f64::from(half_height)));
+        check_size("capsule radius + half height", reach)?;
         Ok(Shape::Capsule(Capsule {
             radius,
             half_height,

@@ -851,6 +851,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_queued_box_takes_88_bytes_as_the_cost_docs_say() {
+        assert_eq!(std::mem::size_of::<Reverse<Candidate>>(), 88);
+    }
+
+    #[test]
     fn earliest_fraction_is_a_lower_bound_of_the_crossing() {
         // F goes linearly from 2 to -2: it reaches radius 0 at s = 1/2.
         let s = earliest_fraction_below(2.0, -2.0, 0.0);

@@ -32,6 +32,15 @@
 //! two); the reported time is conservative for the exact inputs given, not for
 //! a rounded copy of them.
 //!
+//! Cost: a query evaluates at most `max_iterations` boxes
+//! ([`InclusionConfig`]), each about 3,000 instructions (about 1 µs), and
+//! queues at most that many (88 bytes each); a batch costs the sum of its
+//! queries. The default cap, 1,000,000, lets hard degenerate queries
+//! (coplanar motion at tight tolerances) converge, and so allows up to
+//! about 2 s and 180 MB for one query; 10,000 bounds a query to a few tens
+//! of milliseconds (measured on the worst queries we could construct:
+//! coplanar sliding at tolerance `1e-300`).
+//!
 //! Public API: [`vertex_face_toi`], [`edge_edge_toi`], [`toi_batch`] over
 //! [`CcdQuery`], configured by [`InclusionConfig`], answering
 //! [`InclusionToi`] or [`InclusionError`].

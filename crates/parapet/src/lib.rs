@@ -152,7 +152,7 @@ pub mod world {
         CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
     pub use parapet_world::{
-        BodyId, ContactEvent, ContactKind, PhysicsWorld, RayHit, StepError, WorldError,
+        BodyId, ContactEvent, ContactKind, PhysicsWorld, RayError, RayHit, StepError, WorldError,
         CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN, DEFAULT_CCD_MAX_IMPACTS,
         DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,
     };
@@ -226,5 +226,5 @@ pub mod prelude {
     pub use crate::collide::{ContactEvent, ContactKind, RayHit};
     pub use crate::math::{Mat3, Quat, Vec3};
     pub use crate::shape::{MassProperties, Material, Shape, ShapeError};
-    pub use crate::world::{PhysicsWorld, StepError, WorldError};
+    pub use crate::world::{PhysicsWorld, RayError, StepError, WorldError};
 }

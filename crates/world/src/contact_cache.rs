@@ -9,6 +9,12 @@
 //! feature (triangle, or 0 for a primitive pair) within
 //! [`WARM_START_MATCH_DISTANCE`]. The cache is part of the step's rollback
 //! snapshot; removal of a body drops its entries.
+//!
+//! Every cached impulse is a finite `f32`: the contact stage refuses a step
+//! whose impulses are beyond `f32` before it writes the cache, so a failed
+//! step restores a cache that a later step can always read. A cached
+//! impulse is only a guess: when it leads the solve beyond `f32` (a body
+//! whose mass the user changed since), the stage solves again without it.
 
 use parapet_math::Vec3;
 

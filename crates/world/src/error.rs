@@ -195,10 +195,11 @@ pub enum WorldError {
         /// What its validation refused.
         source: BodyError,
     },
-    /// A mesh body's world-space triangle snapshot is not representable.
+    /// A mesh body's world-space triangle snapshot is not representable, or
+    /// fails the triangle checks every step makes.
     #[error("the mesh body's world triangles cannot be captured: {source}")]
     MeshSnapshot {
-        /// The triangle, vertex and value that overflowed `f32`.
+        /// The triangle and what overflowed `f32` or failed its checks.
         source: TriangleError,
     },
     /// The id names no body of this world: it was removed (stale), or it

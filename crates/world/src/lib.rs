@@ -8,7 +8,7 @@
 //! - [`PhysicsWorld`]: bodies in generational slots ([`BodyId`]), the
 //!   configuration fields (gravity, the collision-detection mode and its
 //!   impact and sub-step limits), [`PhysicsWorld::step`] and
-//!   [`PhysicsWorld::cast_ray`].
+//!   [`PhysicsWorld::cast_ray`] / [`PhysicsWorld::try_cast_ray`].
 //! - `step/`: one file per stage of a step, in the order data flows
 //!   through them (`validate`, `snapshot`, `forces`, `contacts`, `ccd`,
 //!   `integrate`, `report`; see docs/physics.md, "One step").
@@ -39,6 +39,7 @@ pub use body_id::BodyId;
 pub use ccd::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 pub use error::{StepError, WorldError};
 pub use event::{ContactEvent, ContactKind, RayHit};
+pub use ray::RayError;
 pub use step::check::CHECK_CCD_DEFAULT_DT;
 pub use world::{
     PhysicsWorld, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, DEFAULT_CCD_MAX_IMPACTS,

@@ -160,6 +160,11 @@ fn mesh_snapshot(body: &RigidBody) -> Result<Option<Arc<[[Vec3; 3]]>>, TriangleE
             }
             corners[vertex] = f;
         }
+        // The checks the step's mesh index makes: a snapshot that fails
+        // them would have every later step refused, which no later edit of
+        // the body's pose could clear (the snapshot is taken once).
+        parapet_geometry::triangle::Triangle::new(corners[0], corners[1], corners[2])
+            .validate(triangle)?;
         out.push(corners);
     }
     Ok(Some(out.into()))
@@ -201,7 +206,10 @@ impl PhysicsWorld {
     /// [`WorldError::InvalidBody`] for a body that fails
     /// [`RigidBody::validate`] (including a non-static mesh),
     /// [`WorldError::MeshSnapshot`] for a mesh whose world triangles overflow
-    /// `f32`, [`WorldError::TooManyBodies`]; the world is then unchanged.
+    /// `f32` or fail the step's triangle checks
+    /// ([`parapet_geometry::triangle::Triangle::validate`]: a coordinate
+    /// beyond 1e6 m, a zero or too thin normal), which every step would
+    /// refuse; [`WorldError::TooManyBodies`]; the world is then unchanged.
     pub fn add_body(&mut self, body: RigidBody) -> Result<BodyId, WorldError> {
         body.validate()
             .map_err(|source| WorldError::InvalidBody { source })?;

@@ -9,12 +9,16 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::sphere::ray_sphere;
-use super::{unit_direction, LocalHit, RayIntersection};
+use super::{check_length, check_pose, checked_ray, LocalHit, RayError, RayIntersection};
 use crate::contact::Pose;
 
 /// The first hit of the ray on a capsule of `radius` and `half_height` at
 /// `pose` (axis = the pose's local +Z). Conventions as
 /// [`super::cast_sphere`].
+///
+/// # Errors
+/// [`RayError`] for a ray without meaning, a non-finite pose, a negative or
+/// non-finite radius or half height, or a hit beyond `f32` (see [`super`]).
 pub fn cast_capsule(
     radius: f32,
     half_height: f32,
@@ -22,8 +26,11 @@ pub fn cast_capsule(
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
-) -> Option<RayIntersection> {
-    let d = unit_direction(direction)?;
+) -> Result<Option<RayIntersection>, RayError> {
+    let d = checked_ray(origin, direction, max_distance)?;
+    check_pose(pose)?;
+    check_length("radius", radius)?;
+    check_length("half height", half_height)?;
     let rot = crate::contact::working_rotation(pose);
     let o = rot.transpose() * (promote(origin) - promote(pose.translation.vector));
     let dl = rot.transpose() * d;
@@ -41,6 +48,7 @@ pub fn cast_capsule(
         }
         .into_world(promote(origin), d)
     })
+    .transpose()
 }
 
 /// [`cast_capsule`] in the capsule's frame with a unit direction.
@@ -94,12 +102,14 @@ mod tests {
     #[test]
     fn rays_hit_the_side_and_the_cap() {
         let pose = Isometry3::identity();
-        let side =
-            cast_capsule(0.5, 1.0, &pose, Vec3::new(3.0, 0.0, 0.5), -Vec3::x(), 10.0).unwrap();
+        let side = cast_capsule(0.5, 1.0, &pose, Vec3::new(3.0, 0.0, 0.5), -Vec3::x(), 10.0)
+            .unwrap()
+            .unwrap();
         assert!((side.distance - 2.5).abs() < 1e-6);
         assert_eq!(side.normal, Vec3::x());
-        let cap =
-            cast_capsule(0.5, 1.0, &pose, Vec3::new(0.0, 0.0, 4.0), -Vec3::z(), 10.0).unwrap();
+        let cap = cast_capsule(0.5, 1.0, &pose, Vec3::new(0.0, 0.0, 4.0), -Vec3::z(), 10.0)
+            .unwrap()
+            .unwrap();
         assert!((cap.distance - 2.5).abs() < 1e-6);
         assert_eq!(cap.normal, Vec3::z());
     }

@@ -7,28 +7,38 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{unit_direction, LocalHit, RayIntersection};
+use super::{check_length, check_pose, checked_ray, LocalHit, RayError, RayIntersection};
 use crate::contact::{working_rotation, Pose};
 
 /// The first hit of the ray on a cuboid of half extents `half` at `pose`.
 /// Conventions as [`super::cast_sphere`].
+///
+/// # Errors
+/// [`RayError`] for a ray without meaning, a non-finite pose, a negative or
+/// non-finite half extent, or a hit beyond `f32` (see [`super`]).
 pub fn cast_cuboid(
     half: Vec3,
     pose: &Pose,
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
-) -> Option<RayIntersection> {
-    let d = unit_direction(direction)?;
+) -> Result<Option<RayIntersection>, RayError> {
+    let d = checked_ray(origin, direction, max_distance)?;
+    check_pose(pose)?;
+    for h in half.iter() {
+        check_length("half extents", *h)?;
+    }
     let rot = working_rotation(pose);
     let o = rot.transpose() * (promote(origin) - promote(pose.translation.vector));
-    ray_cuboid(o, rot.transpose() * d, promote(half), max_distance as f64).map(|hit| {
-        LocalHit {
-            t: hit.t,
-            normal: rot * hit.normal,
-        }
-        .into_world(promote(origin), d)
-    })
+    ray_cuboid(o, rot.transpose() * d, promote(half), max_distance as f64)
+        .map(|hit| {
+            LocalHit {
+                t: hit.t,
+                normal: rot * hit.normal,
+            }
+            .into_world(promote(origin), d)
+        })
+        .transpose()
 }
 
 /// [`cast_cuboid`] in the cuboid's frame with a unit direction.
@@ -83,6 +93,7 @@ mod tests {
             Vec3::x(),
             10.0,
         )
+        .unwrap()
         .unwrap();
         assert!((hit.distance - 4.0).abs() < 1e-6);
         assert_eq!(hit.normal, -Vec3::x());

@@ -12,9 +12,15 @@
 //!   that front normal. Rays from behind pass through.
 //! - Each computes in `f64` relative to the shape's position or the ray
 //!   origin, and rounds the hit once to `f32`.
+//! - Each refuses what has no meaning with a [`RayError`] instead of
+//!   answering "no hit": a non-finite origin, a zero or non-finite
+//!   direction, a negative or NaN `max_distance` (`+inf` casts without
+//!   bound), a non-finite pose, a shape parameter that is not finite (or
+//!   negative, for a length), and a hit whose distance or point `f32`
+//!   cannot hold. `Ok(None)` is always a miss.
 
 use parapet_geometry::{ConvexHull, Shape, TriangleMesh};
-use parapet_math::{promote, Vec3, Vec3d};
+use parapet_math::{demote, demote_scalar, promote, Vec3, Vec3d};
 
 use crate::contact::{working_rotation, Pose};
 
@@ -38,8 +44,9 @@ pub use triangle::cast_triangle;
 ///
 /// # Errors
 /// [`RayError`] for a non-finite origin, a direction without a unit
-/// direction, or a negative or NaN `max_distance`; also for a pose with a
-/// non-finite component ([`RayError::NonFinitePose`]).
+/// direction, or a negative or NaN `max_distance`; for a pose with a
+/// non-finite component ([`RayError::NonFinitePose`]); and for a hit
+/// beyond `f32` ([`RayError::NotRepresentable`]).
 pub fn cast_shape(
     shape: &Shape,
     pose: &Pose,
@@ -47,20 +54,10 @@ pub fn cast_shape(
     direction: Vec3,
     max_distance: f32,
 ) -> Result<Option<RayIntersection>, RayError> {
-    validate_ray(origin, direction, max_distance)?;
-    let t = pose.translation.vector;
-    let q = pose.rotation.into_inner();
-    if !t.iter().chain(q.coords.iter()).all(|x| x.is_finite()) {
-        return Err(RayError::NonFinitePose {
-            translation: t,
-            rotation: [q.i, q.j, q.k, q.w],
-        });
-    }
-    let Some(d) = unit_direction(direction) else {
-        return Ok(None);
-    };
+    let d = checked_ray(origin, direction, max_distance)?;
+    check_pose(pose)?;
     let rotation = working_rotation(pose);
-    let o = rotation.transpose() * (promote(origin) - promote(t));
+    let o = rotation.transpose() * (promote(origin) - promote(pose.translation.vector));
     let dl = rotation.transpose() * d;
     let max = max_distance as f64;
     let hit = match shape {
@@ -72,34 +69,42 @@ pub fn cast_shape(
         #[allow(unreachable_patterns)]
         _ => None,
     };
-    Ok(hit.map(|h| {
+    hit.map(|h| {
         LocalHit {
             t: h.t,
             normal: rotation * h.normal,
         }
         .into_world(promote(origin), d)
-    }))
+    })
+    .transpose()
 }
 
 /// The first front-face hit of a ray on a mesh at `pose`, with the index of
 /// the triangle hit (the lowest index among equal distances).
+///
+/// # Errors
+/// [`RayError`] for a ray without meaning, a non-finite pose or a hit
+/// beyond `f32` (see the module docs).
 pub fn cast_mesh(
     mesh: &TriangleMesh,
     pose: &Pose,
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
-) -> Option<(usize, RayIntersection)> {
-    let d = unit_direction(direction)?;
+) -> Result<Option<(usize, RayIntersection)>, RayError> {
+    let d = checked_ray(origin, direction, max_distance)?;
+    check_pose(pose)?;
     let rotation = working_rotation(pose);
     let o = rotation.transpose() * (promote(origin) - promote(pose.translation.vector));
-    ray_mesh_local(mesh, o, rotation.transpose() * d, max_distance as f64).map(|(i, h)| {
-        let hit = LocalHit {
-            t: h.t,
-            normal: rotation * h.normal,
-        };
-        (i, hit.into_world(promote(origin), d))
-    })
+    ray_mesh_local(mesh, o, rotation.transpose() * d, max_distance as f64)
+        .map(|(i, h)| {
+            let hit = LocalHit {
+                t: h.t,
+                normal: rotation * h.normal,
+            };
+            Ok((i, hit.into_world(promote(origin), d)?))
+        })
+        .transpose()
 }
 
 fn ray_hull_local(hull: &ConvexHull, o: Vec3d, d: Vec3d, max: f64) -> Option<LocalHit> {
@@ -168,12 +173,22 @@ impl LocalHit {
     }
 
     /// Rounds to world `f32` values for a ray from `origin` along unit `d`.
-    pub(crate) fn into_world(self, origin: Vec3d, d: Vec3d) -> RayIntersection {
-        RayIntersection {
-            distance: self.t as f32,
-            point: (origin + d * self.t).cast::<f32>(),
-            normal: self.normal.cast::<f32>(),
-        }
+    ///
+    /// # Errors
+    /// [`RayError::NotRepresentable`] for a distance or point beyond `f32`
+    /// (a far origin cast at a far shape), or a normal that is not finite.
+    pub(crate) fn into_world(self, origin: Vec3d, d: Vec3d) -> Result<RayIntersection, RayError> {
+        let not =
+            |quantity: &'static str, value: f64| RayError::NotRepresentable { quantity, value };
+        let distance = demote_scalar(self.t).map_err(|_| not("hit distance", self.t))?;
+        let p = origin + d * self.t;
+        let point = demote(p).map_err(|_| not("hit point", p.amax()))?;
+        let normal = demote(self.normal).map_err(|_| not("hit normal", f64::NAN))?;
+        Ok(RayIntersection {
+            distance,
+            point,
+            normal,
+        })
     }
 }
 
@@ -182,7 +197,7 @@ impl LocalHit {
 #[non_exhaustive]
 pub enum RayError {
     /// The origin has a NaN or infinite component.
-    #[error("ray origin {origin:?} is not finite")]
+    #[error("ray origin {origin:?} is not finite (limit: every component finite)")]
     NonFiniteOrigin {
         /// The offending origin (m).
         origin: Vec3,
@@ -208,6 +223,24 @@ pub enum RayError {
     InvalidMaxDistance {
         /// The offending distance (m).
         max_distance: f32,
+    },
+    /// A shape parameter of a primitive cast is not finite, or a length
+    /// (radius, half height, half extent) is negative.
+    #[error("shape {quantity} = {value} is invalid (limit: finite, and >= 0 for a length)")]
+    InvalidShape {
+        /// The parameter ("radius", "half height", "half extents",
+        /// "centre", "triangle vertex").
+        quantity: &'static str,
+        /// The offending component.
+        value: f32,
+    },
+    /// The hit exists but `f32` cannot hold it.
+    #[error("ray {quantity} = {value} is not representable in f32 (limit: |value| <= {limit})", limit = f32::MAX)]
+    NotRepresentable {
+        /// "hit distance", "hit point" or "hit normal".
+        quantity: &'static str,
+        /// The offending `f64` value (the largest component for a point).
+        value: f64,
     },
 }
 
@@ -236,4 +269,45 @@ pub(crate) fn unit_direction(direction: Vec3) -> Option<Vec3d> {
     let d = promote(direction);
     let len = d.norm();
     (len > 0.0 && len.is_finite()).then(|| d / len)
+}
+
+/// [`validate_ray`], then the unit `f64` direction.
+pub(crate) fn checked_ray(origin: Vec3, direction: Vec3, max: f32) -> Result<Vec3d, RayError> {
+    validate_ray(origin, direction, max)?;
+    unit_direction(direction).ok_or(RayError::InvalidDirection {
+        direction,
+        length: promote(direction).norm(),
+    })
+}
+
+/// `Ok` for a pose whose translation and rotation are finite.
+pub(crate) fn check_pose(pose: &Pose) -> Result<(), RayError> {
+    let t = pose.translation.vector;
+    let q = pose.rotation.into_inner();
+    if t.iter().chain(q.coords.iter()).all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(RayError::NonFinitePose {
+            translation: t,
+            rotation: [q.i, q.j, q.k, q.w],
+        })
+    }
+}
+
+/// `Ok` for a finite, non-negative length (radius, half height, half
+/// extent) named `quantity`.
+pub(crate) fn check_length(quantity: &'static str, value: f32) -> Result<(), RayError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(RayError::InvalidShape { quantity, value })
+    }
+}
+
+/// `Ok` for a point with finite components, named `quantity`.
+pub(crate) fn check_point(quantity: &'static str, p: &Vec3) -> Result<(), RayError> {
+    match p.iter().find(|c| !c.is_finite()) {
+        None => Ok(()),
+        Some(&value) => Err(RayError::InvalidShape { quantity, value }),
+    }
 }

@@ -6,23 +6,29 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{unit_direction, LocalHit, RayIntersection};
+use super::{check_length, check_point, checked_ray, LocalHit, RayError, RayIntersection};
 
 /// The first hit of the ray `origin + t * direction` (t in metres along the
 /// normalised direction, `0 <= t <= max_distance`) on the solid sphere. An
-/// origin inside the sphere hits at distance 0 with normal `-direction`. A
-/// zero or non-finite direction hits nothing.
+/// origin inside the sphere hits at distance 0 with normal `-direction`.
+///
+/// # Errors
+/// [`RayError`] for a ray without meaning, a non-finite centre, a negative
+/// or non-finite radius, or a hit beyond `f32` (see [`super`]).
 pub fn cast_sphere(
     center: Vec3,
     radius: f32,
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
-) -> Option<RayIntersection> {
-    let d = unit_direction(direction)?;
+) -> Result<Option<RayIntersection>, RayError> {
+    let d = checked_ray(origin, direction, max_distance)?;
+    check_point("centre", &center)?;
+    check_length("radius", radius)?;
     let c = promote(center);
     ray_sphere(promote(origin) - c, d, radius as f64, max_distance as f64)
         .map(|hit| hit.into_world(promote(origin), d))
+        .transpose()
 }
 
 /// [`cast_sphere`] with the origin relative to the centre and a unit direction.
@@ -63,6 +69,7 @@ mod tests {
             -Vec3::z(),
             10.0,
         )
+        .unwrap()
         .unwrap();
         assert!((hit.distance - 4.0).abs() < 1e-6);
         assert_eq!(hit.normal, Vec3::z());
@@ -73,6 +80,7 @@ mod tests {
             -Vec3::z(),
             3.9
         )
+        .unwrap()
         .is_none());
     }
 }

@@ -10,22 +10,31 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{unit_direction, LocalHit, RayIntersection};
+use super::{check_point, checked_ray, LocalHit, RayError, RayIntersection};
 use crate::triangle::{inside, raw_normal, relative_triangle};
 
 /// The hit of the ray on the front of the triangle (world vertices,
 /// counter-clockwise seen from the front). The normal is the unit front
 /// normal. Edges and vertices count as inside.
+///
+/// # Errors
+/// [`RayError`] for a ray without meaning, a non-finite vertex or a hit
+/// beyond `f32` (see [`super`]).
 pub fn cast_triangle(
     triangle: &[Vec3; 3],
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
-) -> Option<RayIntersection> {
-    let d = unit_direction(direction)?;
+) -> Result<Option<RayIntersection>, RayError> {
+    let d = checked_ray(origin, direction, max_distance)?;
+    for v in triangle {
+        check_point("triangle vertex", v)?;
+    }
     let o = promote(origin);
     let tri = relative_triangle(triangle, o);
-    ray_triangle(&tri, d, max_distance as f64).map(|hit| hit.into_world(o, d))
+    ray_triangle(&tri, d, max_distance as f64)
+        .map(|hit| hit.into_world(o, d))
+        .transpose()
 }
 
 /// [`cast_triangle`] with the ray origin at zero and a unit direction.
@@ -59,9 +68,15 @@ mod tests {
 
     #[test]
     fn ray_from_above_hits_and_ray_from_below_passes() {
-        let hit = cast_triangle(&floor(), Vec3::new(0.0, 0.0, 2.0), -Vec3::z(), 5.0).unwrap();
+        let hit = cast_triangle(&floor(), Vec3::new(0.0, 0.0, 2.0), -Vec3::z(), 5.0)
+            .unwrap()
+            .unwrap();
         assert!((hit.distance - 2.0).abs() < 1e-6);
         assert_eq!(hit.normal, Vec3::z());
-        assert!(cast_triangle(&floor(), Vec3::new(0.0, 0.0, -2.0), Vec3::z(), 5.0).is_none());
+        assert!(
+            cast_triangle(&floor(), Vec3::new(0.0, 0.0, -2.0), Vec3::z(), 5.0)
+                .unwrap()
+                .is_none()
+        );
     }
 }

@@ -26,19 +26,21 @@
 //! No step adds kinetic energy (measured with the same tensor `A`), so a
 //! reach bound measured at the step's start holds through every impact. The
 //! velocities stay in `f64`: the caller keeps them until the end of its
-//! step.
+//! step. The impulse is reported, so it is refused here when `f32` cannot
+//! hold it (the total and its normal part, which the contact event
+//! carries), as the sphere's and the pair's responses refuse theirs.
 //!
 //! # Source and precision domain
 //! Mirtich, "Impulse-based Dynamic Simulation of Rigid Body Systems" (1996),
 //! chapter 4; Mirtich and Canny, "Impulse-based Simulation of Rigid Bodies"
 //! (1995) for micro-collisions. `f64` from `f32` state; the caller checks
-//! that the results are finite `f32` values when it stores them.
+//! that the velocities are finite `f32` values when it stores them.
 
 use parapet_geometry::Material;
 use parapet_math::Vec3d;
 
-use super::impulse::{coulomb_friction, normal_target};
-use super::ImpactMass;
+use super::impulse::{coulomb_friction, normal_target, representable};
+use super::{ImpactError, ImpactMass};
 
 /// The result of a turning body's impact.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,8 +59,12 @@ pub struct TurningResponse {
 /// closing contact at lever arm `arm` with unit normal `normal` and the
 /// mixed `material` (see the module docs), leaving the contact at least at
 /// the separation speed `separation` (m/s) when the closing speed allows it.
-/// Returns `None` when the contact does not close (`u_n >= 0`) or the normal
-/// effective mass is not positive and finite.
+/// Returns `Ok(None)` when the contact does not close (`u_n >= 0`) or the
+/// normal effective mass is not positive and finite.
+///
+/// # Errors
+/// [`ImpactError::NotRepresentable`] (quantity "impulse") when the total
+/// impulse or its normal part has a component beyond `f32`.
 pub fn respond_turning_point(
     mass: &ImpactMass,
     velocity: Vec3d,
@@ -67,17 +73,17 @@ pub fn respond_turning_point(
     normal: Vec3d,
     material: &Material,
     separation: f64,
-) -> Option<TurningResponse> {
+) -> Result<Option<TurningResponse>, ImpactError> {
     let n = normal;
     let mut v = velocity;
     let mut w = spin;
     let un = n.dot(&(v + w.cross(&arm)));
     if !(un < 0.0) {
-        return None;
+        return Ok(None);
     }
     let kn = mass.coupling(&arm, &n, &n);
     if !(kn > 0.0 && kn.is_finite()) {
-        return None;
+        return Ok(None);
     }
     let closing = -un;
     let target = normal_target(closing, material).max(closing.min(separation));
@@ -98,12 +104,14 @@ pub fn respond_turning_point(
         impulse += n * extra;
         jn += extra;
     }
-    Some(TurningResponse {
+    representable("impulse", &impulse)?;
+    representable("impulse", &(n * jn))?;
+    Ok(Some(TurningResponse {
         linear_velocity: v,
         angular_velocity: w,
         impulse,
         normal_impulse: jn,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -133,7 +141,9 @@ mod tests {
         };
         let v0 = Vec3d::new(0.0, 0.0, -1.0);
         let arm = Vec3d::new(1.0, 0.0, 0.0);
-        let r = respond_turning_point(&body, v0, Vec3d::zeros(), arm, Vec3d::z(), &m, 0.0).unwrap();
+        let r = respond_turning_point(&body, v0, Vec3d::zeros(), arm, Vec3d::z(), &m, 0.0)
+            .unwrap()
+            .unwrap();
         assert!((r.normal_impulse - 0.25).abs() < 1e-15);
         assert!((r.linear_velocity.z + 0.75).abs() < 1e-15);
         // The end (x = 1) has zero normal velocity: w x arm along z = -w_y.
@@ -165,7 +175,9 @@ mod tests {
             let v = Vec3d::new(vx, 0.7, vz);
             let w = Vec3d::new(0.3, -2.0, 1.0);
             let e0 = energy(&body, &v, &w);
-            let r = respond_turning_point(&body, v, w, arm, Vec3d::z(), &m, 0.05).unwrap();
+            let r = respond_turning_point(&body, v, w, arm, Vec3d::z(), &m, 0.05)
+                .unwrap()
+                .unwrap();
             let u = r.linear_velocity + r.angular_velocity.cross(&arm);
             assert!(u.z >= -1e-12, "{vx} {vz}: re-closed at {}", u.z);
             let e1 = energy(&body, &r.linear_velocity, &r.angular_velocity);
@@ -196,6 +208,7 @@ mod tests {
         let leave = |m: &Material, s: f64| {
             respond_turning_point(&body, v, Vec3d::zeros(), arm, Vec3d::z(), m, s)
                 .unwrap()
+                .unwrap()
                 .linear_velocity
                 .z
         };
@@ -207,5 +220,34 @@ mod tests {
             ..plastic
         };
         assert!((leave(&elastic, 0.0) - 0.2).abs() < 1e-15);
+    }
+
+    #[test]
+    fn an_impulse_beyond_f32_is_refused_and_one_within_it_is_not() {
+        // 1e38 kg closing at 30 m/s along the normal (a sphere's arm): the
+        // plastic impulse is 3e39 N s, beyond f32; at 1e37 kg it is 3e38.
+        let arm = Vec3d::new(0.0, 0.0, -0.5);
+        let plastic = Material {
+            friction: 0.0,
+            restitution: 0.0,
+            bounce_threshold: 0.5,
+        };
+        let v = Vec3d::new(0.0, 0.0, -30.0);
+        let respond = |m: f64| {
+            let body = ImpactMass {
+                inverse_mass: 1.0 / m,
+                inverse_inertia: Mat3d::identity() * (10.0 / m),
+            };
+            respond_turning_point(&body, v, Vec3d::zeros(), arm, Vec3d::z(), &plastic, 0.0)
+        };
+        assert!(matches!(
+            respond(1e38),
+            Err(ImpactError::NotRepresentable {
+                quantity: "impulse",
+                value
+            }) if value > f32::MAX as f64
+        ));
+        let ok = respond(1e37).unwrap().unwrap();
+        assert!((ok.normal_impulse - 3e38).abs() < 1e24);
     }
 }

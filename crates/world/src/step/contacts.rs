@@ -23,7 +23,11 @@
 //!
 //! Each point is warm-started from the impulses of the matching point of
 //! the last step ([`crate::contact_cache`]), and the new impulses replace
-//! the cache.
+//! the cache. Nothing non-finite is stored or reported: a new velocity, a
+//! split velocity, a reported normal impulse or a cached friction impulse
+//! beyond `f32` refuses the step ([`StepError::NotRepresentable`], naming
+//! the body and the quantity); a warm-started answer beyond `f32` is first
+//! solved again cold, so that a refusal never rests on the hidden cache.
 //!
 //! A point is reported as an event when it touches or overlaps
 //! (depth >= 0) or when it took a normal impulse (a speculative point that
@@ -32,9 +36,11 @@
 
 use parapet_geometry::bvh::Bounds;
 use parapet_geometry::Material;
-use parapet_math::{promote, Vec3};
+use parapet_math::{demote, demote_scalar, promote, Vec3, Vec3d};
 use parapet_narrow::contact::{self, Pose};
-use parapet_solver::contact::{solve_contacts, ContactPointInput, SolverBody, CONTACT_MARGIN};
+use parapet_solver::contact::{
+    solve_contacts, ContactImpulse, ContactPointInput, SolverBody, CONTACT_MARGIN,
+};
 use parapet_solver::{BodyError, BodyKind};
 
 use crate::broad_phase::{overlapping_pairs, BroadBox};
@@ -250,8 +256,9 @@ fn mesh_contacts(
 ///
 /// # Errors
 /// [`StepError::MeshIndex`], [`StepError::Contact`], or
-/// [`StepError::NotRepresentable`] when a new velocity overflows `f32`. The
-/// caller restores the snapshot.
+/// [`StepError::NotRepresentable`] when a new velocity or a contact impulse
+/// (reported in an event, kept for the warm start) overflows `f32` in the
+/// cold solve (see `Solved`). The caller restores the snapshot.
 pub(crate) fn run(
     world: &mut PhysicsWorld,
     dt: f32,
@@ -268,26 +275,67 @@ pub(crate) fn run(
     }
     found.sort_by_key(|f| f.key);
 
-    // Solver bodies in order of first appearance (deterministic).
+    // The warm-started solve; when its answer is not representable and a
+    // cached impulse took part, the cold solve decides (see `Solved`).
+    let warm = solve(world, &found, dt, true);
+    let solved = match warm.checked(world, &found) {
+        Ok(()) => warm,
+        Err(_) if warm.warm_started => {
+            let cold = solve(world, &found, dt, false);
+            cold.checked(world, &found)?;
+            cold
+        }
+        Err(error) => return Err(error),
+    };
+    solved.commit(world, &found)
+}
+
+/// One solve of the stage's points: the solver bodies (slots in order of
+/// first appearance, deterministic), what each point applied, and whether
+/// any point started from a cached impulse.
+///
+/// A warm start is a guess carried over from the last step (Catto 2005): a
+/// body whose mass or velocity the user changed since then can turn a
+/// cached impulse into velocities beyond `f32`. The stage therefore never
+/// refuses on a warm-started answer alone: it solves again without the
+/// cache, and refuses only when that cold answer, which depends on the
+/// visible state alone, is not representable either. A refusal is then one
+/// the user can clear by changing what the error names (a failed step
+/// restores the cache of the last successful step, which this check keeps
+/// finite).
+struct Solved {
+    slots: Vec<u32>,
+    bodies: Vec<SolverBody>,
+    impulses: Vec<ContactImpulse>,
+    warm_started: bool,
+}
+
+fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
     let mut index_of = vec![usize::MAX; world.slots.len()];
-    let mut solver_slots: Vec<u32> = Vec::new();
-    let mut solver_bodies: Vec<SolverBody> = Vec::new();
+    let mut slots: Vec<u32> = Vec::new();
+    let mut bodies: Vec<SolverBody> = Vec::new();
     let mut inputs = Vec::with_capacity(found.len());
-    for f in &found {
+    let mut warm_started = false;
+    for f in found {
         let mut index = |slot: u32| {
             let i = &mut index_of[slot as usize];
             if *i == usize::MAX {
-                *i = solver_bodies.len();
-                solver_bodies.push(SolverBody::of(&body(world, slot).body));
-                solver_slots.push(slot);
+                *i = bodies.len();
+                bodies.push(SolverBody::of(&body(world, slot).body));
+                slots.push(slot);
             }
             *i
         };
         let body_a = index(f.slot_a);
         let body_b = index(f.slot_b);
-        let (warm_normal_impulse, warm_tangent_impulse) = world
-            .contact_cache
-            .warm_start((f.key.0, f.key.1, f.key.2), f.point);
+        let (warm_normal_impulse, warm_tangent_impulse) = if warm {
+            world
+                .contact_cache
+                .warm_start((f.key.0, f.key.1, f.key.2), f.point)
+        } else {
+            (0.0, Vec3::zeros())
+        };
+        warm_started |= warm_normal_impulse != 0.0 || warm_tangent_impulse != Vec3::zeros();
         inputs.push(ContactPointInput {
             body_a,
             body_b,
@@ -299,42 +347,130 @@ pub(crate) fn run(
             warm_tangent_impulse,
         });
     }
-    let impulses = solve_contacts(&mut solver_bodies, &inputs, dt as f64);
-    for (slot, solved) in solver_slots.iter().zip(&solver_bodies) {
-        if let Some(e) = world.slots[*slot as usize].as_mut() {
-            solved
-                .write_back(&mut e.body)
-                .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
-        }
+    let impulses = solve_contacts(&mut bodies, &inputs, dt as f64);
+    Solved {
+        slots,
+        bodies,
+        impulses,
+        warm_started,
     }
-    world.contact_cache = ContactCache::new(
-        found
-            .iter()
-            .zip(&impulses)
-            .filter(|(_, i)| i.normal_impulse > 0.0)
-            .map(|(f, i)| CachedPoint {
-                key: (f.key.0, f.key.1, f.key.2),
-                point: f.point,
-                normal_impulse: i.normal_impulse as f32,
-                tangent_impulse: i.tangent_impulse.cast::<f32>(),
-            })
-            .collect(),
-    );
-    let events = found
+}
+
+/// The error naming `body` and `quantity` for the `f64` vector `value`
+/// that has no finite `f32` value (the first offending component).
+fn not_representable(body: BodyId, quantity: &'static str, value: Vec3d) -> StepError {
+    let value = value
         .iter()
-        .zip(&impulses)
-        .filter(|(f, i)| f.depth >= 0.0 || i.normal_impulse > 0.0)
-        .map(|(f, i)| ContactEvent {
-            body_a: f.key.0,
-            body_b: f.key.1,
-            point: f.point,
-            normal: f.normal,
-            normal_impulse: (promote(f.normal) * i.normal_impulse).cast::<f32>(),
-            time: 0.0,
-            kind: ContactKind::Initial,
-        })
-        .collect();
-    Ok(events)
+        .copied()
+        .find(|x| demote_scalar(*x).is_err())
+        .unwrap_or(f64::NAN);
+    StepError::NotRepresentable {
+        body,
+        source: BodyError::NotRepresentable { quantity, value },
+    }
+}
+
+impl Solved {
+    /// `Ok` when everything the commit stores is a finite `f32`: the new
+    /// velocities and split velocities of every dynamic body, and each
+    /// point's reported normal impulse and cached friction impulse.
+    ///
+    /// # Errors
+    /// [`StepError::NotRepresentable`] naming the first body (order of
+    /// first appearance) and quantity beyond `f32`; an impulse names the
+    /// pair's body B when it is dynamic, else body A (the dynamic side whose
+    /// motion the impulse changed).
+    fn checked(&self, world: &PhysicsWorld, found: &[Found]) -> Result<(), StepError> {
+        for (slot, solved) in self.slots.iter().zip(&self.bodies) {
+            let e = body(world, *slot);
+            if e.body.kind() != BodyKind::Dynamic {
+                continue;
+            }
+            for (quantity, v) in [
+                ("linear velocity", solved.linear_velocity),
+                ("angular velocity", solved.angular_velocity),
+                ("split linear velocity", solved.split_linear_velocity),
+                ("split angular velocity", solved.split_angular_velocity),
+            ] {
+                if demote(v).is_err() {
+                    return Err(not_representable(e.id, quantity, v));
+                }
+            }
+        }
+        for (f, i) in found.iter().zip(&self.impulses) {
+            let named = if body(world, f.slot_b).body.kind() == BodyKind::Dynamic {
+                f.key.1
+            } else {
+                f.key.0
+            };
+            let normal = promote(f.normal) * i.normal_impulse;
+            if demote_scalar(i.normal_impulse).is_err() {
+                let value = Vec3d::repeat(i.normal_impulse);
+                return Err(not_representable(named, "contact normal impulse", value));
+            }
+            if demote(normal).is_err() {
+                return Err(not_representable(named, "contact normal impulse", normal));
+            }
+            if demote(i.tangent_impulse).is_err() {
+                return Err(not_representable(
+                    named,
+                    "contact friction impulse",
+                    i.tangent_impulse,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the checked answer back: the new velocities, the cache of the
+    /// points that took a normal impulse, and the events of the points that
+    /// touch or took an impulse.
+    ///
+    /// # Errors
+    /// [`StepError::NotRepresentable`] from the write-back (which
+    /// [`Solved::checked`] has already ruled out); the caller restores the
+    /// snapshot.
+    fn commit(
+        self,
+        world: &mut PhysicsWorld,
+        found: &[Found],
+    ) -> Result<Vec<ContactEvent>, StepError> {
+        for (slot, solved) in self.slots.iter().zip(&self.bodies) {
+            if let Some(e) = world.slots[*slot as usize].as_mut() {
+                solved
+                    .write_back(&mut e.body)
+                    .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
+            }
+        }
+        let impulses = &self.impulses;
+        world.contact_cache = ContactCache::new(
+            found
+                .iter()
+                .zip(impulses)
+                .filter(|(_, i)| i.normal_impulse > 0.0)
+                .map(|(f, i)| CachedPoint {
+                    key: (f.key.0, f.key.1, f.key.2),
+                    point: f.point,
+                    normal_impulse: i.normal_impulse as f32,
+                    tangent_impulse: i.tangent_impulse.cast::<f32>(),
+                })
+                .collect(),
+        );
+        Ok(found
+            .iter()
+            .zip(impulses)
+            .filter(|(f, i)| f.depth >= 0.0 || i.normal_impulse > 0.0)
+            .map(|(f, i)| ContactEvent {
+                body_a: f.key.0,
+                body_b: f.key.1,
+                point: f.point,
+                normal: f.normal,
+                normal_impulse: (promote(f.normal) * i.normal_impulse).cast::<f32>(),
+                time: 0.0,
+                kind: ContactKind::Initial,
+            })
+            .collect())
+    }
 }
 
 #[cfg(test)]

@@ -150,7 +150,9 @@ impl TurningCore for SegmentCore {
                 contact.normal,
                 &material,
                 separation,
-            ) else {
+            )
+            .map_err(|e| CcdError::from_impact(sweep.index, e))?
+            else {
                 continue;
             };
             if std::env::var("TRACE_TURN").is_ok() {

@@ -1,0 +1,10 @@
+//! Fuzz target `contacts`: `parapet_tests::hostile::narrow::contacts` on libFuzzer's
+//! bytes (the assertions are that run's; a panic is a finding).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use parapet_tests::hostile::{narrow, Unstructured};
+
+fuzz_target!(|data: &[u8]| {
+    let _ = narrow::contacts(&mut Unstructured::new(data));
+});

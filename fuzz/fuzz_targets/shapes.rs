@@ -1,0 +1,10 @@
+//! Fuzz target `shapes`: `parapet_tests::hostile::run::shapes` on libFuzzer's
+//! bytes (the assertions are that run's; a panic is a finding).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use parapet_tests::hostile::{run, Unstructured};
+
+fuzz_target!(|data: &[u8]| {
+    let _ = run::shapes(&mut Unstructured::new(data));
+});

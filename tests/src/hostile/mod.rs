@@ -1,0 +1,30 @@
+//! Hostile input: the generators, invariant checks and runs shared by the
+//! cargo-fuzz targets (`fuzz/`, nightly) and the stable smoke test
+//! (`tests/tests/hostile_smoke.rs`, proptest over byte strings).
+//!
+//! Every generator reads an [`arbitrary::Unstructured`] byte string, so a
+//! fuzzer's input and a proptest case drive the same code. Values are
+//! biased towards the ordinary (most floats are a few metres or m/s, so
+//! that deep paths of the step are reached) with a steady share of the
+//! hostile: zeros of both signs, NaN, infinities, subnormals, `f32::MAX`,
+//! values just past each documented limit, and raw bit patterns.
+//!
+//! Each run ([`run`]) asserts, by panicking with a description:
+//! - no panic inside parapet (a panic is what the fuzzer reports);
+//! - a refused step (an `Err`) leaves the world bit for bit as it was,
+//!   hidden state included (a twin world that was cloned before the step
+//!   answers every later step identically);
+//! - a successful step leaves every body and every reported value finite;
+//! - on small continuous worlds inside a closed room, no body ends behind a
+//!   wall beyond the tolerance ([`oracle`]).
+
+pub mod build;
+pub mod inclusion;
+pub mod narrow;
+pub mod oracle;
+pub mod run;
+pub mod scenes;
+pub mod state;
+pub mod values;
+
+pub use arbitrary::{Result, Unstructured};

@@ -1,0 +1,91 @@
+//! The stable smoke of the hostile-input targets: the same runs as the
+//! cargo-fuzz targets in `fuzz/` (`parapet_tests::hostile`), over proptest
+//! byte strings instead of a fuzzer's corpus, so that every submission
+//! checks them without a nightly toolchain. Each run asserts what its
+//! target does (see `tests/src/hostile/mod.rs`): no panic, a refused step
+//! changes nothing (hidden state included), a successful step reports only
+//! finite values, and no body in a closed room ends beyond its walls.
+//!
+//! The committed seed corpus (`fuzz/corpus/<target>/`) runs first, then
+//! random byte strings; the case counts keep the whole file under a minute
+//! in the test profile.
+
+use std::path::PathBuf;
+
+use parapet_tests::hostile::{inclusion, narrow, run, Unstructured};
+use proptest::prelude::*;
+
+type Run = fn(&mut Unstructured<'_>) -> arbitrary::Result<()>;
+
+/// Every target, its run and its proptest case count.
+const TARGETS: [(&str, Run, u32); 9] = [
+    ("shapes", run::shapes, 600),
+    ("bodies", run::bodies, 600),
+    ("world", run::world, 300),
+    ("ccd_room", run::ccd_room, 200),
+    ("sweeps", narrow::sweeps, 600),
+    ("contacts", narrow::contacts, 500),
+    ("rays", narrow::shape_rays, 400),
+    ("inclusion", inclusion::inclusion, 200),
+    ("scene", run::scene, 200),
+];
+
+fn drive(f: Run, data: &[u8]) {
+    let _ = f(&mut Unstructured::new(data));
+}
+
+fn corpus(target: &str) -> Vec<Vec<u8>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read(f).expect("a corpus file"))
+        .collect()
+}
+
+#[test]
+fn every_seed_of_the_committed_corpus_passes_its_target() {
+    for (name, f, _) in TARGETS {
+        let seeds = corpus(name);
+        assert!(seeds.len() >= 20, "{name}: {} seeds", seeds.len());
+        for data in seeds {
+            drive(f, &data);
+        }
+    }
+}
+
+fn bytes() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(any::<u8>(), 0..2048)
+}
+
+macro_rules! smoke {
+    ($test:ident, $index:expr) => {
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: TARGETS[$index].2,
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            })]
+            #[test]
+            fn $test(data in bytes()) {
+                drive(TARGETS[$index].1, &data);
+            }
+        }
+    };
+}
+
+smoke!(shapes_survive_hostile_input, 0);
+smoke!(bodies_and_every_setter_survive_hostile_input, 1);
+smoke!(worlds_step_finitely_or_refuse_without_a_trace, 2);
+smoke!(no_body_leaves_a_closed_room_in_continuous_mode, 3);
+smoke!(sweeps_agree_with_their_brute_force_oracles, 4);
+smoke!(contacts_are_finite_and_lie_on_both_shapes, 5);
+smoke!(ray_casts_refuse_what_they_cannot_answer, 6);
+smoke!(inclusion_queries_stay_conservative, 7);
+smoke!(scene_files_round_trip_or_name_their_error, 8);
