@@ -228,7 +228,9 @@ fn one_point_takes_the_single_point_response() {
         let v = rng.vec(3.0);
         let w = rng.vec(3.0);
         let one = respond_manifold(&mass, v, w, &[p]).unwrap();
-        let two = respond_turning_point(&mass, v, w, p.arm, p.normal, &p.material, 0.0);
+        // Speeds of a few m/s: the impulse is far within f32.
+        let two = respond_turning_point(&mass, v, w, p.arm, p.normal, &p.material, 0.0)
+            .expect("an impulse within f32");
         let (Some(a), Some(b)) = (one, two) else {
             continue;
         };
