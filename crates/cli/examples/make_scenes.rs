@@ -89,6 +89,8 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
     let stack = parapet_scenes::sphere_stack(ccd, 60)?;
     let wall = parapet_scenes::fast_box_wall(ccd, 30)?;
     let (crowd, crowd_names) = crowd()?;
+    // 60 steps of 1/60 s: the chassis strikes the kerb wall and bounces.
+    let kerb = parapet_scenes::vehicles::chassis_kerb(ccd, 60)?;
     let stack_names = named(&["floor", "stack0", "stack1", "stack2", "stack3", "striker"]);
     Ok(vec![
         Example {
@@ -125,6 +127,15 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
         Example {
             stem: "crowd",
             text: json(&crowd, 1.0 / 60.0, 90, &crowd_names)?,
+        },
+        Example {
+            stem: "chassis_kerb",
+            text: json(
+                &kerb.world,
+                kerb.dt,
+                kerb.steps,
+                &named(&["floor_and_kerb", "chassis"]),
+            )?,
         },
     ])
 }

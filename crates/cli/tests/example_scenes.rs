@@ -41,6 +41,7 @@ fn every_example_scene_runs_all_its_steps() -> Result<(), Box<dyn std::error::Er
     }
     stems.sort();
     let expected = [
+        "chassis_kerb",
         "crowd",
         "fast_box_wall",
         "struck_stack",
