@@ -7,27 +7,6 @@ mod common;
 
 use common::{parapet_str, scenes_dir};
 
-/// A static box (a kerb) that a fast continuous ball can reach: a static
-/// primitive is no continuous target yet, so the first step is refused.
-/// The far ball cannot reach the kerb and is never named.
-const KERB: &str = r#"{
-  "format": "parapet-scene/1",
-  "dt": 0.01,
-  "steps": 3,
-  "world": { "collision_detection": "SPHERE_MESH_CCD" },
-  "bodies": [
-    { "name": "kerb", "kind": "static",
-      "shape": { "cuboid": { "half_extents": [1, 1, 0.1] } } },
-    { "name": "ball", "kind": "dynamic", "mass": 1,
-      "shape": { "sphere": { "radius": 0.1 } },
-      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] },
-    { "name": "far", "kind": "dynamic", "mass": 1,
-      "shape": { "sphere": { "radius": 0.1 } },
-      "position": [100, 0, 0.5] }
-  ]
-}
-"#;
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -35,7 +14,7 @@ fn text(bytes: &[u8]) -> String {
 fn kerb_scene(test: &str) -> String {
     let dir = common::fresh_dir(test);
     let scene = dir.join("kerb.json");
-    std::fs::write(&scene, KERB).expect("write the scene");
+    std::fs::write(&scene, common::REFUSED_KERB).expect("write the scene");
     scene.display().to_string()
 }
 

@@ -169,9 +169,9 @@ fn a_refused_step_exits_1_with_the_steps_before_it() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("step 1 failed"), "{}", stderr(&out));
     // Only the initial state: the header and one row per body (the kerb and
-    // the ball), the first step was refused.
+    // two balls), the first step was refused.
     let text = std::fs::read_to_string(&csv).expect("the trajectory");
-    assert_eq!(text.lines().count(), 1 + 2, "{text}");
+    assert_eq!(text.lines().count(), 1 + 3, "{text}");
     // The same world in DISCRETE steps.
     let ok = parapet_str(&["run", &scene.display().to_string(), "--mode", "discrete"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));

@@ -101,7 +101,8 @@ pub fn parapet_str(args: &[&str]) -> std::process::Output {
 
 /// A scene whose first continuous step is refused: a fast ball that can
 /// reach a static box (a kerb), and a static primitive is no continuous
-/// target. In DISCRETE it runs.
+/// target. The far ball cannot reach the kerb and is never named. In
+/// DISCRETE it runs.
 pub const REFUSED_KERB: &str = r#"{
   "format": "parapet-scene/1",
   "dt": 0.01,
@@ -112,7 +113,10 @@ pub const REFUSED_KERB: &str = r#"{
       "shape": { "cuboid": { "half_extents": [1, 1, 0.1] } } },
     { "name": "ball", "kind": "dynamic", "mass": 1,
       "shape": { "sphere": { "radius": 0.1 } },
-      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] }
+      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] },
+    { "name": "far", "kind": "dynamic", "mass": 1,
+      "shape": { "sphere": { "radius": 0.1 } },
+      "position": [100, 0, 0.5] }
   ]
 }
 "#;
