@@ -238,18 +238,29 @@ fn removing_a_stale_id_changes_nothing_and_never_aliases() {
 #[test]
 fn sphere_mesh_ccd_refuses_instead_of_running_discrete() {
     let (mut w, ids) = busy_world();
+    // A static box (a kerb) 1 mm beside the resting box: the mode sweeps
+    // every body of the busy world, but a static primitive is no continuous
+    // target yet, and the box can reach this one within the step.
+    let kerb = w
+        .add_body(RigidBody::new_static(
+            Shape::cuboid(Vec3::new(0.5, 0.1, 0.2)).unwrap(),
+        ))
+        .unwrap();
+    w.body_mut(kerb)
+        .unwrap()
+        .set_position(Vec3::new(-2.0, 1.0 + 0.3 + 0.001 + 0.1, 0.2));
     w.collision_detection = SPHERE_MESH_CCD;
     let before = capture(&w);
     let err = w.step(1.0 / 60.0).unwrap_err();
     match &err {
-        // The floor is static: the first enabled moving collider is the box.
-        StepError::Unsupported { body, .. } => assert_eq!(*body, ids[1]),
+        StepError::Unsupported { body, .. } => assert_eq!(*body, kerb, "{err}"),
         other => panic!("expected Unsupported, got {other}"),
     }
     assert!(err.to_string().contains("SPHERE_MESH_CCD"), "{err}");
     assert_eq!(capture(&w), before);
-    // With the moving bodies' collisions off there is nothing to sweep.
-    for id in &ids[1..] {
+    // With the kerb's and the moving bodies' collisions off there is
+    // nothing to sweep and nothing refused.
+    for id in ids[1..].iter().chain([&kerb]) {
         w.body_mut(*id).unwrap().set_collides(false);
     }
     w.step(1.0 / 60.0).unwrap();
