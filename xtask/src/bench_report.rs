@@ -18,6 +18,7 @@
 //! reports the median and min-max of these per-pair ratios. A scaling
 //! exponent is the least-squares slope of ln(median) against ln(size).
 
+mod cells;
 mod parse;
 mod plot;
 mod policy;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::write::{figure_cell, ratio_cell, AIM_RATIO};
+use super::cells::{figure_cell, ratio_cell, AIM_RATIO};
 use super::{paired_ratio, Run};
 
 /// The bench's case (its criterion id after `ccd_policy/`, before the world).

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use parapet_scenes::bench_versus::versus_scenes;
 
-use super::write::{figure_cell, ratio_cell};
+use super::cells::{figure_cell, ratio_cell};
 use super::{paired_ratio, Run};
 
 /// The CCD / DISCRETE ratio the crowds aim at.

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::cells::{figure_cell, ratio_cell};
+pub use super::cells::{time, AIM_RATIO};
 use super::{log_slope, paired_ratio, plot, Figure, Run};
 
-/// The CCD/discrete ratio the project aims at, on every scene.
-pub const AIM_RATIO: f64 = 1.2;
 /// The range of CCD/discrete ratios the project set out from (the starting
 /// point the aim improves on).
 pub const STARTING_RANGE: (f64, f64) = (1.5, 17.0);
@@ -17,38 +17,6 @@ pub const STARTING_RANGE: (f64, f64) = (1.5, 17.0);
 pub const SWEEP_QUERIES: f64 = 256.0;
 /// The scenes of `ccd_step`, in table order.
 pub use parapet_scenes::bench_ccd::SCENES as CCD_SCENES;
-
-/// A time in ns, with a unit a reader can compare.
-pub fn time(ns: f64) -> String {
-    if !ns.is_finite() {
-        "n/a".into()
-    } else if ns < 1e3 {
-        format!("{ns:.0} ns")
-    } else if ns < 1e6 {
-        format!("{:.1} µs", ns / 1e3)
-    } else if ns < 1e9 {
-        format!("{:.2} ms", ns / 1e6)
-    } else {
-        format!("{:.2} s", ns / 1e9)
-    }
-}
-
-pub(super) fn figure_cell(f: Option<&Figure>) -> String {
-    match f {
-        Some(f) => {
-            let (m, lo, hi) = f.stats();
-            format!("{} ({}–{})", time(m), time(lo), time(hi))
-        }
-        None => "not run".into(),
-    }
-}
-
-pub(super) fn ratio_cell(r: Option<(f64, f64, f64)>) -> String {
-    match r {
-        Some((m, lo, hi)) => format!("{m:.2} ({lo:.2}–{hi:.2})"),
-        None => "n/a".into(),
-    }
-}
 
 fn command_line(cmd: &str, args: &[&str]) -> Option<String> {
     let o = Command::new(cmd).args(args).output().ok()?;

@@ -97,11 +97,11 @@ use parapet_solver::integrate::quaternion_update::quaternion_update;
 
 use super::error::CcdError;
 use super::motion::{check_coordinates, MeshView, SweptMotion};
-pub(crate) use memo::SweepWork;
 use memo::{earliest, earliest_exhaustive};
 use parapet_solver::impact::{respond_body_triangle, respond_pair, ImpactMass};
 use scratch::{blank_state, find_negative_zero, Scratch, SCRATCH};
 use settle::settle_instant;
+pub(crate) use state::SweepWork;
 use state::{charge, every_edge, not_representable, Event, State, Statics};
 
 pub(crate) use state::{GroupImpact, GroupInput, GroupMember, GroupOutcome, MemberShape, Struck};

@@ -30,6 +30,7 @@ mod mode;
 pub(crate) mod motion;
 pub(crate) mod plan;
 pub(crate) mod policy;
+mod policy_scratch;
 pub(crate) mod reach;
 pub(crate) mod refusals;
 pub(crate) mod regions;

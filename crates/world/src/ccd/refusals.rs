@@ -39,7 +39,8 @@ use parapet_solver::RigidBody;
 use super::error::{CcdError, UnsupportedReason};
 use super::plan::CcdPlan;
 use super::policy::{fixed_reach, Class};
-use super::reach::{check_reach, overlaps, Reach};
+use super::policy_scratch::PolicyScratch;
+use super::reach::check_reach;
 use super::regions::{fill_regions, Regions};
 use super::scratch::CcdScratch;
 use super::support::Role;
@@ -60,23 +61,6 @@ impl<'a> Bodies<'a> {
             .iter()
             .filter_map(|&s| (self.body)(s as usize).map(|b| (s as usize, b)))
     }
-}
-
-/// The lists of [`settle`], kept between steps (storage only: every call
-/// clears what it reads).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct PolicyScratch {
-    /// Per mover: resolved `Continuous` by its group in this grouping.
-    promoted: Vec<bool>,
-    /// The fixed bodies (slot, region, `Auto`), insertion order.
-    fixed: Vec<(usize, Reach, bool)>,
-    /// The continuous movers (slot, region, dynamic), insertion order.
-    targets: Vec<(usize, Reach, bool)>,
-    /// Overlapping (fixed, target) positions.
-    pairs: Vec<(usize, usize)>,
-    /// The refusals of one grouping, in the order found.
-    found: Vec<CcdError>,
-    sweep: AxisSweep,
 }
 
 /// Why a fixed body cannot be swept with a continuous body (the reason's
@@ -293,71 +277,10 @@ fn check_fixed(
     }
 }
 
-/// The candidate pairs of two lists of regions by their bounds along x.
-#[derive(Debug, Clone, Default)]
-struct AxisSweep {
-    /// (low bound, which list, position), sorted.
-    events: Vec<(f64, bool, usize)>,
-    active_a: Vec<usize>,
-    active_b: Vec<usize>,
-}
-
-/// The bounds along x of a region, widened by a relative `1e-9`.
-fn x_bounds(r: &Reach) -> (f64, f64) {
-    let w = r.radius + (r.center.x.abs() + r.radius) * 1.0e-9;
-    (r.center.x - w, r.center.x + w)
-}
-
-impl AxisSweep {
-    /// Every (position in `a`, position in `b`) whose regions overlap
-    /// ([`overlaps`]), into `out` (any order).
-    fn pairs(
-        &mut self,
-        a: &[(usize, Reach, bool)],
-        b: &[(usize, Reach, bool)],
-        out: &mut Vec<(usize, usize)>,
-    ) {
-        out.clear();
-        self.events.clear();
-        self.events.extend(
-            a.iter()
-                .enumerate()
-                .map(|(i, x)| (x_bounds(&x.1).0, false, i)),
-        );
-        self.events.extend(
-            b.iter()
-                .enumerate()
-                .map(|(j, x)| (x_bounds(&x.1).0, true, j)),
-        );
-        self.events
-            .sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-        self.active_a.clear();
-        self.active_b.clear();
-        for &(low, in_b, k) in &self.events {
-            if in_b {
-                self.active_a.retain(|&i| x_bounds(&a[i].1).1 >= low);
-                for &i in &self.active_a {
-                    if overlaps(&a[i].1, &b[k].1) {
-                        out.push((i, k));
-                    }
-                }
-                self.active_b.push(k);
-            } else {
-                self.active_b.retain(|&j| x_bounds(&b[j].1).1 >= low);
-                for &j in &self.active_b {
-                    if overlaps(&a[k].1, &b[j].1) {
-                        out.push((k, j));
-                    }
-                }
-                self.active_a.push(k);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::ccd::policy_scratch::AxisSweep;
+    use crate::ccd::reach::{overlaps, Reach};
     use parapet_math::Vec3d;
 
     /// The sweep along x finds exactly the overlapping pairs that testing

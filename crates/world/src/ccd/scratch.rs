@@ -43,7 +43,7 @@ pub(crate) struct CcdScratch {
     /// alone are `moving`).
     pub(crate) all_alone: bool,
     /// The continuous stage's own lists ([`super::refusals`]).
-    pub(crate) policy: super::refusals::PolicyScratch,
+    pub(crate) policy: super::policy_scratch::PolicyScratch,
 }
 
 impl std::fmt::Debug for CcdScratch {

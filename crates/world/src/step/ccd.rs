@@ -42,6 +42,7 @@
 
 use parapet_math::Vec3d;
 
+use super::alone::AloneSwept;
 use super::check::{positions, refusal_of, Refusal};
 use super::report::{count_impacts, start_ledger};
 use crate::ccd::group::SharedGroups;
@@ -253,21 +254,6 @@ pub(crate) enum SweepScope {
     /// Sweep the bodies before position `limit` (insertion order; the
     /// first refused body found so far), stop at the first refusal.
     Before(usize),
-}
-
-/// What the sweeps of the bodies alone gave.
-#[derive(Debug, Default)]
-pub(crate) struct AloneSwept {
-    /// The bodies that took an impact, or turned, with their outcomes.
-    pub(crate) results: Vec<(usize, SoloOutcome)>,
-    /// Their refusals, insertion order.
-    pub(crate) refusals: Vec<Refusal>,
-    /// The sweeps' counts.
-    pub(crate) counts: SweepCounts,
-    /// The turning bodies' sub-steps, insertion order.
-    pub(crate) substeps: Vec<(BodyId, u32)>,
-    /// The bodies swept.
-    pub(crate) swept: Vec<usize>,
 }
 
 /// One body's sweep alone: its outcome, its sub-steps (turning bodies) and

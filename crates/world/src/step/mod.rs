@@ -14,6 +14,7 @@
 //! Any error after stage 2 restores the snapshot, so a failed step leaves the
 //! world bit for bit as it was before the call and consumes no pending force.
 
+pub(crate) mod alone;
 pub(crate) mod ccd;
 pub(crate) mod check;
 pub(crate) mod contacts;

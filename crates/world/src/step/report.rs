@@ -6,7 +6,7 @@
 
 use parapet_solver::CcdMode;
 
-use super::ccd::AloneSwept;
+use super::alone::AloneSwept;
 use crate::ccd::plan::CcdPlan;
 use crate::ccd::policy::Class;
 use crate::ccd::regions::Regions;

@@ -36,7 +36,9 @@ use parapet_narrow::sweep::{sweep_segment_pair, MovingSegment, SweepOutcome};
 use super::certify::{triangle_apart, Cert, Path};
 use super::cull::{bounds_meet, swept_bounds, SweptBounds, TriangleCull};
 use super::schedule::{window, PairSchedule, WINDOW_PAD};
-use super::state::{beats, map_pair, offer, pair_event, triangle_event, Event, State, Statics};
+use super::state::{
+    beats, map_pair, offer, pair_event, triangle_event, Event, State, Statics, SweepWork,
+};
 use super::tournament::{Tournament, TOURNAMENT_MIN_MEMBERS};
 use crate::ccd::error::CcdError;
 
@@ -180,22 +182,6 @@ pub(super) struct PassMemo {
     pub(super) dirty: Vec<bool>,
     /// The members whose input changed in this pass, ascending.
     pub(super) dirty_list: Vec<usize>,
-}
-
-/// What a group's sweep did, counted: its passes and the exact sweeps it
-/// ran (pair sweeps and member-triangle sweeps, in the passes and at the
-/// settled instants' culled search alike).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct SweepWork {
-    /// Passes of the event loop.
-    pub(crate) passes: u64,
-    /// Pair sweeps run.
-    pub(crate) pair_sweeps: u64,
-    /// Member-triangle sweeps run.
-    pub(crate) triangle_sweeps: u64,
-    /// Pair windows decided and due pairs looked at ([`super::schedule`]):
-    /// the pair bookkeeping of the passes beyond the exact sweeps.
-    pub(crate) pair_decisions: u64,
 }
 
 impl PassMemo {

@@ -122,7 +122,7 @@ pub(crate) struct GroupOutcome {
     /// Impulses in pass order.
     pub(crate) impacts: Vec<GroupImpact>,
     /// What the sweep did (passes, sweeps run).
-    pub(crate) work: super::memo::SweepWork,
+    pub(crate) work: SweepWork,
     /// The sweep's passes, settled instants and triangle candidates (the
     /// step's report).
     pub(crate) counts: crate::ccd::report::SweepCounts,
@@ -432,4 +432,20 @@ pub(super) fn charge(
         }
     }
     Ok(())
+}
+
+/// What a group's sweep did, counted: its passes and the exact sweeps it
+/// ran (pair sweeps and member-triangle sweeps, in the passes and at the
+/// settled instants' culled search alike).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SweepWork {
+    /// Passes of the event loop.
+    pub(crate) passes: u64,
+    /// Pair sweeps run.
+    pub(crate) pair_sweeps: u64,
+    /// Member-triangle sweeps run.
+    pub(crate) triangle_sweeps: u64,
+    /// Pair windows decided and due pairs looked at (`schedule.rs`):
+    /// the pair bookkeeping of the passes beyond the exact sweeps.
+    pub(crate) pair_decisions: u64,
 }
