@@ -2,9 +2,13 @@
 //!
 //! - `demo [--quick]`: runs the demo scenes, prints a table per scene and
 //!   writes an SVG plot per scene under `target/parapet/demo/`.
+//! - `test [-- ARGS]`: the README's test command: sets up what the tests
+//!   need outside Cargo (the replay page's browser), then `cargo test
+//!   --workspace ARGS`.
 //! - `help`: lists the tasks.
 
 mod bench_report;
+mod test;
 
 use std::process::ExitCode;
 
@@ -36,10 +40,13 @@ fn main() -> ExitCode {
             }
         }
         "bench-report" => bench_report::run(rest),
+        "test" => test::run(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
             println!("  demo [--quick]   run the demo scenes, print a table per scene and");
             println!("                   write an SVG plot per scene under target/parapet/demo/");
+            println!("  test [-- ARGS]   the tests: find or install the replay page's browser, then");
+            println!("                   cargo test --workspace ARGS");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             ExitCode::SUCCESS
         }
