@@ -45,7 +45,9 @@ fn main() -> ExitCode {
             println!("usage: cargo xtask <task>");
             println!("  demo [--quick]   run the demo scenes, print a table per scene and");
             println!("                   write an SVG plot per scene under target/parapet/demo/");
-            println!("  test [-- ARGS]   the tests: find or install the replay page's browser, then");
+            println!(
+                "  test [-- ARGS]   the tests: find or install the replay page's browser, then"
+            );
             println!("                   cargo test --workspace ARGS");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             ExitCode::SUCCESS

@@ -98,7 +98,9 @@ pub fn run(args: &[String]) -> ExitCode {
         None => &[],
         Some((first, rest)) if first == "--" => rest,
         Some((bad, _)) => {
-            eprintln!("xtask test: unknown argument `{bad}` (arguments for cargo test go after `--`)");
+            eprintln!(
+                "xtask test: unknown argument `{bad}` (arguments for cargo test go after `--`)"
+            );
             return ExitCode::from(2);
         }
     };
@@ -110,7 +112,10 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("== browser for the replay page's test: {}", browser.display());
+    println!(
+        "== browser for the replay page's test: {}",
+        browser.display()
+    );
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let tests = Instant::now();
     println!("== cargo test --workspace {}", cargo_args.join(" "));

@@ -166,7 +166,8 @@ mod tests {
 
     /// A fresh directory under the target dir for one test.
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("parapet-browser-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("parapet-browser-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
