@@ -38,6 +38,7 @@ mod advance;
 mod bounds;
 mod core;
 pub mod domain;
+mod exact;
 mod gjk;
 mod mesh;
 mod motion;

@@ -39,6 +39,7 @@ use parapet_math::{Quatd, Vec3d};
 use super::advance::{admissible_time, point_bounds, Kinematics, PointBound};
 use super::core::{Core, CoreKind};
 use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
+use super::exact::translation;
 use super::motion::Motion;
 use super::separation::{bracket, PosedCore};
 
@@ -308,17 +309,39 @@ pub(crate) fn core_pair(
     {
         return Ok(None);
     }
-    let skins = a.skin() + b.skin();
     let mut axes = Vec::new();
+    if let Some(exact) = translation(
+        (a, motion_a),
+        (b, motion_b),
+        start,
+        request.end,
+        request.target,
+    ) {
+        spend(work, request.budget)?;
+        return Ok(exact.map(|mut hit| {
+            // A polytope's features, and an initial contact's true gap,
+            // from the poses at the hit.
+            if hit.feature_a.count == 0 || hit.time == start {
+                let ka = sa.pose(hit.time, &origin);
+                let kb = sb.pose(hit.time, &origin);
+                let br = bracket(&sa.posed, &sb.posed, &mut axes);
+                if hit.feature_a.count == 0 {
+                    hit.feature_a = feature(br.support_a);
+                    hit.feature_b = feature(br.support_b);
+                }
+                if hit.time == start {
+                    let slack = ka.slack + kb.slack + 8.0 * f64::EPSILON * br.upper.abs();
+                    hit.gap = hit.gap.min(br.upper - a.skin() - b.skin() + slack);
+                }
+            }
+            hit.iterations = *work;
+            hit
+        }));
+    }
+    let skins = a.skin() + b.skin();
     let mut t = start;
     loop {
-        if *work >= request.budget {
-            return Err(Refusal::WorkBudget {
-                iterations: *work,
-                limit: request.budget,
-            });
-        }
-        *work += 1;
+        spend(work, request.budget)?;
         let ka = sa.pose(t, &origin);
         let kb = sb.pose(t, &origin);
         let br = bracket(&sa.posed, &sb.posed, &mut axes);
@@ -358,6 +381,27 @@ pub(crate) fn core_pair(
     }
 }
 
+/// Counts one iteration against the budget.
+fn spend(work: &mut u32, budget: u32) -> Result<(), Refusal> {
+    if *work >= budget {
+        return Err(Refusal::WorkBudget {
+            iterations: *work,
+            limit: budget,
+        });
+    }
+    *work += 1;
+    Ok(())
+}
+
+/// The feature of a bracket's support (a convex core's: no triangle).
+fn feature(s: ([u32; 3], u8)) -> Feature {
+    Feature {
+        triangle: None,
+        points: s.0,
+        count: s.1,
+    }
+}
+
 /// The hit at `t` from the bracket (working frame, A towards B).
 fn hit_at(
     t: f64,
@@ -370,11 +414,6 @@ fn hit_at(
 ) -> Hit {
     let point_a = origin + br.on_a + br.axis * a.skin();
     let point_b = origin + br.on_b - br.axis * b.skin();
-    let feature = |s: ([u32; 3], u8)| Feature {
-        triangle: None,
-        points: s.0,
-        count: s.1,
-    };
     Hit {
         time: t,
         point: (point_a + point_b) * 0.5,
