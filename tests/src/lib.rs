@@ -10,3 +10,4 @@ pub mod hostile;
 pub mod meshes;
 pub mod parry;
 pub mod state;
+pub mod toi_oracle;

@@ -9,6 +9,7 @@
 
 pub mod advance;
 pub mod contact;
+pub mod moving;
 pub mod ray;
 pub mod solid;
 pub mod sweep;

@@ -50,7 +50,7 @@ use super::{
     approaches, cylinder_entry, earlier_of, unresolved_dot, Impact, OnTriangle, SweepOutcome,
     SweptBounds, TriangleFeature,
 };
-use crate::triangle::{relative_triangle, TriangleFrame};
+use crate::triangle::TriangleFrame;
 
 /// Which part of a capsule is in contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,7 +147,7 @@ pub(crate) fn closest_params(p: Vec3d, a: Vec3d, q: Vec3d, b: Vec3d) -> (f64, f6
 /// world), axis `e1 - e0`, radius, displacement, and whether the caller's
 /// endpoints were swapped.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Capsule {
+pub(crate) struct Capsule {
     origin: Vec3d,
     axis: Vec3d,
     mid: Vec3d,
@@ -170,10 +170,7 @@ pub(super) fn checked_capsule(
     domain::step(dt)?;
     let r = radius as f64;
     domain::radius("capsule radius", r)?;
-    let key = |v: Vec3| (v.x, v.y, v.z);
-    let swapped = key(p1) < key(p0);
-    let (e0, e1) = if swapped { (p1, p0) } else { (p0, p1) };
-    let (e0, e1) = (promote(e0), promote(e1));
+    let (e0, e1, swapped) = canonical_ends(promote(p0), promote(p1));
     let d = promote(velocity) * dt as f64;
     for (name, p) in [
         ("capsule endpoint at step start", e0),
@@ -185,14 +182,37 @@ pub(super) fn checked_capsule(
     }
     let axis = e1 - e0;
     domain::reach(d.norm() + 0.5 * axis.norm() + r, r)?;
-    Ok(Capsule {
-        origin: e0,
-        axis,
-        mid: e0 + 0.5 * axis,
-        r,
-        d,
-        swapped,
-    })
+    Ok(Capsule::canonical(e0, e1, r, d, swapped))
+}
+
+/// The ends in canonical order (lexicographic by coordinates), and whether
+/// they were swapped. For ends promoted from `f32` the order is that of the
+/// `f32` values.
+pub(crate) fn canonical_ends(p0: Vec3d, p1: Vec3d) -> (Vec3d, Vec3d, bool) {
+    let key = |v: Vec3d| (v.x, v.y, v.z);
+    let swapped = key(p1) < key(p0);
+    if swapped {
+        (p1, p0, true)
+    } else {
+        (p0, p1, false)
+    }
+}
+
+impl Capsule {
+    /// The capsule of the canonical ends `e0`, `e1` ([`canonical_ends`]),
+    /// radius `r` and displacement `d`, whose precision domain the caller
+    /// has checked.
+    pub(crate) fn canonical(e0: Vec3d, e1: Vec3d, r: f64, d: Vec3d, swapped: bool) -> Capsule {
+        let axis = e1 - e0;
+        Capsule {
+            origin: e0,
+            axis,
+            mid: e0 + 0.5 * axis,
+            r,
+            d,
+            swapped,
+        }
+    }
 }
 
 /// Initial contact of the capsule (relative frame, canonical order): the
@@ -444,7 +464,17 @@ pub(super) fn capsule_vs(
     if let Err(e) = domain::triangle(triangle, cap.mid, cap.r) {
         return SweepOutcome::Refused(e);
     }
-    let tri = TriangleFrame::new(relative_triangle(triangle, cap.origin));
+    capsule_vs_promoted(cap, &triangle.map(promote))
+}
+
+/// [`capsule_vs`] on a triangle given in `f64` whose precision domain the
+/// caller has checked: for a triangle promoted from `f32`, the same outcome
+/// bit for bit.
+pub(crate) fn capsule_vs_promoted(
+    cap: &Capsule,
+    triangle: &[Vec3d; 3],
+) -> SweepOutcome<CapsuleTriangleFeature> {
+    let tri = TriangleFrame::new(triangle.map(|v| v - cap.origin));
     // Behind only when both ends start behind the face plane.
     if tri.raw_height(Vec3d::zeros()) < 0.0 && tri.raw_height(cap.axis) < 0.0 {
         return SweepOutcome::Miss;

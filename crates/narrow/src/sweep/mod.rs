@@ -48,20 +48,20 @@
 // mistaken for a value within a limit.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-mod capsule_triangle;
+pub(crate) mod capsule_triangle;
 pub mod certified_advance;
 mod dispatch;
 pub mod domain;
 pub(crate) mod placement;
-mod segment_pair;
+pub(crate) mod segment_pair;
 mod solid_contact_point;
 mod solid_inscribed_ball;
 mod solid_path_bounds;
 mod solid_placement;
-mod solid_prepared;
+pub(crate) mod solid_prepared;
 mod solid_sat;
 mod solid_triangle;
-mod sphere_triangle;
+pub(crate) mod sphere_triangle;
 
 /// Fixtures shared by the unit tests of the sweep files.
 #[cfg(test)]

@@ -407,17 +407,34 @@ fn sweep_members(
     (b0, b1, rb): (Vec3d, Vec3d, f64),
     dtd: f64,
 ) -> SweepOutcome<PairFeature> {
+    sweep_segments(
+        (a0, a1, ra),
+        (b0, b1, rb),
+        (promote(a.velocity) - promote(b.velocity)) * dtd,
+        promote(b.velocity) * dtd,
+    )
+}
+
+/// The sweep of two members given in `f64` (ends and radius, their
+/// precision domain checked by the caller), A moving by `d` relative to B
+/// and B by `db` over the step (module docs): for members promoted from
+/// `f32`, the outcome of [`sweep_segment_pair`] bit for bit.
+pub(crate) fn sweep_segments(
+    (a0, a1, ra): (Vec3d, Vec3d, f64),
+    (b0, b1, rb): (Vec3d, Vec3d, f64),
+    d: Vec3d,
+    db: Vec3d,
+) -> SweepOutcome<PairFeature> {
     // Relative frame: B fixed with its first end at the origin.
     let origin = b0;
     let pair = RelativePair::new(
         (a0 - origin, a1 - origin),
         (Vec3d::zeros(), b1 - origin),
-        (promote(a.velocity) - promote(b.velocity)) * dtd,
+        d,
         ra,
         rb,
     );
     // Points are found in B's frame; B itself moves by db over the step.
-    let db = promote(b.velocity) * dtd;
     let to_world = |i: Impact<PairFeature>| Impact {
         point: i.point + origin + i.time * db,
         ..i

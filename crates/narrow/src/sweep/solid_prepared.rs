@@ -14,7 +14,7 @@
 //!
 //! Precision domain: that of `sweep_solid_triangle`.
 
-use parapet_math::{promote, Mat3d, Vec3, Vec3d};
+use parapet_math::{promote, Mat3d, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, SweepRefusal};
 use super::placement::Placement;
@@ -68,10 +68,25 @@ impl<'a> SolidSweep<'a> {
         dt: f32,
     ) -> Result<Self, SweepRefusal> {
         let (center, rot, d, r) = checked_placement(solid, placement, velocity, dt)?;
+        Ok(Self::from_pose(solid, center, rot, d, r))
+    }
+
+    /// The sweep of `solid` with its shape origin at `center` (world),
+    /// rotation `rot` (shape to world, unit) and displacement `d` (world),
+    /// `r` its farthest-vertex radius, whose precision domain the caller
+    /// has checked: for a placement that [`SolidSweep::new`] accepts, the
+    /// same sweep bit for bit.
+    pub(crate) fn from_pose(
+        solid: &'a ConvexSolid,
+        center: Vec3d,
+        rot: Quatd,
+        d: Vec3d,
+        r: f64,
+    ) -> Self {
         let rot = rot.to_rotation_matrix().into_inner();
         let inv = rot.transpose();
         let bounds = path_bounds(solid.tables(), center, &rot, d);
-        Ok(SolidSweep {
+        SolidSweep {
             solid,
             center,
             rot,
@@ -79,7 +94,7 @@ impl<'a> SolidSweep<'a> {
             d: inv * d,
             r,
             bounds,
-        })
+        }
     }
 
     /// The solid's sweep against one static one-sided triangle: see
@@ -91,12 +106,19 @@ impl<'a> SolidSweep<'a> {
         if let Err(e) = domain::triangle_promoted(triangle, &p, self.center, self.r) {
             return SweepOutcome::Refused(e);
         }
-        if self.bounds.misses_promoted(&p) {
+        self.triangle_promoted(&p)
+    }
+
+    /// [`SolidSweep::triangle`] on a triangle given in `f64` whose precision
+    /// domain the caller has checked: for a triangle promoted from `f32`,
+    /// the same outcome bit for bit.
+    pub(crate) fn triangle_promoted(&self, p: &[Vec3d; 3]) -> SweepOutcome<SatAxis> {
+        if self.bounds.misses_promoted(p) {
             return SweepOutcome::Miss;
         }
         // Work in the solid's own frame (centred on it): its vertices, face
         // axes and edges are used as stored; the triangle and the motion turn.
-        let tri = TriangleFrame::new(turned_triangle(&p, self.center, &self.inv));
+        let tri = TriangleFrame::new(turned_triangle(p, self.center, &self.inv));
         match sat(self.solid, self.d, self.r, &tri) {
             SweepOutcome::Hit(i) => SweepOutcome::Hit(self.to_world(i)),
             SweepOutcome::InitiallyTouching(i) => SweepOutcome::InitiallyTouching(self.to_world(i)),

@@ -40,7 +40,7 @@ use super::{
     approaches, cylinder_entry, earlier_of, sphere_entry, Impact, OnTriangle, SweepOutcome,
     SweptBounds, TriangleFeature,
 };
-use crate::triangle::{relative_triangle, TriangleFrame};
+use crate::triangle::TriangleFrame;
 
 /// What the point-sweep kernel found (relative frame).
 #[derive(Debug, Clone, Copy)]
@@ -253,7 +253,19 @@ pub(super) fn sphere_vs(
     if let Err(e) = domain::triangle(triangle, c, r) {
         return SweepOutcome::Refused(e);
     }
-    let tri = TriangleFrame::new(relative_triangle(triangle, c));
+    sphere_vs_promoted(c, r, d, &triangle.map(promote))
+}
+
+/// [`sphere_vs`] on a triangle given in `f64` whose precision domain the
+/// caller has checked: for a triangle promoted from `f32`, the same outcome
+/// bit for bit (the same operations on the same values).
+pub(crate) fn sphere_vs_promoted(
+    c: Vec3d,
+    r: f64,
+    d: Vec3d,
+    triangle: &[Vec3d; 3],
+) -> SweepOutcome<TriangleFeature> {
+    let tri = TriangleFrame::new(triangle.map(|v| v - c));
     // One-sided admission: a centre that starts behind the face plane is
     // not caught, and its overlap with the back of the face is not reported.
     if tri.raw_height(Vec3d::zeros()) < 0.0 {

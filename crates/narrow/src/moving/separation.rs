@@ -1,0 +1,255 @@
+//! The signed distance of two posed cores at one instant, bracketed: a lower
+//! bound certified along one axis, an upper bound from witness points, and
+//! the axis and features that the advancement and the hit report use.
+//!
+//! # Method
+//! For convex sets `A` and `B` and a unit axis `n`, the separation along `n`,
+//! `s(n) = min_b n·b − max_a n·a`, never exceeds their signed distance
+//! (the distance when apart, minus the penetration depth when they
+//! overlap), and the largest `s(n)` over all axes equals it. So:
+//! - apart: GJK ([`super::gjk`]) gives witnesses `pa`, `pb` (so
+//!   `|pb − pa|` bounds the distance from above) and the axis
+//!   `n = (pb − pa) / |pb − pa|`, whose `s(n)` (computed from every point)
+//!   bounds it from below;
+//! - overlapping: the largest `s(n)` over the separating-axis candidates of
+//!   the pair (face normals of either core, edge directions of one crossed
+//!   with the other's; for a core with a face, its face normal crossed with
+//!   every edge, which separates coplanar flat pairs; for point and segment
+//!   pairs, perpendiculars to their edges or the frame axes) is the signed
+//!   distance itself: those candidates hold every face normal of the
+//!   Minkowski difference, and a flat or lower-dimensional difference has
+//!   depth zero, which a candidate normal to it attains. It is both bounds.
+//!
+//! Skins are not included here: the caller subtracts them.
+//!
+//! # Precision domain
+//! `f64` in the working frame; `s(n)` is computed to nearest from the
+//! rounded positions (the caller widens it by its slack). An axis is
+//! normalized in `f64` (`|n| = 1 ± 2 ε`).
+
+use parapet_math::Vec3d;
+
+use super::gjk::nearest;
+
+/// A posed core's geometry at one instant (working frame).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PosedCore {
+    /// The points.
+    pub(crate) points: Vec<Vec3d>,
+    /// Unit face normals (polytope faces, a triangle's front).
+    pub(crate) faces: Vec<Vec3d>,
+    /// Unit edge directions.
+    pub(crate) edges: Vec<Vec3d>,
+}
+
+/// The bracket of the cores' signed distance (skins excluded).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Bracket {
+    /// Unit axis from A towards B.
+    pub(crate) axis: Vec3d,
+    /// `s(axis)`, a lower bound of the signed distance (m).
+    pub(crate) lower: f64,
+    /// An upper bound of the signed distance (m).
+    pub(crate) upper: f64,
+    /// The witness on A (m).
+    pub(crate) on_a: Vec3d,
+    /// The witness on B (m).
+    pub(crate) on_b: Vec3d,
+    /// Up to three indices of A's points supporting the witness.
+    pub(crate) support_a: ([u32; 3], u8),
+    /// Up to three indices of B's points supporting the witness.
+    pub(crate) support_b: ([u32; 3], u8),
+}
+
+/// `s(n)` of the two point sets, with A's farthest and B's least points.
+pub(crate) fn separation_along(a: &[Vec3d], b: &[Vec3d], n: &Vec3d) -> (f64, usize, usize) {
+    let (mut hi, mut ia) = (f64::NEG_INFINITY, 0);
+    for (k, p) in a.iter().enumerate() {
+        let x = n.dot(p);
+        if x > hi {
+            hi = x;
+            ia = k;
+        }
+    }
+    let (mut lo, mut ib) = (f64::INFINITY, 0);
+    for (k, p) in b.iter().enumerate() {
+        let x = n.dot(p);
+        if x < lo {
+            lo = x;
+            ib = k;
+        }
+    }
+    (lo - hi, ia, ib)
+}
+
+/// Adds the unit direction of `v` to `out` unless it is zero.
+fn push_unit(out: &mut Vec<Vec3d>, v: Vec3d) {
+    let l = v.norm();
+    if l > 0.0 && l.is_finite() {
+        out.push(v / l);
+    }
+}
+
+/// The separating-axis candidates of the pair (see the module docs).
+fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
+    out.clear();
+    out.extend_from_slice(&a.faces);
+    out.extend_from_slice(&b.faces);
+    for ea in &a.edges {
+        for eb in &b.edges {
+            push_unit(out, ea.cross(eb));
+        }
+    }
+    for (core, other) in [(a, b), (b, a)] {
+        if core.faces.len() == 1 {
+            let f = core.faces[0];
+            for e in core.edges.iter().chain(&other.edges) {
+                push_unit(out, f.cross(e));
+            }
+        }
+    }
+    if a.faces.is_empty() && b.faces.is_empty() {
+        let frame = [Vec3d::x(), Vec3d::y(), Vec3d::z()];
+        for e in a.edges.iter().chain(&b.edges) {
+            for k in &frame {
+                push_unit(out, e.cross(k));
+            }
+        }
+        out.extend_from_slice(&frame);
+    }
+}
+
+/// The bracket of two posed cores (see the module docs); `axes` is scratch.
+pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Bracket {
+    let near = nearest(&a.points, &b.points);
+    let mut support = ([0u32; 3], 0u8, [0u32; 3], 0u8);
+    for k in 0..near.count.min(3) {
+        let s = near.simplex[k];
+        if !support.0[..support.1 as usize].contains(&s.i) {
+            support.0[support.1 as usize] = s.i;
+            support.1 += 1;
+        }
+        if !support.2[..support.3 as usize].contains(&s.j) {
+            support.2[support.3 as usize] = s.j;
+            support.3 += 1;
+        }
+    }
+    let v = near.on_b - near.on_a;
+    let d = v.norm();
+    if !near.intersecting && d > 0.0 {
+        let axis = v / d;
+        let (lower, _, _) = separation_along(&a.points, &b.points, &axis);
+        return Bracket {
+            axis,
+            lower,
+            upper: d,
+            on_a: near.on_a,
+            on_b: near.on_b,
+            support_a: (support.0, support.1),
+            support_b: (support.2, support.3),
+        };
+    }
+    candidate_axes(a, b, axes);
+    let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
+    for u in axes.iter() {
+        for n in [*u, -u] {
+            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
+            if s > best.0 {
+                best = (s, n, ia, ib);
+            }
+        }
+    }
+    let (lower, axis, ia, ib) = best;
+    Bracket {
+        axis,
+        lower,
+        upper: lower,
+        on_a: a.points[ia],
+        on_b: b.points[ib],
+        support_a: ([ia as u32, 0, 0], 1),
+        support_b: ([ib as u32, 0, 0], 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube(c: Vec3d, h: f64) -> PosedCore {
+        PosedCore {
+            points: (0..8)
+                .map(|i| {
+                    c + Vec3d::new(
+                        if i & 1 != 0 { h } else { -h },
+                        if i & 2 != 0 { h } else { -h },
+                        if i & 4 != 0 { h } else { -h },
+                    )
+                })
+                .collect(),
+            faces: vec![
+                Vec3d::x(),
+                -Vec3d::x(),
+                Vec3d::y(),
+                -Vec3d::y(),
+                Vec3d::z(),
+                -Vec3d::z(),
+            ],
+            edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
+        }
+    }
+
+    #[test]
+    fn overlapping_cubes_give_minus_their_least_overlap() {
+        // Overlaps 0.7, 0.8, 0.9 along x, y, z: depth 0.7 along +x.
+        let a = cube(Vec3d::zeros(), 0.5);
+        let b = cube(Vec3d::new(0.3, 0.2, 0.1), 0.5);
+        let r = bracket(&a, &b, &mut Vec::new());
+        assert!((r.lower + 0.7).abs() < 1e-15 && r.upper == r.lower);
+        assert_eq!(r.axis, Vec3d::x());
+    }
+
+    #[test]
+    fn separated_cubes_give_their_distance() {
+        let a = cube(Vec3d::zeros(), 0.5);
+        let b = cube(Vec3d::new(2.0, 1.5, 0.0), 0.5);
+        let r = bracket(&a, &b, &mut Vec::new());
+        // Edge to edge: the corners' gap is (1, 0.5, 0) in x, y.
+        let d = (1.0f64 + 0.25).sqrt();
+        assert!((r.upper - d).abs() < 1e-12 && (r.lower - d).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_point_on_a_segment_has_signed_distance_zero() {
+        let a = PosedCore {
+            points: vec![Vec3d::zeros(), Vec3d::x()],
+            faces: vec![],
+            edges: vec![Vec3d::x()],
+        };
+        let b = PosedCore {
+            points: vec![Vec3d::new(0.5, 0.0, 0.0)],
+            ..PosedCore::default()
+        };
+        let r = bracket(&a, &b, &mut Vec::new());
+        assert_eq!(r.upper, 0.0);
+        assert_eq!(r.lower, 0.0);
+    }
+
+    #[test]
+    fn coplanar_disjoint_triangles_are_apart() {
+        let tri = |dx: f64| PosedCore {
+            points: vec![
+                Vec3d::new(dx, 0.0, 0.0),
+                Vec3d::new(dx + 1.0, 0.0, 0.0),
+                Vec3d::new(dx, 1.0, 0.0),
+            ],
+            faces: vec![Vec3d::z()],
+            edges: vec![
+                Vec3d::x(),
+                Vec3d::new(-1.0, 1.0, 0.0) / 2f64.sqrt(),
+                -Vec3d::y(),
+            ],
+        };
+        let r = bracket(&tri(0.0), &tri(1.5), &mut Vec::new());
+        assert!((r.upper - 0.5).abs() < 1e-12 && (r.lower - 0.5).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,243 @@
+//! Unit tests of the arbiter on cases with known answers (the randomized
+//! oracles are in `tests/tests/toi_*.rs`).
+
+use std::sync::Arc;
+
+use parapet_geometry::Shape;
+use parapet_math::{Quat, Quatd, Vec3, Vec3d};
+
+use super::*;
+
+fn shape(s: Shape) -> MovingShape {
+    MovingShape::from_shape(&s, Vec3::zeros(), Quat::identity()).unwrap()
+}
+
+fn floor_mesh(z: f32) -> MovingShape {
+    shape(
+        Shape::mesh(
+            vec![
+                Vec3::new(-10.0, -10.0, z),
+                Vec3::new(10.0, -10.0, z),
+                Vec3::new(0.0, 10.0, z),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap(),
+    )
+}
+
+fn moving(p: Vec3d, v: Vec3d, w: Vec3d) -> Motion {
+    Motion::new(p, Quatd::identity(), Vec3d::zeros(), v, w)
+}
+
+fn still() -> Motion {
+    Motion::fixed(Vec3d::zeros(), Quatd::identity())
+}
+
+/// The tolerance of these tests' requests (m).
+const TOL: f64 = 1e-6;
+
+#[test]
+fn a_sphere_falling_on_a_sphere_hits_when_their_gap_closes() {
+    // Centres 3 m apart, radii 0.5 and 1, closing at 10 m/s: the gap of
+    // 1.5 m closes at 0.15 s; to a target of 0.1 m at 0.14 s.
+    let a = shape(Shape::sphere(0.5).unwrap());
+    let b = shape(Shape::sphere(1.0).unwrap());
+    let ma = moving(
+        Vec3d::new(0.0, 0.0, 3.0),
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 1.0, 0.1, TOL);
+    let toi = time_of_impact(&a, &ma, &b, &still(), &req).unwrap();
+    let hit = toi.hit().expect("the spheres meet");
+    // Never late; early by at most the tolerance over the closing speed.
+    assert!(hit.time <= 0.14 && hit.time >= 0.14 - TOL / 10.0, "{hit:?}");
+    assert!((hit.normal - Vec3d::z()).norm() < 1e-12);
+    assert!(hit.gap <= 0.1 + TOL);
+    assert!((hit.point_b - Vec3d::new(0.0, 0.0, 1.0)).norm() < 1e-9);
+}
+
+#[test]
+fn a_start_below_the_target_hits_at_the_window_start() {
+    let a = shape(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap());
+    let ma = moving(
+        Vec3d::new(0.0, 0.0, 0.45),
+        Vec3d::new(1.0, 0.0, 0.0),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.25, 1.0, 0.0, TOL);
+    let toi = time_of_impact(&a, &ma, &floor_mesh(0.0), &still(), &req).unwrap();
+    let hit = toi.hit().unwrap();
+    assert_eq!(hit.time, 0.25);
+    // 5 cm deep: the signed distance is -0.05 m.
+    assert!((hit.gap + 0.05).abs() < 1e-9, "{hit:?}");
+    assert_eq!(hit.feature_b.triangle, Some(0));
+    assert!((hit.normal - Vec3d::z()).norm() < 1e-12);
+}
+
+#[test]
+fn a_held_contact_sinks_to_a_negative_target() {
+    // A box 1 cm into the floor, sinking at 1 m/s, asked for a target of
+    // -3 cm: it reaches it after 0.02 s.
+    let a = shape(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap());
+    let ma = moving(
+        Vec3d::new(0.0, 0.0, 0.49),
+        Vec3d::new(0.0, 0.0, -1.0),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 1.0, -0.03, TOL);
+    let hit = *time_of_impact(&a, &ma, &floor_mesh(0.0), &still(), &req)
+        .unwrap()
+        .hit()
+        .unwrap();
+    assert!(hit.time <= 0.02 && hit.time > 0.02 - 2.0 * TOL, "{hit:?}");
+}
+
+#[test]
+fn a_shape_wholly_behind_a_triangle_is_not_caught() {
+    let a = shape(Shape::sphere(0.5).unwrap());
+    // Centre 1 m below the floor, rising through it.
+    let ma = moving(
+        Vec3d::new(0.0, 0.0, -1.0),
+        Vec3d::new(0.0, 0.0, 10.0),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 1.0, 0.0, TOL);
+    let toi = time_of_impact(&a, &ma, &floor_mesh(0.0), &still(), &req).unwrap();
+    assert!(toi.hit().is_none());
+    // From above, the same speed downwards is caught.
+    let ma = moving(
+        Vec3d::new(0.0, 0.0, 1.0),
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+    );
+    let toi = time_of_impact(&a, &ma, &floor_mesh(0.0), &still(), &req).unwrap();
+    assert!(toi.hit().unwrap().time <= 0.05);
+}
+
+#[test]
+fn a_stick_spinning_flat_over_a_floor_is_clear_in_few_iterations() {
+    // A 0.02 m x 2 m stick (capsule along x), 5 cm above the floor,
+    // spinning at 50 rad/s about the vertical: nothing closes.
+    let q = Quat::from_axis_angle(&Vec3::y_axis(), std::f32::consts::FRAC_PI_2);
+    let stick =
+        MovingShape::from_shape(&Shape::capsule(0.01, 1.0).unwrap(), Vec3::zeros(), q).unwrap();
+    let ms = moving(
+        Vec3d::new(0.0, 0.0, 0.06),
+        Vec3d::zeros(),
+        Vec3d::new(0.0, 0.0, 50.0),
+    );
+    let req = ToiRequest::new(0.0, 1.0 / 60.0, 0.0, 1e-4);
+    let toi = time_of_impact(&stick, &ms, &floor_mesh(0.0), &still(), &req).unwrap();
+    assert!(toi.hit().is_none());
+    assert!(toi.iterations() <= 2, "{toi:?}");
+}
+
+#[test]
+fn a_mesh_on_side_a_gives_the_swapped_hit() {
+    let b = shape(Shape::sphere(0.5).unwrap());
+    let mb = moving(
+        Vec3d::new(0.0, 0.0, 1.0),
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 1.0, 0.0, TOL);
+    let toi = time_of_impact(&floor_mesh(0.0), &still(), &b, &mb, &req).unwrap();
+    let hit = toi.hit().unwrap();
+    assert!(hit.time <= 0.05 && hit.time > 0.05 - TOL);
+    // From B (the sphere) towards A (the floor): down.
+    assert!((hit.normal + Vec3d::z()).norm() < 1e-12);
+    assert_eq!(hit.feature_a.triangle, Some(0));
+}
+
+#[test]
+fn a_lift_carrying_a_mesh_up_meets_a_resting_box() {
+    // The floor mesh rises at 2 m/s under a box resting 0.5 m above it.
+    let a = shape(Shape::cuboid(Vec3::new(0.25, 0.25, 0.25)).unwrap());
+    let ma = moving(Vec3d::new(0.0, 0.0, 0.75), Vec3d::zeros(), Vec3d::zeros());
+    let lift = moving(Vec3d::zeros(), Vec3d::new(0.0, 0.0, 2.0), Vec3d::zeros());
+    let req = ToiRequest::new(0.0, 1.0, 0.0, TOL);
+    let toi = time_of_impact(&a, &ma, &floor_mesh(0.0), &lift, &req).unwrap();
+    let hit = toi.hit().unwrap();
+    assert!(hit.time <= 0.25 && hit.time > 0.25 - TOL, "{hit:?}");
+}
+
+#[test]
+fn two_meshes_meet_triangle_to_triangle() {
+    // A downward-facing triangle (its front below it) falling at 1 m/s
+    // onto the floor from 0.5 m.
+    let top = shape(
+        Shape::mesh(
+            vec![
+                Vec3::new(0.0, 0.0, 0.5),
+                Vec3::new(0.0, 1.0, 0.5),
+                Vec3::new(1.0, 0.0, 0.5),
+            ],
+            vec![[0, 1, 2]],
+        )
+        .unwrap(),
+    );
+    let m = moving(Vec3d::zeros(), Vec3d::new(0.0, 0.0, -1.0), Vec3d::zeros());
+    let req = ToiRequest::new(0.0, 1.0, 0.0, TOL);
+    let toi = time_of_impact(&top, &m, &floor_mesh(0.0), &still(), &req).unwrap();
+    let hit = toi.hit().unwrap();
+    assert!(hit.time <= 0.5 && hit.time > 0.5 - TOL, "{hit:?}");
+    assert_eq!(
+        (hit.feature_a.triangle, hit.feature_b.triangle),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn refusals_name_the_value_and_the_limit() {
+    let a = shape(Shape::sphere(0.5).unwrap());
+    let far = moving(Vec3d::new(1e30, 0.0, 0.0), Vec3d::zeros(), Vec3d::zeros());
+    let req = ToiRequest::new(0.0, 1.0, 0.0, TOL);
+    let r = time_of_impact(&a, &far, &a, &still(), &req).unwrap_err();
+    assert!(
+        matches!(r, Refusal::PrecisionDomain { value, .. } if value == 1e30),
+        "{r:?}"
+    );
+    let nan = moving(
+        Vec3d::zeros(),
+        Vec3d::new(f64::NAN, 0.0, 0.0),
+        Vec3d::zeros(),
+    );
+    let r = time_of_impact(&a, &nan, &a, &still(), &req).unwrap_err();
+    assert!(matches!(
+        r,
+        Refusal::NotFinite {
+            quantity: "velocity",
+            ..
+        }
+    ));
+    let backwards = ToiRequest::new(1.0, 0.0, 0.0, TOL);
+    assert!(matches!(
+        time_of_impact(&a, &still(), &a, &still(), &backwards),
+        Err(Refusal::Invalid { .. })
+    ));
+    // A budget of one iteration: a turning fall that needs several (a
+    // translating one is answered by one closed form).
+    let fall = moving(
+        Vec3d::new(0.0, 0.0, 3.0),
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::new(1.0, 0.0, 0.0),
+    );
+    let tight = ToiRequest::new(0.0, 1.0, 0.0, TOL).with_budget(1);
+    assert_eq!(
+        time_of_impact(&a, &fall, &a, &still(), &tight),
+        Err(Refusal::WorkBudget {
+            iterations: 1,
+            limit: 1
+        })
+    );
+}
+
+#[test]
+fn a_core_built_by_hand_matches_the_shape_core() {
+    let solid = Arc::new(crate::solid::ConvexSolid::from_cuboid(Vec3::new(1.0, 1.0, 1.0)).unwrap());
+    let hand = MovingShape::Convex(Core::polytope(solid, Vec3d::zeros(), Quatd::identity()));
+    let built = shape(Shape::cuboid(Vec3::new(1.0, 1.0, 1.0)).unwrap());
+    assert_eq!(hand.core(), built.core());
+}

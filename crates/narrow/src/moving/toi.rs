@@ -1,0 +1,428 @@
+//! The time of impact of two convex cores under two rigid motions: the
+//! arbiter's loop over one pair.
+//!
+//! # Method
+//! Conservative advancement to a target gap (Mirtich 1996, ch. 4; the
+//! controlled variant of Tang, Kim and Manocha, "C2A", ICRA 2009): from the
+//! window start, each iteration
+//! 1. poses both cores at the current time `t` ([`Motion`]) in a working
+//!    frame centred on A's mass centre at the window start;
+//! 2. brackets their signed distance ([`super::separation`]): an upper
+//!    bound from GJK witnesses, a lower bound `s(n)` along one axis `n`;
+//! 3. stops with a [`Hit`] at `t` when the upper bound, skins and rounding
+//!    slack included, is within the tolerance of the target;
+//! 4. otherwise advances `t` by the longest time during which the
+//!    separation along the FIXED axis `n` certainly stays above the target
+//!    ([`super::advance`]), or reports the window clear when that time
+//!    covers the rest of it.
+//!
+//! # Guarantee
+//! Every step is certified for the exact motion: on `[start, t)` the signed
+//! distance (skins included) stays above `target`, so a hit is never later
+//! than the first time the distance reaches the target, and at the hit the
+//! distance is at most `target + tolerance`. A start at or below the target
+//! is a hit at the window start. A core that starts wholly behind a
+//! one-sided triangle's face plane (every point on or behind it) is not
+//! caught by it: clear. Should a step not advance (a lower bound that does
+//! not leave the target while the upper bound stays above the tolerance,
+//! which a converged bracket rules out), the loop stops early with a hit
+//! whose `gap` says how far it is: early, never late.
+//!
+//! # Precision domain
+//! See [`super::domain`]: mass centres within `MAX_COORDINATE`, cores and
+//! skins within `MAX_SIZE`, and a rounding slack within
+//! `MAX_SLACK_FRACTION` of the tolerance.
+
+use parapet_math::rounding::add_down;
+use parapet_math::{Quatd, Vec3d};
+
+use super::advance::{admissible_time, point_bounds, Kinematics, PointBound};
+use super::core::{Core, CoreKind};
+use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
+use super::exact::translation;
+use super::motion::Motion;
+use super::separation::{bracket, PosedCore};
+
+/// The default work budget of a query (advancement iterations): 2^16.
+pub const DEFAULT_BUDGET: u32 = 1 << 16;
+
+/// What a caller asks: the window of the motions' time, the target gap and
+/// the tolerance of the answer, and the work budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToiRequest {
+    /// The window's start (s, the motions' time).
+    pub start: f64,
+    /// The window's end (s), at least `start`.
+    pub end: f64,
+    /// The target signed distance (m): the query stops when the distance
+    /// (skins included; minus the penetration depth when the shapes
+    /// overlap) reaches it. Any finite value: a negative target lets a
+    /// held contact sink that deep before it counts.
+    pub target: f64,
+    /// How far above the target a hit may stop (m), positive.
+    pub tolerance: f64,
+    /// The most advancement iterations (over every triangle of a mesh).
+    pub budget: u32,
+}
+
+impl ToiRequest {
+    /// A request over `[start, end]` with this target and tolerance and the
+    /// [`DEFAULT_BUDGET`].
+    pub fn new(start: f64, end: f64, target: f64, tolerance: f64) -> Self {
+        ToiRequest {
+            start,
+            end,
+            target,
+            tolerance,
+            budget: DEFAULT_BUDGET,
+        }
+    }
+
+    /// The same request with another budget.
+    pub fn with_budget(mut self, budget: u32) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Checks the request.
+    pub(crate) fn check(&self) -> Result<(), Refusal> {
+        domain::finite("window start", self.start)?;
+        domain::finite("window end", self.end)?;
+        domain::finite("target gap", self.target)?;
+        domain::finite("tolerance", self.tolerance)?;
+        if !(self.end >= self.start) {
+            return Err(Refusal::Invalid {
+                quantity: "window end",
+                value: self.end,
+                limit: self.start,
+            });
+        }
+        if !(self.tolerance > 0.0) {
+            return Err(Refusal::Invalid {
+                quantity: "tolerance",
+                value: self.tolerance,
+                limit: 0.0,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The features of one side at a hit: a mesh's triangle, and up to three
+/// indices of the core's points that support the witness (one: a vertex,
+/// two: an edge, three: a face).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Feature {
+    /// The mesh triangle (its index in the mesh), `None` for a convex shape.
+    pub triangle: Option<u32>,
+    /// Indices into the core's points ([`Core::points`]; a triangle's
+    /// corners); the first `count` are meaningful.
+    pub points: [u32; 3],
+    /// How many of `points` are meaningful (1 to 3).
+    pub count: u8,
+}
+
+/// A time of impact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    /// The time (s, the motions' time), never later than the first time the
+    /// distance reaches the target.
+    pub time: f64,
+    /// The contact point (m, world): midway between the two surface points.
+    pub point: Vec3d,
+    /// A's surface point nearest B at `time` (m, world): its core witness
+    /// moved out by its skin.
+    pub point_a: Vec3d,
+    /// B's surface point nearest A at `time` (m, world).
+    pub point_b: Vec3d,
+    /// Unit normal from B towards A (world).
+    pub normal: Vec3d,
+    /// An upper bound of the signed distance at `time` (m).
+    pub gap: f64,
+    /// A's features.
+    pub feature_a: Feature,
+    /// B's features.
+    pub feature_b: Feature,
+    /// The advancement iterations the query used.
+    pub iterations: u32,
+}
+
+impl Hit {
+    /// The same hit seen from the other side (A and B exchanged).
+    pub fn swapped(self) -> Hit {
+        Hit {
+            point_a: self.point_b,
+            point_b: self.point_a,
+            normal: -self.normal,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+            ..self
+        }
+    }
+}
+
+/// The answer of the arbiter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Toi {
+    /// The distance stays above the target on the whole window.
+    Clear {
+        /// The advancement iterations the query used.
+        iterations: u32,
+    },
+    /// The first time of impact.
+    Hit(Hit),
+}
+
+impl Toi {
+    /// The hit, if any.
+    pub fn hit(&self) -> Option<&Hit> {
+        match self {
+            Toi::Hit(h) => Some(h),
+            Toi::Clear { .. } => None,
+        }
+    }
+
+    /// The advancement iterations the query used.
+    pub fn iterations(&self) -> u32 {
+        match self {
+            Toi::Hit(h) => h.iterations,
+            Toi::Clear { iterations } => *iterations,
+        }
+    }
+}
+
+/// A motion with a unit `f64` rotation, checked finite.
+pub(crate) fn checked_motion(m: &Motion) -> Result<Motion, Refusal> {
+    domain::finite_vec("mass centre", &m.center)?;
+    domain::finite_vec("local mass centre", &m.local_center)?;
+    domain::finite_vec("velocity", &m.velocity)?;
+    domain::finite_vec("angular velocity", &m.spin)?;
+    let q = m.rotation.into_inner();
+    domain::finite_vec("rotation", &q.coords.xyz())?;
+    domain::finite("rotation", q.w)?;
+    let norm = q.norm();
+    if !(norm > 0.0) {
+        return Err(Refusal::Invalid {
+            quantity: "rotation norm",
+            value: norm,
+            limit: 0.0,
+        });
+    }
+    Ok(Motion {
+        rotation: Quatd::new_normalize(q),
+        ..*m
+    })
+}
+
+/// One side of a pair: its core, motion and the derived magnitudes.
+struct Side<'a> {
+    core: &'a Core,
+    motion: &'a Motion,
+    /// The farthest point's distance from the mass centre (m).
+    reach: f64,
+    posed: PosedCore,
+    bounds: Vec<PointBound>,
+}
+
+impl<'a> Side<'a> {
+    fn new(core: &'a Core, motion: &'a Motion) -> Result<Self, Refusal> {
+        let reach = core.reach_from(&motion.local_center);
+        domain::within("core reach", reach, domain::MAX_SIZE)?;
+        domain::within("skin radius", core.skin(), domain::MAX_SIZE)?;
+        Ok(Side {
+            core,
+            motion,
+            reach,
+            posed: PosedCore::default(),
+            bounds: Vec::new(),
+        })
+    }
+
+    /// Poses the core at `t` in the frame centred on `origin`; returns the
+    /// kinematics with the position slack.
+    fn pose(&mut self, t: f64, origin: &Vec3d) -> Kinematics {
+        let m = self.motion;
+        let q = m.rotation_at(t);
+        let c = (m.center - origin) + m.velocity * t;
+        let lc = m.local_center;
+        self.posed.points.clear();
+        self.posed
+            .points
+            .extend(self.core.points().iter().map(|p| c + q * (p - lc)));
+        self.posed.faces.clear();
+        self.posed
+            .faces
+            .extend(self.core.face_normals().iter().map(|n| q * n));
+        self.posed.edges.clear();
+        self.posed
+            .edges
+            .extend(self.core.edge_directions().iter().map(|e| q * e));
+        let slack = position_slack(
+            m.center.amax() + origin.amax(),
+            m.velocity.amax(),
+            m.spin.amax(),
+            self.reach,
+            t,
+        );
+        Kinematics {
+            center: c,
+            velocity: m.velocity,
+            spin: m.spin,
+            slack,
+        }
+    }
+}
+
+/// Whether every point of `points` is on or behind the front plane of the
+/// one-sided triangle `tri` (the one-sided admission: not caught).
+fn wholly_behind(tri: &[Vec3d], points: &[Vec3d]) -> bool {
+    let n = (tri[1] - tri[0]).cross(&(tri[2] - tri[0]));
+    !points.iter().any(|p| n.dot(&(p - tri[0])) > 0.0)
+}
+
+/// The time of impact of two cores (see the module docs), counting its
+/// iterations in `work` against the request's budget; the window ends at
+/// `end` (at most the request's). Motions are checked by the caller.
+pub(crate) fn core_pair(
+    a: &Core,
+    motion_a: &Motion,
+    b: &Core,
+    motion_b: &Motion,
+    request: &ToiRequest,
+    end: f64,
+    work: &mut u32,
+) -> Result<Option<Hit>, Refusal> {
+    let mut sa = Side::new(a, motion_a)?;
+    let mut sb = Side::new(b, motion_b)?;
+    let start = request.start;
+    let origin = motion_a.center_at(start);
+    for m in [motion_a, motion_b] {
+        for t in [start, end] {
+            let c = m.center_at(t);
+            domain::within("mass centre coordinate", c.amax(), domain::MAX_COORDINATE)?;
+        }
+    }
+    sa.pose(start, &origin);
+    sb.pose(start, &origin);
+    if (b.kind() == CoreKind::Triangle && wholly_behind(&sb.posed.points, &sa.posed.points))
+        || (a.kind() == CoreKind::Triangle && wholly_behind(&sa.posed.points, &sb.posed.points))
+    {
+        return Ok(None);
+    }
+    let mut axes = Vec::new();
+    if let Some(exact) = translation(
+        (a, motion_a),
+        (b, motion_b),
+        start,
+        request.end,
+        request.target,
+    ) {
+        spend(work, request.budget)?;
+        return Ok(exact.map(|mut hit| {
+            // A polytope's features, and an initial contact's true gap,
+            // from the poses at the hit.
+            if hit.feature_a.count == 0 || hit.time == start {
+                let ka = sa.pose(hit.time, &origin);
+                let kb = sb.pose(hit.time, &origin);
+                let br = bracket(&sa.posed, &sb.posed, &mut axes);
+                if hit.feature_a.count == 0 {
+                    hit.feature_a = feature(br.support_a);
+                    hit.feature_b = feature(br.support_b);
+                }
+                if hit.time == start {
+                    let slack = ka.slack + kb.slack + 8.0 * f64::EPSILON * br.upper.abs();
+                    hit.gap = hit.gap.min(br.upper - a.skin() - b.skin() + slack);
+                }
+            }
+            hit.iterations = *work;
+            hit
+        }));
+    }
+    let skins = a.skin() + b.skin();
+    let mut t = start;
+    loop {
+        spend(work, request.budget)?;
+        let ka = sa.pose(t, &origin);
+        let kb = sb.pose(t, &origin);
+        let br = bracket(&sa.posed, &sb.posed, &mut axes);
+        let scale = sa
+            .posed
+            .points
+            .iter()
+            .chain(&sb.posed.points)
+            .fold(0.0f64, |m, p| m.max(p.amax()));
+        let slack =
+            ka.slack + kb.slack + 8.0 * f64::EPSILON * (scale + skins + request.target.abs());
+        if !(slack <= MAX_SLACK_FRACTION * request.tolerance) {
+            return Err(Refusal::PrecisionDomain {
+                quantity: "rounding slack (m)",
+                value: slack,
+                limit: MAX_SLACK_FRACTION * request.tolerance,
+            });
+        }
+        let gap = br.upper - skins + slack;
+        let lower = br.lower - skins - slack;
+        let level = request.target + skins + slack;
+        let h = if gap - request.target <= request.tolerance {
+            None
+        } else {
+            point_bounds(&sa.posed.points, &ka, &br.axis, true, &mut sa.bounds);
+            point_bounds(&sb.posed.points, &kb, &br.axis, false, &mut sb.bounds);
+            Some(admissible_time(&sa.bounds, &sb.bounds, level))
+        };
+        let next = h.map(|h| (h, add_down(t, h)));
+        match next {
+            Some((h, _)) if !(h < end - t) => return Ok(None),
+            Some((h, next)) if h > 0.0 && next > t && lower > request.target => t = next,
+            _ => {
+                return Ok(Some(hit_at(t, &br, &origin, a, b, gap, *work)));
+            }
+        }
+    }
+}
+
+/// Counts one iteration against the budget.
+fn spend(work: &mut u32, budget: u32) -> Result<(), Refusal> {
+    if *work >= budget {
+        return Err(Refusal::WorkBudget {
+            iterations: *work,
+            limit: budget,
+        });
+    }
+    *work += 1;
+    Ok(())
+}
+
+/// The feature of a bracket's support (a convex core's: no triangle).
+fn feature(s: ([u32; 3], u8)) -> Feature {
+    Feature {
+        triangle: None,
+        points: s.0,
+        count: s.1,
+    }
+}
+
+/// The hit at `t` from the bracket (working frame, A towards B).
+fn hit_at(
+    t: f64,
+    br: &super::separation::Bracket,
+    origin: &Vec3d,
+    a: &Core,
+    b: &Core,
+    gap: f64,
+    iterations: u32,
+) -> Hit {
+    let point_a = origin + br.on_a + br.axis * a.skin();
+    let point_b = origin + br.on_b - br.axis * b.skin();
+    Hit {
+        time: t,
+        point: (point_a + point_b) * 0.5,
+        point_a,
+        point_b,
+        normal: -br.axis,
+        gap,
+        feature_a: feature(br.support_a),
+        feature_b: feature(br.support_b),
+        iterations,
+    }
+}
