@@ -31,6 +31,7 @@
 
 mod body_triangle;
 mod cascade;
+mod contacts;
 mod error;
 mod impulse;
 mod manifold;
@@ -41,6 +42,9 @@ mod turning_point;
 pub use body_triangle::{respond_body_triangle, TriangleResponse};
 pub use cascade::{
     settle, SettleBody, SettleContact, MAX_SETTLED_CONTACTS, SETTLE_RELATIVE_TOLERANCE,
+};
+pub use contacts::{
+    respond_contacts, ImpactBody, ImpactContact, ImpactResponse, MAX_EVENT_CONTACTS,
 };
 pub use error::ImpactError;
 pub use impulse::ImpactMass;

@@ -1,0 +1,301 @@
+//! Tests of [`super::respond_contacts`]: the conservation laws and the
+//! complementarity of one event, on analytic cases and random events.
+
+use super::*;
+use parapet_math::Mat3d;
+
+/// A deterministic generator for the tests (Knuth's MMIX constants).
+struct Lcg(u64);
+
+impl Lcg {
+    fn unit(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+    fn vec(&mut self, scale: f64) -> Vec3d {
+        Vec3d::new(
+            self.range(-scale, scale),
+            self.range(-scale, scale),
+            self.range(-scale, scale),
+        )
+    }
+}
+
+fn material(friction: f32, restitution: f32) -> Material {
+    Material {
+        friction,
+        restitution,
+        bounce_threshold: 0.0,
+    }
+}
+
+fn body(inverse_mass: f64, inverse_inertia: Mat3d, velocity: Vec3d, spin: Vec3d) -> ImpactBody {
+    ImpactBody {
+        mass: ImpactMass {
+            inverse_mass,
+            inverse_inertia,
+        },
+        velocity,
+        spin,
+    }
+}
+
+/// A random symmetric positive definite inverse tensor `R D Rᵀ`.
+fn tensor(rng: &mut Lcg) -> Mat3d {
+    let q = parapet_math::Quatd::from_scaled_axis(rng.vec(3.0));
+    let r = q.to_rotation_matrix().into_inner();
+    let d = Mat3d::from_diagonal(&Vec3d::new(
+        rng.range(0.2, 5.0),
+        rng.range(0.2, 5.0),
+        rng.range(0.2, 5.0),
+    ));
+    r * d * r.transpose()
+}
+
+/// Kinetic energy with the inverse tensors (J).
+fn energy(bodies: &[ImpactBody], velocities: &[(Vec3d, Vec3d)]) -> f64 {
+    bodies
+        .iter()
+        .zip(velocities)
+        .filter(|(b, _)| b.mass.inverse_mass > 0.0)
+        .map(|(b, (v, w))| {
+            let inertia = b
+                .mass
+                .inverse_inertia
+                .try_inverse()
+                .unwrap_or(Mat3d::zeros());
+            0.5 * v.norm_squared() / b.mass.inverse_mass + 0.5 * w.dot(&(inertia * w))
+        })
+        .sum()
+}
+
+/// Total linear and angular momentum (about the origin) of the bodies at
+/// `centres` (N s, N m s).
+fn momentum(
+    bodies: &[ImpactBody],
+    velocities: &[(Vec3d, Vec3d)],
+    centres: &[Vec3d],
+) -> (Vec3d, Vec3d) {
+    let mut p = Vec3d::zeros();
+    let mut l = Vec3d::zeros();
+    for ((b, (v, w)), c) in bodies.iter().zip(velocities).zip(centres) {
+        let m = 1.0 / b.mass.inverse_mass;
+        let inertia = b.mass.inverse_inertia.try_inverse().unwrap();
+        p += v * m;
+        l += c.cross(&(v * m)) + inertia * w;
+    }
+    (p, l)
+}
+
+/// Two equal spheres head-on, elastic: they exchange velocities; plastic:
+/// they end at the common velocity. Within 1e-7 m/s: the compression's
+/// regularization ([`COMPRESSION_REGULARIZATION`], 1e-8 relative) scales
+/// the impulse by `1 / (1 + 1e-8)`, 8e-8 m/s of the 8 m/s closing speed.
+#[test]
+fn equal_spheres_exchange_velocities_when_elastic_and_stick_when_plastic() {
+    for (e, expected_a, expected_b) in [(1.0f32, -3.0, 5.0), (0.0, 1.0, 1.0)] {
+        let bodies = [
+            body(
+                1.0,
+                Mat3d::identity() * 2.5,
+                Vec3d::new(5.0, 0.0, 0.0),
+                Vec3d::zeros(),
+            ),
+            body(
+                1.0,
+                Mat3d::identity() * 2.5,
+                Vec3d::new(-3.0, 0.0, 0.0),
+                Vec3d::zeros(),
+            ),
+        ];
+        // A at x = -0.5 and B at x = +0.5, touching at the origin; the
+        // normal runs from B towards A (-x).
+        let contact = ImpactContact {
+            a: 0,
+            b: Some(1),
+            arm_a: Vec3d::new(0.5, 0.0, 0.0),
+            arm_b: Vec3d::new(-0.5, 0.0, 0.0),
+            normal: Vec3d::new(-1.0, 0.0, 0.0),
+            material: material(0.5, e),
+        };
+        let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+        assert!((r.velocities[0].0.x - expected_a).abs() < 1e-7, "{r:?}");
+        assert!((r.velocities[1].0.x - expected_b).abs() < 1e-7, "{r:?}");
+        assert!(r.velocities[0].1.norm() < 1e-12 && r.velocities[1].1.norm() < 1e-12);
+    }
+}
+
+/// A body that takes no impulse (kinematic) keeps its velocity; the
+/// dynamic body bounces off it as off a wall moving at that velocity.
+#[test]
+fn a_kinematic_side_keeps_its_velocity() {
+    let bodies = [
+        body(
+            1.0,
+            Mat3d::identity(),
+            Vec3d::new(0.0, 0.0, -2.0),
+            Vec3d::zeros(),
+        ),
+        body(
+            0.0,
+            Mat3d::zeros(),
+            Vec3d::new(0.0, 0.0, 3.0),
+            Vec3d::zeros(),
+        ),
+    ];
+    let contact = ImpactContact {
+        a: 0,
+        b: Some(1),
+        arm_a: Vec3d::new(0.0, 0.0, -0.5),
+        arm_b: Vec3d::new(0.0, 0.0, 0.5),
+        normal: Vec3d::z(),
+        material: material(0.0, 1.0),
+    };
+    let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+    // Closing at 5 m/s, leaving at 5 m/s: 3 + 5 = 8 m/s (within the
+    // regularization's 1e-8 relative of the 10 N s impulse).
+    assert!((r.velocities[0].0.z - 8.0).abs() < 1e-7, "{r:?}");
+    assert_eq!(r.velocities[1], (bodies[1].velocity, bodies[1].spin));
+}
+
+/// A unit cube landing flat on its four bottom corners: the fall stops,
+/// no spin starts, and the corners share the impulse alike.
+#[test]
+fn a_box_landing_flat_stops_without_spin() {
+    let bodies = [body(
+        1.0,
+        Mat3d::identity() * 6.0,
+        Vec3d::new(0.0, 0.0, -2.0),
+        Vec3d::zeros(),
+    )];
+    let contacts: Vec<ImpactContact> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .iter()
+        .map(|&(x, y)| ImpactContact {
+            a: 0,
+            b: None,
+            arm_a: Vec3d::new(0.5 * x, 0.5 * y, -0.5),
+            arm_b: Vec3d::zeros(),
+            normal: Vec3d::z(),
+            material: material(0.5, 0.0),
+        })
+        .collect();
+    let r = respond_contacts(&bodies, &contacts).unwrap().unwrap();
+    let (v, w) = r.velocities[0];
+    assert!(v.norm() < 1e-9 && w.norm() < 1e-9, "{v} {w}");
+    for l in &r.normal_impulses {
+        assert!((l - 0.5).abs() < 1e-6, "{:?}", r.normal_impulses);
+    }
+}
+
+/// Random events of two to five bodies and up to twelve contacts between
+/// them (no surfaces): linear and angular momentum are conserved (relative
+/// 1e-9: sums of a few dozen roundings of unit-scale terms), the kinetic
+/// energy never grows (relative 1e-9), every contact ends non-closing (up
+/// to 1e-7 of the fastest closing speed: the tolerance plus the
+/// regularization's residue) and each friction impulse lies in its cone
+/// (relative 1e-9).
+#[test]
+fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
+    let mut rng = Lcg(0x5eed);
+    let mut events = 0;
+    for case in 0..4000 {
+        let count = 2 + (rng.unit() * 4.0) as usize;
+        let centres: Vec<Vec3d> = (0..count).map(|_| rng.vec(3.0)).collect();
+        let bodies: Vec<ImpactBody> = (0..count)
+            .map(|_| {
+                body(
+                    rng.range(0.05, 3.0),
+                    tensor(&mut rng),
+                    rng.vec(5.0),
+                    rng.vec(4.0),
+                )
+            })
+            .collect();
+        let contacts: Vec<ImpactContact> = (0..1 + (rng.unit() * 12.0) as usize)
+            .map(|_| {
+                let a = (rng.unit() * count as f64) as usize;
+                let b = (a + 1 + (rng.unit() * (count - 1) as f64) as usize) % count;
+                let point = rng.vec(3.0);
+                ImpactContact {
+                    a,
+                    b: Some(b),
+                    arm_a: point - centres[a],
+                    arm_b: point - centres[b],
+                    normal: rng.vec(1.0).normalize(),
+                    material: material(rng.range(0.0, 1.5) as f32, rng.range(0.0, 1.0) as f32),
+                }
+            })
+            .collect();
+        let Some(r) = respond_contacts(&bodies, &contacts).unwrap() else {
+            continue;
+        };
+        events += 1;
+        let before: Vec<(Vec3d, Vec3d)> = bodies.iter().map(|b| (b.velocity, b.spin)).collect();
+        let (p0, l0) = momentum(&bodies, &before, &centres);
+        let (p1, l1) = momentum(&bodies, &r.velocities, &centres);
+        let scale = 1.0 + p0.norm() + l0.norm();
+        assert!((p1 - p0).norm() <= 1e-9 * scale, "case {case}: {p0} {p1}");
+        assert!((l1 - l0).norm() <= 1e-9 * scale, "case {case}: {l0} {l1}");
+        let (e0, e1) = (energy(&bodies, &before), energy(&bodies, &r.velocities));
+        assert!(e1 <= e0 * (1.0 + 1e-9) + 1e-12, "case {case}: {e0} -> {e1}");
+        let fastest = contacts
+            .iter()
+            .map(|c| {
+                let mut u = bodies[c.a].velocity + bodies[c.a].spin.cross(&c.arm_a);
+                if let Some(b) = c.b {
+                    u -= bodies[b].velocity + bodies[b].spin.cross(&c.arm_b);
+                }
+                -c.normal.dot(&u)
+            })
+            .fold(0.0f64, f64::max);
+        for (i, c) in contacts.iter().enumerate() {
+            let (va, wa) = r.velocities[c.a];
+            let (vb, wb) = r.velocities[c.b.unwrap()];
+            let u = va + wa.cross(&c.arm_a) - vb - wb.cross(&c.arm_b);
+            assert!(
+                c.normal.dot(&u) >= -1e-7 * fastest,
+                "case {case} contact {i}: {}",
+                c.normal.dot(&u)
+            );
+            let j = r.impulses[i];
+            let tangential = (j - c.normal * c.normal.dot(&j)).norm();
+            let cone = c.material.friction as f64 * r.normal_impulses[i];
+            assert!(
+                tangential <= cone * (1.0 + 1e-9) + 1e-12,
+                "case {case} contact {i}"
+            );
+        }
+    }
+    assert!(
+        events > 2000,
+        "{events} events: the cases must mostly close"
+    );
+}
+
+/// More contacts than an event solves are refused, naming the limit.
+#[test]
+fn too_many_contacts_are_refused() {
+    let bodies = [body(1.0, Mat3d::identity(), -Vec3d::z(), Vec3d::zeros())];
+    let c = ImpactContact {
+        a: 0,
+        b: None,
+        arm_a: Vec3d::zeros(),
+        arm_b: Vec3d::zeros(),
+        normal: Vec3d::z(),
+        material: material(0.0, 0.0),
+    };
+    let contacts = vec![c; MAX_EVENT_CONTACTS + 1];
+    assert_eq!(
+        respond_contacts(&bodies, &contacts),
+        Err(ImpactError::TooManyContacts {
+            contacts: MAX_EVENT_CONTACTS + 1,
+            limit: MAX_EVENT_CONTACTS
+        })
+    );
+}
