@@ -36,7 +36,7 @@ fn bench_step(c: &mut Criterion, case: &str, prepared: &PhysicsWorld, dt: f32) {
                 total += t.elapsed();
                 last = Some((
                     r.map_err(|e| e.to_string()),
-                    w.ccd_work(),
+                    *w.ccd_report(),
                     w.contact_count(),
                 ));
             }
@@ -51,10 +51,10 @@ fn bench_step(c: &mut Criterion, case: &str, prepared: &PhysicsWorld, dt: f32) {
             r.err().unwrap_or_else(|| "stepped".into()),
         );
         record("dense", case, "contacts", contacts);
-        record("dense", case, "group_passes", work.group_passes);
-        record("dense", case, "pair_sweeps", work.pair_sweeps);
-        record("dense", case, "triangle_sweeps", work.triangle_sweeps);
-        record("dense", case, "pair_decisions", work.pair_decisions);
+        record("dense", case, "events", work.passes);
+        record("dense", case, "toi_queries", work.toi_queries);
+        record("dense", case, "arbiter_iterations", work.certified_substeps);
+        record("dense", case, "held_contacts", work.held_contacts);
     }
 }
 

@@ -56,6 +56,6 @@ fn main() {
             Err(e) => format!("refused: {e}"),
         },
         w.events().len(),
-        w.ccd_work()
+        w.ccd_report()
     );
 }

@@ -51,7 +51,7 @@ fn main() {
             std::process::exit(1);
         }
         for id in &ids {
-            let n = w.ccd_substeps(*id).unwrap_or(0);
+            let n = w.ccd_stats(*id).map(|s| s.substeps).unwrap_or(0);
             substeps += u64::from(n);
             busiest = busiest.max(n);
         }

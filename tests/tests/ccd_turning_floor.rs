@@ -42,7 +42,8 @@ fn run(axis_angle: Vec3, velocity: Vec3, spin: Vec3, friction: f32) -> (u32, f64
         w.step(1.0 / 60.0).unwrap();
         let b = w.body(id).unwrap();
         most = most.max(
-            w.ccd_substeps(id)
+            w.ccd_stats(id)
+                .map(|s| s.substeps)
                 .expect("a turning body reports its sub-steps"),
         );
         worst = worst.max(deepest_front_overlap(b, &tris) - allowance(b));

@@ -136,7 +136,7 @@ fn random_turning_bodies_never_cross_a_front_face() {
                 Err(e) => panic!("{}: unexpected refusal {e}", label(step)),
             }
             impacts += w.events().len();
-            substeps += w.ccd_substeps(id).unwrap() as u64;
+            substeps += w.ccd_stats(id).map(|s| s.substeps).unwrap() as u64;
             let b = w.body(id).unwrap();
             let over = deepest_front_overlap(b, &tris);
             if std::env::var("PARAPET_TURNING_TRACE").is_ok() {
@@ -144,7 +144,7 @@ fn random_turning_bodies_never_cross_a_front_face() {
                     "TRACE step {step} over {over:.4e} allowed {:.4e} events {} sub {} initial {}",
                     allowance(b),
                     w.events().len(),
-                    w.ccd_substeps(id).unwrap(),
+                    w.ccd_stats(id).map(|s| s.substeps).unwrap(),
                     w.events()
                         .iter()
                         .filter(|e| e.kind == parapet_world::ContactKind::Initial)

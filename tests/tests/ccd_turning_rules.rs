@@ -55,10 +55,13 @@ fn turning_capsules_and_off_centre_shapes_are_accepted_and_report_substeps() {
         .unwrap();
     w.step(0.01).unwrap();
     for id in [a, b, c] {
-        assert!(w.ccd_substeps(id).is_some_and(|n| n >= 1), "{id}");
+        assert!(
+            w.ccd_stats(id).map(|s| s.substeps).is_some_and(|n| n >= 1),
+            "{id}"
+        );
     }
     // A centred sphere takes the exact sweep, not sub-steps.
-    assert_eq!(w.ccd_substeps(plain), None);
+    assert_eq!(w.ccd_stats(plain).map(|s| s.substeps), None);
 }
 
 #[test]
@@ -214,7 +217,7 @@ fn crowd() -> world_support::WorldState {
     for _ in 0..20 {
         w.step(1.0 / 60.0).unwrap();
         for id in &ids {
-            assert!(w.ccd_substeps(*id).is_some());
+            assert!(w.ccd_stats(*id).map(|s| s.substeps).is_some());
         }
     }
     capture(&w)

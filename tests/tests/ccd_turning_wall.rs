@@ -53,7 +53,7 @@ fn spin_next_to(wall_x: f32) -> (u32, u32, bool) {
     let (mut most, mut total, mut struck) = (0, 0, false);
     for _ in 0..30 {
         w.step(1.0 / 60.0).unwrap();
-        let n = w.ccd_substeps(id).unwrap();
+        let n = w.ccd_stats(id).map(|s| s.substeps).unwrap();
         total += n;
         most = most.max(n);
         struck |= !w.events().is_empty();
@@ -138,7 +138,10 @@ fn too_few_substeps_fail_with_rollback_and_a_retry_matches_a_world_that_never_fa
         w.step(1.0 / 60.0).unwrap();
         control.step(1.0 / 60.0).unwrap();
         assert_eq!(capture(&w), capture(&control));
-        assert_eq!(w.ccd_substeps(id), control.ccd_substeps(id));
+        assert_eq!(
+            w.ccd_stats(id).map(|s| s.substeps),
+            control.ccd_stats(id).map(|s| s.substeps)
+        );
     }
 }
 

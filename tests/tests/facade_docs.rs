@@ -48,7 +48,6 @@ fn continuous_collision_limits_match_the_code() {
     assert_eq!(APPROACH_EPS_FACTOR, 32.0);
     states(&doc, "-32 eps");
     assert_eq!(MAX_SHAPE_OFFSET, 1.0e4);
-    assert_eq!(parapet::ccd::support::MAX_HALF_HEIGHT, 1.0e4);
     states(&doc, "at most 10,000 m");
     assert_eq!(
         parapet_solver::tolerances::UNIT_QUATERNION_SQUARED_NORM_TOLERANCE,

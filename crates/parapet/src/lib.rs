@@ -184,7 +184,7 @@ pub mod world {
 /// assert!(CcdMode::try_from(9u8).is_err());
 /// ```
 pub mod ccd {
-    pub use parapet_world::ccd::support;
+    pub use parapet_world::ccd::tolerances;
     pub use parapet_world::ccd::{
         BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, UnknownCcdMode,
         UnknownCollisionDetection, UnsupportedReason, AUTO_MOTION_FRACTION, DISCRETE,

@@ -5,11 +5,11 @@
 use parapet_geometry::bvh::BvhError;
 use parapet_geometry::TriangleError;
 use parapet_narrow::contact::ContactError;
-use parapet_narrow::sweep::SweepRefusal;
+use parapet_narrow::moving::Refusal;
 use parapet_solver::impact::ImpactError;
 use parapet_solver::{BodyError, BodyKind};
 
-use crate::ccd::error::{CcdError, UnsupportedReason};
+use crate::ccd::error::{CcdError, Other};
 use crate::BodyId;
 
 /// Why [`crate::PhysicsWorld::step`] refused or failed. On every variant the
@@ -91,41 +91,6 @@ pub enum StepError {
         /// The limit.
         limit: f64,
     },
-    /// A continuous sweep refused its input: outside its precision domain
-    /// (radius, coordinates, reach, triangle distance or shape).
-    #[error("{body}: the sweep against triangle {triangle} of mesh {mesh} was refused: {source}")]
-    SweepRefused {
-        /// The moving body.
-        body: BodyId,
-        /// The mesh body that owns the triangle.
-        mesh: BodyId,
-        /// The triangle's index in that mesh.
-        triangle: usize,
-        /// The refusal (quantity, value and limit).
-        source: SweepRefusal,
-    },
-    /// A continuous sweep of two moving bodies (a group pair, see
-    /// docs/continuous-collision.md, "Moving groups") refused its input:
-    /// outside the precision domain.
-    #[error("{body}: the sweep against moving body {other} was refused: {source}")]
-    PairSweepRefused {
-        /// The lower body of the pair (insertion order).
-        body: BodyId,
-        /// The other body.
-        other: BodyId,
-        /// The refusal (quantity, value and limit).
-        source: SweepRefusal,
-    },
-    /// A static mesh's snapshot triangle fails the continuous mode's geometry
-    /// check (every snapshot triangle is checked before the index is
-    /// queried).
-    #[error("mesh {body}: {source}")]
-    InvalidMesh {
-        /// The mesh body.
-        body: BodyId,
-        /// The triangle (index in that mesh), quantity, value and limit.
-        source: TriangleError,
-    },
     /// A body exhausted `ccd_max_impacts` during the step.
     #[error("{body} needs more than {limit} impacts in one step (impacts so far: {impacts}; limit: ccd_max_impacts = {limit})")]
     ImpactLimit {
@@ -136,18 +101,31 @@ pub enum StepError {
         /// The world's `ccd_max_impacts`.
         limit: u32,
     },
-    /// A turning body exhausted `ccd_max_substeps` during the step.
-    #[error("{body} needs more than {limit} sub-steps in one step (sub-steps so far: {substeps}; limit: ccd_max_substeps = {limit})")]
+    /// A time-of-impact query of the body's used up `ccd_max_substeps`
+    /// advancement iterations, or its island's event loop its budget.
+    #[error("{body} needs more than {limit} advancement iterations in one time-of-impact query (iterations so far: {substeps}; limit: ccd_max_substeps = {limit})")]
     SubstepLimit {
         /// The body.
         body: BodyId,
-        /// Sub-steps taken when the limit was reached.
+        /// Iterations taken when the limit was reached.
         substeps: u32,
         /// The world's `ccd_max_substeps`.
         limit: u32,
     },
-    /// A set of simultaneous contacts that no impulse can open (a cascade or
-    /// a kinematic drive into a static mesh), or one too large to settle.
+    /// The time-of-impact arbiter refused a pair for a reason none of the
+    /// variants above names (a non-finite or invalid input).
+    #[error("{body}: the time of impact against {other:?} was refused: {source}")]
+    TimeOfImpact {
+        /// The moving body.
+        body: BodyId,
+        /// The other body, if any.
+        other: Option<BodyId>,
+        /// The arbiter's refusal (quantity, value and limit).
+        source: Refusal,
+    },
+    /// A set of simultaneous contacts that no impulse can open (a body
+    /// pinned between a kinematic body and a static surface), or one too
+    /// large to solve.
     #[error("{body}: {contacts} simultaneous contacts cannot be resolved: {reason} (limit: {limit} contacts, openable by impulses)")]
     Unresolvable {
         /// The first body of the contact set in insertion order.
@@ -158,19 +136,6 @@ pub enum StepError {
         reason: &'static str,
         /// The largest set the settling accepts.
         limit: usize,
-    },
-    /// The sweep of a group failed on a discrete member, swept as an
-    /// obstacle of a continuous body (discrete bodies are never refused: the
-    /// continuous body that can reach it is; see
-    /// docs/continuous-collision.md, "Choosing per body").
-    #[error("{body}: the sweep of discrete {obstacle} in its group failed: {source}")]
-    ObstacleRefused {
-        /// The group's first continuous dynamic body (insertion order).
-        body: BodyId,
-        /// The discrete member the sweep failed on.
-        obstacle: BodyId,
-        /// The sweep's error, naming the discrete member.
-        source: Box<StepError>,
     },
     /// The solver refused an impact response for a reason that none of the
     /// variants above names (the solver's [`ImpactError`] may grow).
@@ -238,9 +203,6 @@ pub(crate) trait BodyNames {
     /// The motion mode and shape kind name of the body in `slot`, `None`
     /// for a free slot.
     fn slot_kind(&self, slot: usize) -> Option<(BodyKind, &'static str)>;
-    /// The slot of the mesh body that owns snapshot triangle `t`, and the
-    /// triangle's index in that mesh.
-    fn triangle_owner(&self, t: usize) -> (usize, usize);
 }
 
 impl StepError {
@@ -250,17 +212,6 @@ impl StepError {
         let id = names.slot_id(e.body());
         match e {
             CcdError::Unsupported { body, reason } => {
-                let text = match reason {
-                    UnsupportedReason::Interacting { other, reach } => format!(
-                        "its reachable region (radius {reach} m) overlaps that of moving body {}",
-                        names.slot_id(other)
-                    ),
-                    UnsupportedReason::Obstacle { other, reach, why } => format!(
-                        "its reachable region (radius {reach} m) overlaps that of discrete {}, which the continuous stage cannot sweep with it ({why})",
-                        names.slot_id(other)
-                    ),
-                    _ => reason.to_string(),
-                };
                 let (kind, shape) = names
                     .slot_kind(body)
                     .unwrap_or((BodyKind::Static, "unknown"));
@@ -269,7 +220,7 @@ impl StepError {
                     kind,
                     shape,
                     mode: CCD_MODE,
-                    reason: text,
+                    reason: reason.to_string(),
                     limit: reason.limit(),
                 }
             }
@@ -284,30 +235,18 @@ impl StepError {
                 value,
                 limit,
             },
-            CcdError::SweepRefused {
-                triangle, refusal, ..
-            } => {
-                let (owner, local) = names.triangle_owner(triangle);
-                StepError::SweepRefused {
-                    body: id,
-                    mesh: names.slot_id(owner),
-                    triangle: local,
-                    source: refusal,
-                }
-            }
-            CcdError::InvalidTriangle { error, .. } => StepError::InvalidMesh {
+            CcdError::TimeOfImpact { other, refusal, .. } => StepError::TimeOfImpact {
                 body: id,
-                source: error,
+                other: match other {
+                    Other::None => None,
+                    Other::Body(b) => Some(names.slot_id(b)),
+                },
+                source: refusal,
             },
             CcdError::ImpactLimit { impacts, limit, .. } => StepError::ImpactLimit {
                 body: id,
                 impacts,
                 limit,
-            },
-            CcdError::PairSweepRefused { other, refusal, .. } => StepError::PairSweepRefused {
-                body: id,
-                other: names.slot_id(other),
-                source: refusal,
             },
             CcdError::Unresolvable {
                 contacts,

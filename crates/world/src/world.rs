@@ -15,9 +15,9 @@ use parapet_math::{promote, promote_quat, Vec3, Vec3d};
 use parapet_solver::RigidBody;
 
 use crate::ccd::report::CcdLedger;
-use crate::ccd::scratch::CcdScratch;
+use crate::ccd::shapes::ShapeCache;
 use crate::ccd::{BodyCcdStats, CcdReport};
-use crate::ccd::{ClassifyCache, CollisionDetection, MeshSnapshotCache, DISCRETE};
+use crate::ccd::{CollisionDetection, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
@@ -80,9 +80,10 @@ pub struct PhysicsWorld {
     /// [`DEFAULT_CCD_MAX_IMPACTS`], valid [`CCD_MAX_IMPACTS_LIMIT`], checked
     /// at every step entry whatever the mode.
     pub ccd_max_impacts: u32,
-    /// Sub-steps each turning body may take in one continuous step; default
-    /// [`DEFAULT_CCD_MAX_SUBSTEPS`], valid [`CCD_MAX_SUBSTEPS_LIMIT`],
-    /// checked at every step entry whatever the mode.
+    /// Advancement iterations one time-of-impact query of the continuous
+    /// step may take; default [`DEFAULT_CCD_MAX_SUBSTEPS`], valid
+    /// [`CCD_MAX_SUBSTEPS_LIMIT`], checked at every step entry whatever the
+    /// mode.
     pub ccd_max_substeps: u32,
     pub(crate) slots: Vec<Option<Entry>>,
     pub(crate) free: Vec<u32>,
@@ -92,19 +93,9 @@ pub struct PhysicsWorld {
     pub(crate) events: Vec<ContactEvent>,
     pub(crate) contact_count: usize,
     pub(crate) meshes: MeshIndex,
-    /// The continuous mode's retained geometry check of the mesh snapshot,
-    /// invalidated together with the index when a mesh is added or removed.
-    pub(crate) ccd_mesh: MeshSnapshotCache,
-    /// The continuous mode's classification cache (solids of boxes and
-    /// hulls, factorable tensors), per slot; never part of the state.
-    pub(crate) ccd_classify: ClassifyCache,
-    /// The continuous stage's working storage between steps; never part of
-    /// the state (it never changes a result).
-    pub(crate) ccd_scratch: CcdScratch,
-    /// The sub-steps each turning body took in the last successful step.
-    pub(crate) turning_substeps: Vec<(BodyId, u32)>,
-    /// The continuous stage's work in the last successful step.
-    pub(crate) ccd_work: crate::ccd::CcdWork,
+    /// Each body's moving shape for the continuous step, per slot; never
+    /// part of the state (it never changes a result).
+    pub(crate) ccd_shapes: ShapeCache,
     /// Last step's contact impulses, for warm starting (sorted by key).
     pub(crate) contact_cache: ContactCache,
     /// The continuous stage's report and per-body stats of the last
@@ -137,6 +128,11 @@ fn mesh_snapshot(body: &RigidBody) -> Result<Option<Arc<[[Vec3; 3]]>>, TriangleE
     let Shape::Mesh(mesh) = body.shape() else {
         return Ok(None);
     };
+    if body.kind() != parapet_solver::BodyKind::Static {
+        // A moving mesh keeps its own shape-frame triangles and moves with
+        // its pose (a live mesh); only a static mesh is captured.
+        return Ok(None);
+    }
     let rb = UnitQuaternion::new_normalize(promote_quat(body.rotation()).into_inner());
     let (ts, rs) = body.shape_offset();
     let rs = UnitQuaternion::new_normalize(promote_quat(rs).into_inner());
@@ -188,11 +184,7 @@ impl PhysicsWorld {
             events: Vec::new(),
             contact_count: 0,
             meshes: MeshIndex::default(),
-            turning_substeps: Vec::new(),
-            ccd_work: crate::ccd::CcdWork::default(),
-            ccd_mesh: MeshSnapshotCache::new(),
-            ccd_classify: ClassifyCache::new(),
-            ccd_scratch: Default::default(),
+            ccd_shapes: ShapeCache::default(),
             contact_cache: ContactCache::default(),
             ccd_ledger: CcdLedger::default(),
             last_dt: None,
@@ -234,7 +226,6 @@ impl PhysicsWorld {
         self.next_generation += 1;
         if mesh.is_some() {
             self.meshes.mark_dirty();
-            self.ccd_mesh.invalidate();
         }
         let entry = Entry { id, body, mesh };
         if self.free.last() == Some(&index) {
@@ -264,7 +255,6 @@ impl PhysicsWorld {
         self.free.push(id.index());
         if entry.mesh.is_some() {
             self.meshes.invalidate();
-            self.ccd_mesh.invalidate();
         }
         self.contact_cache.forget(id);
         self.ignored_pairs.forget(id);
@@ -305,20 +295,6 @@ impl PhysicsWorld {
         self.entries().map(|e| (e.id, &e.body))
     }
 
-    /// The active edges of triangle `t` of the mesh index's snapshot: its
-    /// owner mesh's flags ([`parapet_geometry::TriangleMesh::triangle_edges`];
-    /// every edge for a mesh without adjacency).
-    pub(crate) fn snapshot_triangle_edges(&self, t: usize) -> ActiveEdges {
-        match self
-            .slots
-            .get(self.meshes.owner(t) as usize)
-            .and_then(|e| e.as_ref())
-        {
-            Some(owner) => mesh_triangle_edges(&owner.body, self.meshes.local_index(t) as usize),
-            None => ActiveEdges::ALL,
-        }
-    }
-
     /// Live entries in insertion order.
     pub(crate) fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
         self.order
@@ -341,33 +317,6 @@ impl PhysicsWorld {
     /// sorted by (body_a, body_b, feature), then swept impacts by time.
     pub fn events(&self) -> &[ContactEvent] {
         &self.events
-    }
-
-    /// How many times the continuous mode has run its full geometry check of
-    /// the mesh snapshot (diagnostics: once per snapshot, after a mesh is
-    /// added or removed, not once per step).
-    pub fn ccd_mesh_checks(&self) -> u64 {
-        self.ccd_mesh.full_checks()
-    }
-
-    /// The certified sub-steps that turning body `id` took in the last
-    /// successful SPHERE_MESH_CCD step (see docs/turning-bodies.md; each is
-    /// counted against `ccd_max_substeps`), `None` when it was not swept as
-    /// a turning body in that step. A diagnostic: replaced, like the events,
-    /// only by a successful step.
-    pub fn ccd_substeps(&self, id: BodyId) -> Option<u32> {
-        self.turning_substeps
-            .iter()
-            .find(|(b, _)| *b == id)
-            .map(|(_, n)| *n)
-    }
-
-    /// What the continuous stage did in the last successful step, counted
-    /// (diagnostics: pair tests of the grouping, shared groups, their
-    /// passes and exact sweeps; see [`crate::ccd::CcdWork`]). Replaced,
-    /// like the events, only by a successful step.
-    pub fn ccd_work(&self) -> crate::ccd::CcdWork {
-        self.ccd_work
     }
 
     /// Initial contact points plus swept impacts of the last successful step.
@@ -407,13 +356,6 @@ impl BodyNames for PhysicsWorld {
             .get(slot)
             .and_then(|e| e.as_ref())
             .map(|e| (e.body.kind(), e.body.shape().kind_name()))
-    }
-
-    fn triangle_owner(&self, t: usize) -> (usize, usize) {
-        (
-            self.meshes.owner(t) as usize,
-            self.meshes.local_index(t) as usize,
-        )
     }
 }
 

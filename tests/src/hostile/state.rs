@@ -63,7 +63,7 @@ pub fn dump(w: &PhysicsWorld) -> WorldDump {
                 body_bits(b),
                 format!("{:?}", b.shape()),
                 snapshot,
-                w.ccd_substeps(id),
+                w.ccd_stats(id).map(|s| s.substeps),
             )
         })
         .collect();

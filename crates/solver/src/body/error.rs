@@ -135,8 +135,9 @@ pub enum BodyError {
         /// The current kind.
         kind: BodyKind,
     },
-    /// A mesh body that is not static (meshes are one-sided surfaces, not solids).
-    #[error("a mesh body is {kind:?} (limit: kind Static)")]
+    /// A dynamic mesh body: a mesh is a one-sided surface with no volume and
+    /// no mass, so it is static or kinematic (moved by its set velocities).
+    #[error("a mesh body is {kind:?}: a mesh has no volume and no mass (limit: kind Static or Kinematic)")]
     MeshNotStatic {
         /// The refused kind.
         kind: BodyKind,

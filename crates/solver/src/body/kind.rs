@@ -39,13 +39,14 @@ impl RigidBody {
     /// - [`BodyError::NoDynamicConfiguration`] for `Dynamic` on a body created
     ///   kinematic or static (it has no saved mass to restore: create it
     ///   dynamic first);
-    /// - [`BodyError::MeshNotStatic`] for a mesh body leaving static mode.
+    /// - [`BodyError::MeshNotStatic`] for a mesh body made dynamic (a mesh
+    ///   has no volume and no mass: static or kinematic only).
     pub fn set_kind(&mut self, kind: BodyKind) -> Result<(), BodyError> {
         self.validate()?;
         if kind == self.kind {
             return Ok(());
         }
-        if !self.shape.is_solid() && kind != BodyKind::Static {
+        if !self.shape.is_solid() && kind == BodyKind::Dynamic {
             return Err(BodyError::MeshNotStatic { kind });
         }
         match kind {

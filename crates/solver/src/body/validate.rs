@@ -78,7 +78,7 @@ impl RigidBody {
     /// The first failed check, naming the quantity, its value and the limit.
     pub fn validate(&self) -> Result<(), BodyError> {
         let kind = self.kind;
-        if !self.shape.is_solid() && kind != BodyKind::Static {
+        if !self.shape.is_solid() && kind == BodyKind::Dynamic {
             return Err(BodyError::MeshNotStatic { kind });
         }
         if let Some(d) = &self.dynamic {

@@ -1,45 +1,41 @@
 //! The per-body policy of one step: what each body's [`CcdMode`] resolves
-//! to ([`requested`], [`Class`]), the motion test of `Auto` bodies
-//! ([`is_fast`], [`AUTO_MOTION_FRACTION`]) and the region of a body the
-//! continuous stage does not sweep ([`fixed_reach`]).
+//! to ([`requested`]), the motion test of `Auto` bodies ([`is_fast`],
+//! [`AUTO_MOTION_FRACTION`]) and each body's [`Role`] in the continuous
+//! step.
 //!
 //! # Method
 //! `Inherit` takes the world's `collision_detection` (`DISCRETE` gives
-//! `Discrete`, `SPHERE_MESH_CCD` gives `Continuous`). A continuous body is
-//! classified by the support rules ([`super::support`]) and swept; a
-//! discrete body whose shape a group sweep can carry (a centred sphere, a
-//! capsule that cannot turn, a kinematic sphere, within the precision
-//! limits) is a mover of the grouping, swept only in a group with a
-//! continuous dynamic body; any other discrete body is fixed: integrated
-//! as usual, and a continuous body whose region overlaps its region is
-//! refused. An `Auto` body is discrete until its motion in the step
-//! (`(|v| + |v_split|) dt + (|ω| + |ω_split|) dt r`, `r` its farthest
-//! point from the mass centre, read after the forces and again after the
-//! contact solve) exceeds [`AUTO_MOTION_FRACTION`] of its smallest extent,
-//! or until it can reach a continuous body (it shares a group with a
-//! continuous dynamic body, or its fixed region overlaps a continuous
-//! body's region); then it is continuous. Static bodies never move: `Auto`
-//! resolves them to `Discrete`.
+//! `Discrete`, `SPHERE_MESH_CCD` gives `Continuous`). A dynamic body
+//! resolved `Continuous` is a [`Role::Mover`]: swept, and struck by
+//! impulses. Every other body that collides is a target of the movers
+//! whatever its own mode: a kinematic body, and a dynamic body resolved
+//! `Discrete`, is a [`Role::Obstacle`] moving along its own path of the
+//! step (never struck, never refused); a static body is
+//! [`Role::Fixed`]. An `Auto` dynamic body is a mover when its motion in
+//! the step (`(|v| + |v_split|) dt + (|ω| + |ω_split|) dt r`, `r` its
+//! farthest point from the mass centre, read after the contact solve)
+//! exceeds [`AUTO_MOTION_FRACTION`] of its smallest extent, or when its
+//! swept bounds meet a mover's (the continuous step then decides for it
+//! too); otherwise an obstacle. Bodies whose collisions are off, and
+//! sensors, take no part ([`Role::Idle`]; sensors report crossings in
+//! their own stage).
 //!
 //! # Source
 //! docs/continuous-collision.md, "Choosing per body".
 //!
 //! # Precision domain
-//! The motion and the fixed region are rounded outward
-//! ([`parapet_math::rounding`]); the smallest extent is a lower bound
-//! (twice the inradius about the vertex centroid for a hull), so the motion
-//! test errs towards `Continuous`.
+//! The motion is rounded outward ([`parapet_math::rounding`]); the
+//! smallest extent is a lower bound (twice the inradius about the vertex
+//! centroid for a hull), so the motion test errs towards `Continuous`.
 
 // Limits are written `!(value <= limit)` so that a NaN fails them too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use parapet_geometry::Shape;
 use parapet_math::rounding::{add_up, mul_up};
-use parapet_math::{promote, promote_quat, Vec3d};
-use parapet_solver::contact::CONTACT_MARGIN;
+use parapet_math::{promote, Vec3d};
 use parapet_solver::{BodyKind, CcdMode, RigidBody};
 
-use super::reach::{norm_up, Reach};
 use super::CollisionDetection;
 
 /// The share of its smallest extent (dimensionless) that an `Auto` body
@@ -52,51 +48,38 @@ use super::CollisionDetection;
 /// thickness).
 pub const AUTO_MOTION_FRACTION: f64 = 0.25;
 
-/// What one body is in the continuous stage of one step.
+/// What one body is in the continuous step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Class {
-    /// A free slot, a body whose collisions are off or a static mesh (its
-    /// triangles are every swept body's obstacles whatever its mode).
+pub(crate) enum Role {
+    /// Takes no part: a free slot, a body whose collisions are off, a
+    /// sensor.
     #[default]
     Idle,
-    /// Resolved `Continuous` and classified by the support rules: swept.
-    /// `auto`: resolved from `Auto` in this step.
-    Continuous {
-        /// Whether the body's own mode is `Auto`.
-        auto: bool,
-    },
-    /// Resolved `Continuous` and refused (its refusal is the step's).
-    Refused,
-    /// Discrete, with a shape that a group sweep carries: a mover of the
-    /// grouping, swept only in a group with a continuous dynamic body.
+    /// A dynamic body resolved `Continuous`: swept and struck.
     Mover {
-        /// Whether the body's own mode is `Auto` (then resolved
-        /// `Continuous` when it shares such a group).
+        /// Whether its own mode is `Auto`.
         auto: bool,
     },
-    /// Discrete, and not sweepable as an obstacle: integrated as usual; a
-    /// continuous body that can reach it is refused.
-    Fixed {
-        /// Whether the body's own mode is `Auto` (then resolved
-        /// `Continuous`, and so refused, when it can reach a continuous
-        /// body).
+    /// A moving target that is never struck: a kinematic body, or a
+    /// dynamic body resolved `Discrete` (its own mode `Auto` when `auto`).
+    Obstacle {
+        /// Whether its own mode is `Auto` (it becomes a mover when its
+        /// swept bounds meet a mover's).
         auto: bool,
     },
+    /// A static body.
+    Fixed,
 }
 
-impl Class {
-    /// Whether the body is resolved `Continuous` (swept or refused).
-    pub(crate) fn is_continuous(self) -> bool {
-        matches!(self, Class::Continuous { .. } | Class::Refused)
+impl Role {
+    /// Whether the body is swept and struck.
+    pub(crate) fn is_mover(self) -> bool {
+        matches!(self, Role::Mover { .. })
     }
 
-    /// Whether the body's own mode is `Auto` and the step has not resolved
-    /// it `Continuous` yet.
-    pub(crate) fn is_pending_auto(self) -> bool {
-        matches!(
-            self,
-            Class::Mover { auto: true } | Class::Fixed { auto: true }
-        )
+    /// Whether the body takes part at all.
+    pub(crate) fn takes_part(self) -> bool {
+        self != Role::Idle
     }
 }
 
@@ -113,11 +96,8 @@ pub(crate) fn requested(world: CollisionDetection, mode: CcdMode) -> CcdMode {
 }
 
 /// Whether a world needs the continuous stage this step: its default is
-/// `SPHERE_MESH_CCD`, or some body that collides and is not static asks for
-/// `Continuous` or `Auto` (a static body never moves, and a static primitive
-/// or mesh marked `Continuous` is refused or swept against only when some
-/// moving body is continuous: it asks too, so that the refusal is the same
-/// in every world).
+/// `SPHERE_MESH_CCD`, or some dynamic body that collides asks for
+/// `Continuous` or `Auto` (only dynamic bodies are ever swept).
 pub(crate) fn needed<'a>(
     world: CollisionDetection,
     mut bodies: impl Iterator<Item = &'a RigidBody>,
@@ -126,12 +106,28 @@ pub(crate) fn needed<'a>(
         CollisionDetection::SphereMeshCcd => true,
         CollisionDetection::Discrete => bodies.any(|b| {
             b.collides()
-                && match b.ccd() {
-                    CcdMode::Continuous => true,
-                    CcdMode::Auto => b.kind() != BodyKind::Static,
-                    CcdMode::Inherit | CcdMode::Discrete => false,
-                }
+                && b.kind() == BodyKind::Dynamic
+                && matches!(b.ccd(), CcdMode::Continuous | CcdMode::Auto)
         }),
+    }
+}
+
+/// The role of `body` in a step of `dt` seconds of a world whose default is
+/// `world` (module docs); an `Auto` body that is not fast is an obstacle
+/// until its bounds meet a mover's.
+pub(crate) fn role(world: CollisionDetection, body: &RigidBody, dt: f32) -> Role {
+    if !body.collides() || body.is_sensor() {
+        return Role::Idle;
+    }
+    match body.kind() {
+        BodyKind::Static => Role::Fixed,
+        BodyKind::Kinematic => Role::Obstacle { auto: false },
+        BodyKind::Dynamic => match requested(world, body.ccd()) {
+            CcdMode::Continuous => Role::Mover { auto: false },
+            CcdMode::Auto if is_fast(body, dt) => Role::Mover { auto: true },
+            CcdMode::Auto => Role::Obstacle { auto: true },
+            _ => Role::Obstacle { auto: false },
+        },
     }
 }
 
@@ -141,6 +137,12 @@ pub(crate) fn needed<'a>(
 pub(crate) fn farthest_point(body: &RigidBody) -> f64 {
     let offset = promote(body.shape_offset().0) - promote(body.center_of_mass());
     add_up(norm_up(&offset), body.shape().bounding_radius())
+}
+
+/// `|v|` rounded up.
+fn norm_up(v: &Vec3d) -> f64 {
+    let s = add_up(add_up(mul_up(v.x, v.x), mul_up(v.y, v.y)), mul_up(v.z, v.z));
+    s.sqrt().next_up()
 }
 
 /// A lower bound (m) of the shape's smallest width: a sphere's or capsule's
@@ -208,35 +210,6 @@ pub(crate) fn is_fast(body: &RigidBody, dt: f32) -> bool {
     !(motion(body, dt) <= limit)
 }
 
-/// The region (m) a body that the continuous stage does not sweep can
-/// touch during the step: the ball around its mass centre of radius
-/// `r + margin + (|v| + |v_split|) dt` (`r` its [`farthest_point`]). The
-/// integrate stage moves the mass centre by `(v + v_split) dt` and every
-/// point of the body stays within `r` of it whatever the rotation, so the
-/// ball holds the body at every instant of the step.
-pub(crate) fn fixed_reach(body: &RigidBody, dt: f32) -> Reach {
-    let q = promote_quat(body.rotation());
-    let q = parapet_math::nalgebra::UnitQuaternion::new_normalize(q.into_inner());
-    let com = promote(body.center_of_mass());
-    let center = promote(body.position()) + q * com;
-    let travel = if body.kind() == BodyKind::Static {
-        0.0
-    } else {
-        let speed = add_up(
-            norm_up(&promote(body.linear_velocity())),
-            norm_up(&promote(body.split_linear_velocity())),
-        );
-        mul_up(speed, dt as f64)
-    };
-    // Rotation roundoff of the mass centre: a relative 1e-12 of its offset.
-    let slack = mul_up(norm_up(&com), 1.0e-12);
-    let radius = add_up(
-        add_up(add_up(farthest_point(body), CONTACT_MARGIN as f64), travel),
-        slack,
-    );
-    Reach { center, radius }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,51 +249,43 @@ mod tests {
         assert!(!is_fast(&slow_spin, dt));
     }
 
+    /// Roles by kind and mode: static bodies are fixed, kinematic ones
+    /// obstacles, dynamic ones movers when continuous; sensors and bodies
+    /// whose collisions are off take no part.
+    #[test]
+    fn roles_follow_kind_mode_and_flags() {
+        let dt = 1.0 / 60.0;
+        let ccd = CollisionDetection::SphereMeshCcd;
+        let shape = || Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
+        assert_eq!(role(ccd, &RigidBody::new_static(shape()), dt), Role::Fixed);
+        assert_eq!(
+            role(ccd, &RigidBody::new_kinematic(shape()), dt),
+            Role::Obstacle { auto: false }
+        );
+        assert_eq!(
+            role(ccd, &ball(Vec3::zeros()), dt),
+            Role::Mover { auto: false }
+        );
+        let discrete = ball(Vec3::zeros()).with_ccd(CcdMode::Discrete);
+        assert_eq!(role(ccd, &discrete, dt), Role::Obstacle { auto: false });
+        let slow_auto = ball(Vec3::zeros()).with_ccd(CcdMode::Auto);
+        assert_eq!(role(ccd, &slow_auto, dt), Role::Obstacle { auto: true });
+        let fast_auto = ball(Vec3::new(0.0, 0.0, -40.0)).with_ccd(CcdMode::Auto);
+        assert_eq!(role(ccd, &fast_auto, dt), Role::Mover { auto: true });
+        assert_eq!(
+            role(ccd, &ball(Vec3::zeros()).with_sensor(true), dt),
+            Role::Idle
+        );
+        let mut off = ball(Vec3::zeros());
+        off.set_collides(false);
+        assert_eq!(role(ccd, &off, dt), Role::Idle);
+    }
+
     #[test]
     fn smallest_extents_are_lower_bounds_of_the_widths() {
         let cube = Shape::cuboid(Vec3::new(0.5, 0.2, 1.0)).unwrap();
         assert_eq!(smallest_extent(&cube), 2.0 * 0.2f32 as f64);
-        // The same box as a hull: its inradius about the centroid is its
-        // smallest half extent, within the 1e-9 relative rounding allowance.
-        let corners: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { -0.5 } else { 0.5 },
-                    if i & 2 == 0 { -0.2 } else { 0.2 },
-                    if i & 4 == 0 { -1.0 } else { 1.0 },
-                )
-            })
-            .collect();
-        let hull = Shape::convex_hull(&corners).unwrap();
-        let e = smallest_extent(&hull);
-        let width = 2.0 * 0.2f32 as f64;
-        assert!(e <= width && e > width * (1.0 - 1.0e-6), "{e}");
         let capsule = Shape::capsule(0.1, 2.0).unwrap();
         assert_eq!(smallest_extent(&capsule), 2.0 * 0.1f32 as f64);
-    }
-
-    /// The fixed region holds the body after the integrate stage moves it:
-    /// a box spinning and sliding ends inside the ball around its start.
-    #[test]
-    fn the_fixed_region_holds_the_integrated_body() {
-        let dt = 0.1;
-        let mut body =
-            RigidBody::new_dynamic(Shape::cuboid(Vec3::new(1.0, 0.2, 0.3)).unwrap(), 2.0)
-                .unwrap()
-                .with_position(Vec3::new(3.0, -1.0, 2.0))
-                .with_linear_velocity(Vec3::new(4.0, 1.0, -2.0))
-                .with_angular_velocity(Vec3::new(0.0, 9.0, 3.0));
-        let reach = fixed_reach(&body, dt);
-        body.integrate_pose(dt).unwrap();
-        let q = body.rotation();
-        for i in 0..8 {
-            let c = Vec3::new(
-                if i & 1 == 0 { -1.0 } else { 1.0 },
-                if i & 2 == 0 { -0.2 } else { 0.2 },
-                if i & 4 == 0 { -0.3 } else { 0.3 },
-            );
-            let p = promote(body.position() + q * c);
-            assert!((p - reach.center).norm() <= reach.radius, "{p:?}");
-        }
     }
 }

@@ -3,9 +3,9 @@
 //! ([`BodyCcdStats`]) and a refusal of the dry run ([`CcdRefusal`]).
 //!
 //! # Method
-//! The sweeps count their passes, settled instants and triangle candidates
-//! ([`SweepCounts`]) as they run; the step adds them up with its resolved
-//! classes, groups and events into a [`CcdLedger`], which replaces the
+//! Each island counts its events, strikes, held contacts and arbiter work
+//! ([`Counts`]) as it runs; the step adds them up, in island order, with
+//! the resolved roles and islands into a [`CcdLedger`], which replaces the
 //! world's only when the step succeeds (a failed step leaves the previous
 //! one, as it leaves everything else). Counting never changes a result.
 //!
@@ -26,31 +26,41 @@ use crate::{BodyId, StepError};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CcdReport {
-    /// Bodies resolved `Continuous` in the step.
+    /// Bodies resolved `Continuous` in the step (the movers).
     pub continuous_bodies: u32,
-    /// Of them, `Auto` bodies (by their motion or by a continuous body they
-    /// could reach).
+    /// Of them, `Auto` bodies (by their motion or by a mover they could
+    /// reach).
     pub auto_continuous: u32,
-    /// Bodies whose motion the stage swept: continuous bodies alone and
-    /// every member of a swept group.
+    /// Bodies the stage swept: the movers (each along its own path, struck
+    /// or not).
     pub swept_bodies: u32,
-    /// Groups of more than one body swept together.
+    /// Islands of more than one mover (movers joined by pairs that can
+    /// meet).
     pub groups: u32,
-    /// The members of the largest swept group (0 without one).
+    /// The movers of the largest island (0 without a mover).
     pub largest_group: u32,
-    /// Sweep passes: each body alone's and each group's search for its next
-    /// impact over the rest of the step.
+    /// Events taken from the islands' queues (impacts and held contacts).
     pub passes: u64,
-    /// Swept impacts (the step's `ContactKind::Swept` events).
+    /// Swept impacts (the step's `ContactKind::Swept` events: one per pair
+    /// struck).
     pub swept_impacts: u32,
-    /// Instants of a group at which simultaneous contacts were settled
-    /// together.
+    /// Cascades: strikes that solved the contacts of more than two bodies
+    /// at one instant together.
     pub settled_cascades: u32,
-    /// Certified sub-steps of the turning bodies.
+    /// Advancement iterations of the time-of-impact arbiter, summed over
+    /// its queries.
     pub certified_substeps: u64,
-    /// Triangle candidates swept: each pass's candidates for a body alone,
-    /// each member's candidates for a group.
+    /// Time-of-impact queries against meshes (each covers the mesh's
+    /// candidate triangles).
     pub candidate_triangles: u64,
+    /// Candidate pairs at the step's start (swept boxes that overlap).
+    pub candidate_pairs: u64,
+    /// Time-of-impact queries, every pair and every re-query.
+    pub toi_queries: u64,
+    /// Events that held a resting contact instead of striking it.
+    pub held_contacts: u64,
+    /// Rounds in which islands that met were merged and run again.
+    pub island_reruns: u32,
 }
 
 /// One body's part in the continuous stage of a step (see
@@ -65,10 +75,10 @@ pub struct BodyCcdStats {
     /// Swept impacts it took part in (as a moving body, a group member or
     /// the owner of the triangle struck).
     pub impacts: u32,
-    /// Certified sub-steps it took (turning bodies).
+    /// Advancement iterations of the time-of-impact queries of its pairs.
     pub substeps: u32,
-    /// The members of the group it was swept in: 1 alone, 0 when the stage
-    /// did not sweep it.
+    /// The movers of its island: 1 alone, 0 when the stage did not sweep
+    /// it.
     pub group_size: u32,
 }
 
@@ -96,23 +106,35 @@ impl std::error::Error for CcdRefusal {
     }
 }
 
-/// What a sweep counts for the report.
+/// What an island's loop counts for the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct SweepCounts {
-    /// Passes (searches for the next impact).
-    pub(crate) passes: u64,
-    /// Instants settled as cascades.
-    pub(crate) settled: u64,
-    /// Triangle candidates swept.
-    pub(crate) candidates: u64,
+pub(crate) struct Counts {
+    /// Events taken.
+    pub(crate) events: u64,
+    /// Strikes (events that applied impulses).
+    pub(crate) impacts: u64,
+    /// Strikes of more than two bodies.
+    pub(crate) cascades: u64,
+    /// Held contacts.
+    pub(crate) holds: u64,
+    /// Arbiter queries.
+    pub(crate) queries: u64,
+    /// Arbiter queries against meshes.
+    pub(crate) mesh_queries: u64,
+    /// Arbiter iterations.
+    pub(crate) iterations: u64,
 }
 
-impl SweepCounts {
+impl Counts {
     /// Adds `other`'s counts.
-    pub(crate) fn add(&mut self, other: &SweepCounts) {
-        self.passes += other.passes;
-        self.settled += other.settled;
-        self.candidates += other.candidates;
+    pub(crate) fn add(&mut self, other: &Counts) {
+        self.events += other.events;
+        self.impacts += other.impacts;
+        self.cascades += other.cascades;
+        self.holds += other.holds;
+        self.queries += other.queries;
+        self.mesh_queries += other.mesh_queries;
+        self.iterations += other.iterations;
     }
 }
 

@@ -43,7 +43,7 @@ use state::State;
 
 /// The format string of the snapshots this build writes and reads: the
 /// first field of every snapshot.
-pub const FORMAT: &str = "parapet-world/1";
+pub const FORMAT: &str = "parapet-world/2";
 
 /// Why a snapshot could not be written or read. Every variant names what is
 /// wrong: the format found, or the field (a path such as

@@ -5,16 +5,14 @@
 //! [`State`] lists everything the next step reads, field by field: the
 //! configuration, the body slots with their ids and mesh snapshots, the free
 //! list and the insertion order, the insertion counter, the last step's
-//! events, contact count, turning sub-steps, continuous-stage report (with
-//! its per-body stats) and work counters and length, the warm-starting contact cache
-//! and the retained check of the mesh snapshot. Derived storage is
-//! not saved and is rebuilt or reset on load: the mesh index (its triangle
-//! bounds tree is rebuilt from the snapshots in insertion order, the
-//! deterministic build the step itself runs, so the rebuilt tree is the
-//! saved world's tree), the classification cache and the continuous stage's
-//! scratch (neither ever changes a result; see their own documentation).
-//! The retained mesh check is saved (it is observable through
-//! `ccd_mesh_checks`) and verified on load by running the check again.
+//! events, contact count, continuous-stage report (with its per-body stats)
+//! and length, the warm-starting contact cache and the excluded pairs.
+//! Derived storage is not saved and is rebuilt or reset on load: the mesh
+//! index (its triangle bounds tree is rebuilt from the snapshots in
+//! insertion order, the deterministic build the step itself runs, so the
+//! rebuilt tree is the saved world's tree) and the continuous step's shape
+//! cache (it never changes a result). Every captured mesh triangle passes
+//! the check `add_body` made on load again.
 //!
 //! # Source
 //! The world's own invariants (world.rs, mesh_index.rs, ccd/mesh_cache.rs);
@@ -32,7 +30,8 @@ use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 
 use crate::ccd::report::CcdLedger;
-use crate::ccd::{CcdWork, ClassifyCache, CollisionDetection, MeshSnapshotCache};
+use crate::ccd::shapes::ShapeCache;
+use crate::ccd::CollisionDetection;
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::world::Entry;
@@ -96,16 +95,11 @@ pub(crate) struct State {
     pub order: Vec<u32>,
     /// The mesh index: rebuilt on load when it was built.
     pub mesh_index: MeshIndexState,
-    /// The retained check of the mesh snapshot.
-    pub mesh_check: MeshSnapshotCache,
     pub events: Vec<ContactEvent>,
     pub contact_count: u64,
-    pub turning_substeps: Vec<(BodyId, u32)>,
     pub contact_cache: ContactCache,
     /// The continuous stage's report and per-body stats of the last step.
     pub ccd_ledger: CcdLedger,
-    /// The continuous stage's work counters of the last step.
-    pub ccd_work: CcdWork,
     /// The length (s) of the last successful step (the dry run's default).
     pub last_dt: Option<f32>,
     /// The pairs excluded by `ignore_pair` (lower id first, ascending).
@@ -137,13 +131,10 @@ impl State {
             free: world.free.clone(),
             order: world.order.clone(),
             mesh_index: MeshIndexState::of(&world.meshes),
-            mesh_check: world.ccd_mesh.clone(),
             events: world.events.clone(),
             contact_count: world.contact_count as u64,
-            turning_substeps: world.turning_substeps.clone(),
             contact_cache: world.contact_cache.clone(),
             ccd_ledger: world.ccd_ledger.clone(),
-            ccd_work: world.ccd_work,
             last_dt: world.last_dt,
             ignored_pairs: world.ignored_pairs.iter().collect(),
         }
@@ -190,18 +181,14 @@ impl State {
             events: self.events,
             contact_count,
             meshes: MeshIndex::default(),
-            ccd_mesh: MeshSnapshotCache::new(),
-            ccd_classify: ClassifyCache::new(),
-            ccd_scratch: Default::default(),
-            turning_substeps: self.turning_substeps,
+            ccd_shapes: ShapeCache::default(),
             contact_cache: self.contact_cache,
             ccd_ledger: self.ccd_ledger,
-            ccd_work: self.ccd_work,
             last_dt: self.last_dt,
             ignored_pairs: crate::filters::IgnoredPairs::from_pairs(self.ignored_pairs),
         };
+        check_mesh_triangles(&world)?;
         restore_mesh_index(&mut world, self.mesh_index)?;
-        restore_mesh_check(&mut world, self.mesh_check)?;
         Ok(world)
     }
 
@@ -355,31 +342,25 @@ fn restore_mesh_index(
         .map_err(|e| inconsistent("mesh_index", &format!("the index cannot be built: {e}")))
 }
 
-/// Restores the retained mesh check, after running the check again on the
-/// restored snapshot when the saved one had passed (so a snapshot edited
-/// into a bad mesh is refused here, not trusted by the continuous mode).
-fn restore_mesh_check(
-    world: &mut PhysicsWorld,
-    saved: MeshSnapshotCache,
-) -> Result<(), SnapshotError> {
-    if saved.is_validated() {
-        let mut fresh = MeshSnapshotCache::new();
-        let meshes: Vec<(usize, &[[Vec3; 3]])> = world
-            .entries()
-            .filter_map(|e| e.mesh.as_deref().map(|m| (e.id.index() as usize, m)))
-            .collect();
-        fresh
-            .ensure(meshes)
-            .map_err(|e| inconsistent("mesh_check", &format!("the mesh check fails: {e}")))?;
-        let (a, b) = (fresh.largest_extent(), saved.largest_extent());
-        if a.map(f64::to_bits) != b.map(f64::to_bits) {
-            return Err(inconsistent(
-                "mesh_check.largest_extent",
-                &format!("{b:?} m, the snapshot's triangles give {a:?} m"),
-            ));
+/// Every captured mesh triangle passes the check `add_body` made
+/// (`parapet_geometry::triangle::Triangle::validate`), so that a snapshot
+/// edited into a bad mesh is refused here, not trusted by the step.
+fn check_mesh_triangles(world: &PhysicsWorld) -> Result<(), SnapshotError> {
+    for e in world.entries() {
+        let Some(mesh) = e.mesh.as_deref() else {
+            continue;
+        };
+        for (k, t) in mesh.iter().enumerate() {
+            parapet_geometry::triangle::Triangle::new(t[0], t[1], t[2])
+                .validate(k)
+                .map_err(|err| {
+                    inconsistent(
+                        &format!("slots[{}].mesh", e.id.index()),
+                        &format!("the mesh check fails: {err}"),
+                    )
+                })?;
         }
     }
-    world.ccd_mesh = saved;
     Ok(())
 }
 

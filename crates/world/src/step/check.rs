@@ -4,9 +4,8 @@
 //!
 //! # Method
 //! The step's own stages run on a copy of the world (bodies, caches and
-//! index; the copy is dropped), with the continuous stage asked to sweep
-//! every body and group and to keep every refusal instead of stopping at
-//! the first ([`super::ccd::run`]). The step reports the refusal of the
+//! index; the copy is dropped); the continuous stage runs every island and
+//! keeps every refusal ([`super::ccd::run`]). The step reports the refusal of the
 //! first body in insertion order of this same list, so the two agree by
 //! construction: the step fails, naming the first listed body, exactly when
 //! the list is not empty. A world whose step fails before the continuous
@@ -20,7 +19,7 @@
 //! The step's.
 
 use super::{validate, Failure};
-use crate::ccd::error::{CcdError, UnsupportedReason};
+use crate::ccd::error::CcdError;
 use crate::ccd::CcdRefusal;
 use crate::error::BodyNames;
 use crate::{PhysicsWorld, StepError};
@@ -39,20 +38,9 @@ pub(crate) struct Refusal {
 
 /// The world's refusal for an engine error, naming bodies by slot.
 pub(crate) fn refusal_of(e: CcdError, world: &PhysicsWorld) -> Refusal {
-    let slot = e.body();
-    let other = match &e {
-        CcdError::Unsupported {
-            reason:
-                UnsupportedReason::Interacting { other, .. } | UnsupportedReason::Obstacle { other, .. },
-            ..
-        }
-        | CcdError::PairSweepRefused { other, .. } => Some(*other),
-        CcdError::SweepRefused { triangle, .. } => Some(world.meshes.owner(*triangle) as usize),
-        _ => None,
-    };
     Refusal {
-        slot,
-        other,
+        slot: e.body(),
+        other: e.other(),
         error: StepError::from_ccd(e, world),
     }
 }
@@ -123,7 +111,8 @@ impl PhysicsWorld {
             return Vec::new();
         }
         let mut copy = self.clone();
-        match copy.run_stages(dt, true) {
+        validate::live_meshes(&mut copy);
+        match copy.run_stages(dt) {
             Ok(_) | Err(Failure::Stage(_)) => Vec::new(),
             Err(Failure::Refused(list)) => list
                 .into_iter()

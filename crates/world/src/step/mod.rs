@@ -14,7 +14,6 @@
 //! Any error after stage 2 restores the snapshot, so a failed step leaves the
 //! world bit for bit as it was before the call and consumes no pending force.
 
-pub(crate) mod alone;
 pub(crate) mod ccd;
 pub(crate) mod check;
 pub(crate) mod contacts;
@@ -24,13 +23,12 @@ pub(crate) mod report;
 pub(crate) mod snapshot;
 pub(crate) mod validate;
 
-use crate::ccd::error::CcdError;
 use crate::{PhysicsWorld, StepError};
 
 /// Why the stages of a step failed.
 #[derive(Debug)]
 pub(crate) enum Failure {
-    /// A stage's own error (no continuous refusal was found before it).
+    /// A stage's own error.
     Stage(StepError),
     /// The continuous stage's refusals, in insertion order of the bodies
     /// they name (the step reports the first).
@@ -46,15 +44,16 @@ impl PhysicsWorld {
     /// positive, a non-finite gravity or a CCD limit out of range;
     /// [`StepError::InvalidBody`] naming the first body (insertion order)
     /// that fails validation; the continuous stage's refusal of the first
-    /// refused body in insertion order ([`StepError::Unsupported`],
+    /// refused body in insertion order ([`StepError::ImpactLimit`],
     /// [`StepError::Precision`], ...; [`PhysicsWorld::check_ccd`] lists them
     /// all); [`StepError::NotRepresentable`] when a new state overflows
     /// `f32`. On every error the world is exactly as before the call.
     pub fn step(&mut self, dt: f32) -> Result<(), StepError> {
         validate::config(self, dt)?;
         validate::bodies(self)?;
+        validate::live_meshes(self);
         let snapshot = snapshot::Snapshot::take(self);
-        match self.run_stages(dt, false) {
+        match self.run_stages(dt) {
             Ok(report) => {
                 report.commit(self, dt);
                 Ok(())
@@ -69,55 +68,23 @@ impl PhysicsWorld {
         }
     }
 
-    /// Stages 3 to 6, and the report of stage 7 (not yet committed). `all`:
-    /// the dry run's pass (every sweep runs and every refusal is kept).
-    pub(crate) fn run_stages(&mut self, dt: f32, all: bool) -> Result<report::StepReport, Failure> {
-        // The continuous mode's support rules read the pending torques (the
-        // angular push), so its plan is made before the forces consume them;
-        // without continuous bodies there is no plan and the stages run as
-        // they always did. A refusal found early is kept: a later stage's
-        // error then reports it instead.
-        let prepared = ccd::prepare(self);
-        let (plan, mut refusals) = match prepared {
-            Some((plan, refusals)) => (Some(plan), refusals),
-            None => (None, Vec::new()),
-        };
-        let refused = |world: &PhysicsWorld, refusals: Vec<CcdError>, error: StepError| {
-            if refusals.is_empty() {
-                return Failure::Stage(error);
-            }
-            let at = check::positions(world);
-            let mut list: Vec<check::Refusal> = refusals
-                .into_iter()
-                .map(|e| check::refusal_of(e, world))
-                .collect();
-            list.sort_by_key(|r| at[r.slot]);
-            Failure::Refused(list)
-        };
-        if let Err(e) = forces::apply(self, dt) {
-            return Err(refused(self, refusals, e));
-        }
-        let plan = plan.map(|p| ccd::after_forces(p, self, dt, &mut refusals));
-        let initial = match &plan {
+    /// Stages 3 to 6, and the report of stage 7 (not yet committed).
+    pub(crate) fn run_stages(&mut self, dt: f32) -> Result<report::StepReport, Failure> {
+        forces::apply(self, dt).map_err(Failure::Stage)?;
+        let movers = ccd::movers_before_contacts(self, dt);
+        let initial = match &movers {
             None => contacts::run(self, dt, &crate::contact_query::keep_every_contact),
-            Some(p) => contacts::run(self, dt, &|q| p.defers(q)),
-        };
-        let initial = match initial {
-            Ok(initial) => initial,
-            Err(e) => return Err(refused(self, refusals, e)),
-        };
-        let swept = match plan {
+            Some(m) => contacts::run(self, dt, &|q| ccd::defers(m, q)),
+        }
+        .map_err(Failure::Stage)?;
+        let swept = match movers {
             None => ccd::CcdOutcome::default(),
-            Some(mut p) => {
-                let swept = ccd::run(self, dt, &mut p, refusals, all);
-                ccd::recycle(p, self);
-                swept.map_err(Failure::Refused)?
-            }
+            Some(_) => ccd::run(self, dt).map_err(|f| match f {
+                ccd::StageFailure::Stage(e) => Failure::Stage(e),
+                ccd::StageFailure::Refused(list) => Failure::Refused(list),
+            })?,
         };
         integrate::advance(self, dt, &swept.moved).map_err(Failure::Stage)?;
-        Ok(report::StepReport::new(initial, swept.events)
-            .with_substeps(swept.substeps)
-            .with_ledger(swept.ledger)
-            .with_work(swept.work))
+        Ok(report::StepReport::new(initial, swept.events).with_ledger(swept.ledger))
     }
 }

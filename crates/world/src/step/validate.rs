@@ -62,3 +62,24 @@ pub(crate) fn bodies(world: &PhysicsWorld) -> Result<(), StepError> {
     }
     Ok(())
 }
+
+/// Turns every mesh body that was captured static but is no longer static
+/// into a live mesh (its snapshot dropped, the mesh index rebuilt by the
+/// next contact stage): a moving mesh moves with its pose from its own
+/// shape-frame triangles. Derived data only: no result of an unchanged
+/// world depends on it, so it is done before the step's snapshot and kept
+/// on failure.
+pub(crate) fn live_meshes(world: &mut PhysicsWorld) {
+    let mut changed = false;
+    for &slot in &world.order {
+        if let Some(e) = world.slots[slot as usize].as_mut() {
+            if e.mesh.is_some() && e.body.kind() != parapet_solver::BodyKind::Static {
+                e.mesh = None;
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        world.meshes.invalidate();
+    }
+}

@@ -1,0 +1,439 @@
+//! The event loop of one island: take the earliest event over all its
+//! pairs, move the two bodies to it, strike them (one impulse routine in
+//! the solver), re-sweep what the strike touched, and go on to the end of
+//! the step.
+//!
+//! # Method
+//! 1. Every candidate pair of the island's movers is asked for its first
+//!    time of impact over the step (`parapet_narrow::moving::time_of_impact`,
+//!    target: the pair's impact gap, [`super::tolerances`]); each hit is an
+//!    event in the island's queue ([`super::queue`]).
+//! 2. The earliest event is taken. A pair that is not closing fast (it
+//!    would sink less than half its held depth by the end of the step at
+//!    its present closing speed: a resting contact, the discrete solver's,
+//!    or a pair just struck) is *held* instead: queried again with the
+//!    target lowered by the held depth below its present distance, so that
+//!    resting boxes and stacks make no event and a struck pair is not
+//!    struck again by its rounding. Any other event is an impact: the contact points at that
+//!    instant ([`super::contact`]) go to
+//!    `parapet_solver::impact::respond_contacts` with both bodies' masses.
+//!    A second impact of a body at the same instant is a *cascade* (a body
+//!    landing on a resting stack): every contact touching at that instant
+//!    among the bodies it reaches is solved in the same call, so that the
+//!    impulse crosses the stack at once.
+//! 3. A struck mover leaves its path there with its new velocities; its
+//!    pairs are queried again from that instant (their held targets
+//!    cleared), and its new swept box is searched for new candidates. A
+//!    new candidate that is a mover of another island stops this island
+//!    ([`IslandFailure::Escape`]): the islands are merged and run again
+//!    from the start (`super::islands`).
+//!
+//! Every event either strikes (and charges an impact to every mover it
+//! moves: `ccd_max_impacts`) or holds a pair deeper by its held depth; the
+//! loop's events are bounded by a budget besides ([`event_budget`]).
+//!
+//! # Source
+//! docs/continuous-collision.md, "How a step works"; the loop after Box2D's
+//! `b2SolveContinuous` and rapier's `CCDSolver` (one routine for every body,
+//! what differs is data), with parapet's rules: events in time order, no
+//! time lost, several impacts per body and step, rollback on refusal.
+//!
+//! # Precision domain
+//! The arbiter's; times `f64` seconds from the step's start.
+
+use std::collections::HashMap;
+
+use parapet_geometry::Aabbd;
+use parapet_math::Vec3d;
+use parapet_narrow::moving::{time_of_impact, Hit, Motion, MovingShape, Toi, ToiRequest};
+use parapet_solver::RigidBody;
+
+use super::bodies::StepBody;
+use super::candidates::{overlap, swept_box, BoxIndex};
+use super::contact::MANIFOLD_MARGIN;
+use super::error::{CcdError, Other};
+use super::impact::strike;
+use super::queue::{Event, EventQueue};
+use super::report::Counts;
+use super::tolerances::{pair_lengths, PairLengths};
+
+/// What every island reads: the step's bodies at the start, their initial
+/// boxes, the pair filter and the limits.
+pub(crate) struct Context<'a> {
+    /// The step's bodies at the start of the step.
+    pub bodies: &'a [StepBody],
+    /// Each step body's own state (shape, offset, mesh edges).
+    pub rigid: &'a [&'a RigidBody],
+    /// The initial swept boxes over the whole step.
+    pub boxes: &'a [Aabbd],
+    /// The initial boxes, indexed.
+    pub index: &'a BoxIndex,
+    /// Each step body's island (`usize::MAX`: not a mover).
+    pub island_of: &'a [usize],
+    /// Each step body's initial candidate partners.
+    pub partners: &'a [Vec<usize>],
+    /// Whether two step bodies interact (groups, exclusions).
+    pub interacts: &'a (dyn Fn(usize, usize) -> bool + Sync),
+    /// The step (s).
+    pub dt: f64,
+    /// `ccd_max_impacts`.
+    pub max_impacts: u32,
+    /// The arbiter's iteration budget per query (`ccd_max_substeps`).
+    pub budget: u32,
+}
+
+/// One swept impact between two step bodies.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Impact {
+    /// Step time (s).
+    pub time: f64,
+    /// Body A (step index, a mover).
+    pub a: usize,
+    /// Body B (step index).
+    pub b: usize,
+    /// The point (m, world).
+    pub point: Vec3d,
+    /// Unit normal from B towards A.
+    pub normal: Vec3d,
+    /// The total impulse on A (N s, world).
+    pub impulse: Vec3d,
+}
+
+/// What an island did.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IslandOutcome {
+    /// The struck movers' final states (step index, state).
+    pub struck: Vec<(usize, StepBody)>,
+    /// The impacts, in the order they happened.
+    pub impacts: Vec<Impact>,
+    /// The work, counted.
+    pub counts: Counts,
+    /// The swept boxes the struck movers took after their impacts.
+    pub reach: Vec<(usize, Aabbd)>,
+}
+
+/// Why an island stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum IslandFailure {
+    /// A mover's new box met movers of these other islands.
+    Escape(Vec<usize>),
+    /// A refusal.
+    Refused(CcdError),
+}
+
+impl From<CcdError> for IslandFailure {
+    fn from(e: CcdError) -> Self {
+        IslandFailure::Refused(e)
+    }
+}
+
+/// A candidate pair of the island: body `a` (a mover) and body `b`.
+#[derive(Debug, Clone)]
+pub(crate) struct Pair {
+    /// Local index of A.
+    pub a: usize,
+    /// Local index of B.
+    pub b: usize,
+    /// Bumped at every query (stale events are skipped).
+    pub version: u32,
+    /// The held target (m), if the pair rests.
+    pub held: Option<f64>,
+    /// Its lengths.
+    pub lengths: PairLengths,
+    /// The hit of its last query.
+    pub hit: Option<Hit>,
+}
+
+/// The island's working state.
+pub(crate) struct Island<'c, 'a> {
+    pub(crate) ctx: &'c Context<'a>,
+    /// The island's bodies (its movers first, then the others it met).
+    pub(crate) bodies: Vec<StepBody>,
+    /// Step index of each local body.
+    pub(crate) global: Vec<usize>,
+    local: HashMap<usize, usize>,
+    pub(crate) pairs: Vec<Pair>,
+    /// Pair indices of each local body.
+    pub(crate) pairs_of: Vec<Vec<usize>>,
+    pair_at: HashMap<(usize, usize), usize>,
+    /// Each local mover's current box.
+    boxes: Vec<Aabbd>,
+    queue: EventQueue,
+    pub(crate) outcome: IslandOutcome,
+    struck: Vec<bool>,
+}
+
+/// The most events one island may take (count): a generous multiple of its
+/// pairs and impacts, so that the loop ends even if a pair kept coming back
+/// at one instant; beyond it the step is refused as a sub-step limit.
+pub(crate) fn event_budget(pairs: usize, movers: usize, max_impacts: u32) -> u64 {
+    16 * (pairs as u64 + 1) + 4 * movers as u64 * (max_impacts as u64 + 1)
+}
+
+impl<'c, 'a> Island<'c, 'a> {
+    /// The island of the movers `movers` (step indices, ascending) with
+    /// their initial candidate pairs.
+    pub(crate) fn new(ctx: &'c Context<'a>, movers: &[usize]) -> Self {
+        let mut island = Island {
+            ctx,
+            bodies: Vec::new(),
+            global: Vec::new(),
+            local: HashMap::new(),
+            pairs: Vec::new(),
+            pairs_of: Vec::new(),
+            pair_at: HashMap::new(),
+            boxes: Vec::new(),
+            queue: EventQueue::default(),
+            outcome: IslandOutcome::default(),
+            struck: Vec::new(),
+        };
+        for &m in movers {
+            island.add_body(m);
+        }
+        for &m in movers {
+            let a = island.local[&m];
+            for &p in &ctx.partners[m] {
+                let b = island.add_body(p);
+                island.add_pair(a, b);
+            }
+        }
+        island
+    }
+
+    /// The local index of step body `g`, added if new.
+    fn add_body(&mut self, g: usize) -> usize {
+        if let Some(&l) = self.local.get(&g) {
+            return l;
+        }
+        let l = self.bodies.len();
+        self.bodies.push(self.ctx.bodies[g].clone());
+        self.global.push(g);
+        self.local.insert(g, l);
+        self.pairs_of.push(Vec::new());
+        self.boxes.push(self.ctx.boxes[g]);
+        self.struck.push(false);
+        l
+    }
+
+    /// The pair of local bodies `x` and `y` (A the mover, the lower in
+    /// insertion order when both are), added if new; `None` when the pair
+    /// does not interact or neither is a mover.
+    fn add_pair(&mut self, x: usize, y: usize) -> Option<usize> {
+        let (bx, by) = (&self.bodies[x], &self.bodies[y]);
+        let (a, b) = match (bx.role.is_mover(), by.role.is_mover()) {
+            (true, true) if bx.order <= by.order => (x, y),
+            (true, true) | (false, true) => (y, x),
+            (true, false) => (x, y),
+            (false, false) => return None,
+        };
+        if let Some(&p) = self.pair_at.get(&(a, b)) {
+            return Some(p);
+        }
+        if a == b || !(self.ctx.interacts)(self.global[a], self.global[b]) {
+            return None;
+        }
+        let lengths = pair_lengths(self.bodies[a].swept.inner, self.bodies[b].swept.inner);
+        let p = self.pairs.len();
+        self.pairs.push(Pair {
+            a,
+            b,
+            version: 0,
+            held: None,
+            lengths,
+            hit: None,
+        });
+        self.pair_at.insert((a, b), p);
+        self.pairs_of[a].push(p);
+        self.pairs_of[b].push(p);
+        Some(p)
+    }
+
+    /// The motions of pair `p`'s bodies from step time `t`.
+    fn motions(&self, p: usize, t: f64) -> (Motion, Motion) {
+        let pair = &self.pairs[p];
+        (
+            self.bodies[pair.a].motion_from(t),
+            self.bodies[pair.b].motion_from(t),
+        )
+    }
+
+    /// Queries pair `p` from step time `t` and queues its hit.
+    ///
+    /// # Errors
+    /// The arbiter's refusal, naming mover A and the other side.
+    pub(crate) fn query(&mut self, p: usize, t: f64) -> Result<(), CcdError> {
+        let dt = self.ctx.dt;
+        let (ma, mb) = self.motions(p, t);
+        let pair = &self.pairs[p];
+        let target = pair.held.unwrap_or(pair.lengths.gap);
+        let request = ToiRequest::new(0.0, (dt - t).max(0.0), target, pair.lengths.tolerance)
+            .with_budget(self.ctx.budget);
+        let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+        let answer = time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request);
+        let toi = answer.map_err(|refusal| {
+            CcdError::from_refusal(a.slot, Other::Body(b.slot), refusal, self.ctx.budget)
+        })?;
+        self.outcome.counts.queries += 1;
+        self.outcome.counts.iterations += toi.iterations() as u64;
+        if matches!(b.swept.shape.as_ref(), MovingShape::Mesh(_)) {
+            self.outcome.counts.mesh_queries += 1;
+        }
+        let pair = &mut self.pairs[p];
+        pair.version = pair.version.wrapping_add(1);
+        pair.hit = toi.hit().copied();
+        if let Toi::Hit(h) = toi {
+            let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+            let (lower, other) = if b.role.is_mover() {
+                (a.order.min(b.order), a.order.max(b.order))
+            } else {
+                (a.order, b.order)
+            };
+            self.queue.push(Event {
+                time: (t + h.time).min(dt),
+                lower,
+                kind: if h.feature_b.triangle.is_some() { 0 } else { 1 },
+                other,
+                triangle: h.feature_b.triangle.unwrap_or(0),
+                pair: p,
+                version: pair.version,
+            });
+        }
+        Ok(())
+    }
+
+    /// Holds pair `p` at step time `t` below the gap `gap` (m): queried
+    /// again with the target one held depth deeper.
+    fn hold(&mut self, p: usize, t: f64, gap: f64) -> Result<(), CcdError> {
+        let pair = &mut self.pairs[p];
+        let below = gap.min(pair.lengths.gap) - pair.lengths.held;
+        pair.held = Some(match pair.held {
+            Some(h) => h.min(below),
+            None => below,
+        });
+        self.query(p, t)
+    }
+
+    /// The closing speed (m/s) of pair `p`'s hit at step time `t`: how fast
+    /// A's witness point approaches B's along the normal.
+    fn closing(&self, p: usize, t: f64, hit: &Hit) -> f64 {
+        let pair = &self.pairs[p];
+        let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+        let va = a.motion.velocity_at(t - a.since, &hit.point);
+        let vb = if b.swept.world_frame {
+            Vec3d::zeros()
+        } else {
+            b.motion.velocity_at(t - b.since, &hit.point)
+        };
+        -hit.normal.dot(&(va - vb))
+    }
+
+    /// Re-sweeps local mover `m` struck at step time `t`: its new box, new
+    /// candidates, and every pair of it queried again.
+    ///
+    /// # Errors
+    /// [`IslandFailure::Escape`] when its box meets another island's mover;
+    /// an arbiter refusal.
+    pub(crate) fn resweep(&mut self, m: usize, t: f64) -> Result<(), IslandFailure> {
+        let dt = self.ctx.dt;
+        let b = swept_box(&self.bodies[m], t, dt);
+        self.boxes[m] = b;
+        self.outcome.reach.push((self.global[m], b));
+        let mut found = Vec::new();
+        self.ctx.index.query(self.ctx.boxes, &b, &mut found);
+        let own = self.ctx.island_of[self.global[m]];
+        let mut escaped: Vec<usize> = Vec::new();
+        for &g in &found {
+            if g == self.global[m] {
+                continue;
+            }
+            let island = self.ctx.island_of[g];
+            if island != usize::MAX && island != own {
+                if (self.ctx.interacts)(self.global[m], g) {
+                    escaped.push(island);
+                }
+                continue;
+            }
+            if island == own {
+                continue; // a mover of this island: its current box below
+            }
+            let l = self.add_body(g);
+            self.add_pair(m, l);
+        }
+        if !escaped.is_empty() {
+            escaped.sort_unstable();
+            escaped.dedup();
+            return Err(IslandFailure::Escape(escaped));
+        }
+        for other in 0..self.bodies.len() {
+            if other != m && self.bodies[other].role.is_mover() && overlap(&self.boxes[other], &b) {
+                self.add_pair(m, other);
+            }
+        }
+        for k in 0..self.pairs_of[m].len() {
+            let p = self.pairs_of[m][k];
+            self.pairs[p].held = None;
+            self.query(p, t)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the island to the end of the step.
+    pub(crate) fn run(mut self) -> Result<IslandOutcome, IslandFailure> {
+        for p in 0..self.pairs.len() {
+            self.query(p, 0.0)?;
+        }
+        let budget = event_budget(self.pairs.len(), self.bodies.len(), self.ctx.max_impacts);
+        let mut taken = 0u64;
+        loop {
+            let versions: Vec<u32> = self.pairs.iter().map(|p| p.version).collect();
+            let Some(event) = self.queue.pop(|p| versions[p]) else {
+                break;
+            };
+            taken += 1;
+            self.outcome.counts.events += 1;
+            if taken > budget {
+                let a = &self.bodies[self.pairs[event.pair].a];
+                return Err(IslandFailure::Refused(CcdError::SubstepLimit {
+                    body: a.slot,
+                    substeps: taken.min(u32::MAX as u64) as u32,
+                    limit: budget.min(u32::MAX as u64) as u32,
+                }));
+            }
+            self.take(event)?;
+        }
+        let mut outcome = std::mem::take(&mut self.outcome);
+        for (l, struck) in self.struck.iter().enumerate() {
+            if *struck {
+                outcome
+                    .struck
+                    .push((self.global[l], self.bodies[l].clone()));
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// Takes one event (module docs, step 2).
+    fn take(&mut self, event: Event) -> Result<(), IslandFailure> {
+        let p = event.pair;
+        let t = event.time;
+        let Some(hit) = self.pairs[p].hit else {
+            return Ok(());
+        };
+        let closing = self.closing(p, t, &hit);
+        let lengths = self.pairs[p].lengths;
+        if !(closing * (self.ctx.dt - t) > 0.5 * lengths.held) {
+            self.outcome.counts.holds += 1;
+            return Ok(self.hold(p, t, hit.gap)?);
+        }
+        let struck = strike(self, p, t, &hit, MANIFOLD_MARGIN)?;
+        if struck.is_empty() {
+            self.outcome.counts.holds += 1;
+            return Ok(self.hold(p, t, hit.gap)?);
+        }
+        for m in struck {
+            self.struck[m] = true;
+            self.resweep(m, t)?;
+        }
+        Ok(())
+    }
+}
