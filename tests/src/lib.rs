@@ -8,6 +8,7 @@
 pub mod ccd_queries;
 pub mod hostile;
 pub mod meshes;
+pub mod overlap;
 pub mod parry;
 pub mod state;
 pub mod toi_oracle;

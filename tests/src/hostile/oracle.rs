@@ -180,10 +180,11 @@ pub fn room_overreach(body: &RigidBody, half: Vec3) -> Option<f64> {
     Some(worst)
 }
 
-/// The tolerance (m) of the room check for a body of bounding radius
-/// `radius` (m): the turning bodies' certified band `radius / 1024`, plus
-/// 1e-5 m for the `f32` storage of a pose a few metres from the origin
-/// (an ulp there is below 1e-6 m) and the sweeps' arithmetic.
-pub fn room_tolerance(radius: f64) -> f64 {
-    radius / 1024.0 + 1e-5
+/// The tolerance (m) of the room check for a body of shape `shape`: the
+/// depth the continuous step promises no body ends beyond, its held depth
+/// (`parapet::ccd::tolerances::held_depth`), plus 1e-5 m for the `f32`
+/// storage of a pose a few metres from the origin (an ulp there is below
+/// 1e-6 m).
+pub fn room_tolerance(shape: &parapet::shape::Shape) -> f64 {
+    parapet::ccd::tolerances::held_depth(shape) + 1e-5
 }

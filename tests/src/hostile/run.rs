@@ -309,7 +309,7 @@ pub fn ccd_room(u: &mut Unstructured<'_>) -> Result<()> {
             let Some(over) = room_overreach(b, half) else {
                 continue;
             };
-            let tol = room_tolerance(b.shape().bounding_radius());
+            let tol = room_tolerance(b.shape());
             assert!(
                 over <= tol,
                 "step {step}: {id} ends {over} m beyond a wall of the room {half:?} (tolerance {tol}): {b:?}"

@@ -26,16 +26,27 @@
 //! 2. **Restitution** (Poisson's hypothesis, one coefficient for the
 //!    event): a further `e λ_c` with `e` the smallest restitution over the
 //!    contacts that took an impulse (`0` for a contact closing at or below
-//!    its bounce threshold). With step 1, `½ (e² − 1) λ_cᵀ K λ_c <= 0`.
+//!    its bounce threshold; `0` for the whole event when a *speculative*
+//!    contact, one still apart that may close by its gap over the rest of
+//!    the step, took an impulse). With step 1,
+//!    `½ (e² − 1) λ_cᵀ K λ_c <= 0`.
+//!    **Micro-collisions** (Mirtich and Canny 1995): a contact given a
+//!    separation speed `s_i` that closed at `c_i` leaves at least at
+//!    `min(c_i, s_i)` (a further non-negative projection onto those
+//!    targets), so that a point a spin keeps pressing into a surface does
+//!    not come back at once; kept only when the event's kinetic energy
+//!    does not grow by it (each target is at most the point's own closing
+//!    speed, but per-point targets of several points could).
 //! 3. **Coulomb friction**: [`FRICTION_SWEEPS`] Gauss-Seidel sweeps in
 //!    contact order; at each contact the accumulated tangential impulse
 //!    moves to the minimizer of the energy over the disc
 //!    `|f_i| <= μ_i λ_i` (the energy is a convex quadratic of `f_i`, so
 //!    every move lowers it).
 //! 4. **Re-projection**: friction of turning bodies moves the normal
-//!    velocities too; a second plastic projection opens any contact it
-//!    closed (energy change `<= 0`; the cone still holds for the larger
-//!    normal impulse).
+//!    velocities too; a second plastic projection (regularized, then exact
+//!    to remove the regularization's residue) opens any contact it closed
+//!    (energy change `<= 0`; the cone still holds for the larger normal
+//!    impulse).
 //!
 //! Every step is an impulse pair (equal and opposite on the two bodies of a
 //! contact at the same point), so linear and angular momentum of the
@@ -123,6 +134,16 @@ pub struct ImpactContact {
     pub normal: Vec3d,
     /// The mixed material of the two surfaces.
     pub material: Material,
+    /// The least speed (m/s, `>= 0`) at which the contact leaves when it
+    /// closed at least that fast: a micro-collision for a point that the
+    /// bodies' spins keep pressing into the surface (0: none).
+    pub separation: f64,
+    /// How fast (m/s, `>= 0`) the contact may still close: 0 for a point
+    /// that touches; `gap / horizon` for a *speculative* point `gap` apart
+    /// that may close that much over the rest of the step. A speculative
+    /// point takes an impulse only when it closes faster, and never
+    /// restitution.
+    pub allowed_closing: f64,
 }
 
 /// What an event did.
@@ -307,7 +328,7 @@ fn event_restitution(contacts: &[ImpactContact], compression: &[f64], u: &[f64])
         .iter()
         .zip(compression)
         .zip(u)
-        .filter(|((_, &l), _)| l > 0.0)
+        .filter(|((c, &l), _)| l > 0.0 && !(c.allowed_closing > 0.0))
         .map(|((c, _), &ui)| {
             if -ui > c.material.bounce_threshold as f64 {
                 (c.material.restitution as f64).clamp(0.0, 1.0)
@@ -320,6 +341,76 @@ fn event_restitution(contacts: &[ImpactContact], compression: &[f64], u: &[f64])
         e
     } else {
         0.0
+    }
+}
+
+/// The rounding allowance of the micro-collisions' energy test, relative
+/// (dimensionless): 1e-12. A micro-collision of one contact at its own
+/// closing speed keeps the energy exactly in exact arithmetic; its `f64`
+/// evaluation differs by a few roundings (1e-16 relative each).
+const ENERGY_ROUNDING: f64 = 1.0e-12;
+
+/// The kinetic energy (J) of the event's bodies that take impulses.
+fn kinetic_energy(event: &Event<'_>) -> f64 {
+    event
+        .bodies
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.mass.inverse_mass > 0.0)
+        .map(|(i, b)| {
+            let v = event.velocity[i];
+            let w = event.spin[i];
+            let inertia = b
+                .mass
+                .inverse_inertia
+                .try_inverse()
+                .unwrap_or_else(parapet_math::Mat3d::zeros);
+            0.5 * v.norm_squared() / b.mass.inverse_mass + 0.5 * w.dot(&(inertia * w))
+        })
+        .sum()
+}
+
+/// The micro-collision step (module docs, step 2): the contacts that took
+/// a compression impulse leave at least at `min(c_i, s_i)`; undone when the
+/// kinetic energy would exceed `before` (J, the event's at its start).
+fn micro_collisions(
+    event: &mut Event<'_>,
+    (k, u, compression): (&[f64], &[f64], &[f64]),
+    normal: &mut [f64],
+    tolerance: f64,
+    before: f64,
+) {
+    let targets: Vec<f64> = event
+        .contacts
+        .iter()
+        .zip(compression)
+        .zip(u)
+        .map(|((c, &l), &ui)| {
+            if l > 0.0 && c.separation > 0.0 && !(c.allowed_closing > 0.0) {
+                c.separation.min(-ui)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    if targets.iter().all(|&x| !(x > 0.0)) {
+        return;
+    }
+    let (v0, w0) = (event.velocity.clone(), event.spin.clone());
+    let now = event.normal_velocities();
+    let shifted: Vec<f64> = now.iter().zip(&targets).map(|(x, t)| x - t).collect();
+    let extra = plastic_impulses(k, &shifted, tolerance);
+    event.apply_normal(&extra);
+    // A single contact's target is at most its closing speed (a
+    // restitution of at most 1): the energy cannot grow but by rounding,
+    // a relative 1e-12 (a few roundings of the energy's terms).
+    if kinetic_energy(event) > before * (1.0 + ENERGY_ROUNDING) {
+        event.velocity = v0;
+        event.spin = w0;
+        return;
+    }
+    for (total, e) in normal.iter_mut().zip(&extra) {
+        *total += e;
     }
 }
 
@@ -348,7 +439,12 @@ pub fn respond_contacts(
         velocity: bodies.iter().map(|b| b.velocity).collect(),
         spin: bodies.iter().map(|b| b.spin).collect(),
     };
-    let u = event.normal_velocities();
+    let u: Vec<f64> = event
+        .normal_velocities()
+        .iter()
+        .zip(contacts)
+        .map(|(x, c)| x + c.allowed_closing.max(0.0))
+        .collect();
     let fastest = u.iter().fold(0.0f64, |m, &x| m.max(-x));
     if !(fastest > 0.0 && fastest.is_finite()) {
         return Ok(None);
@@ -359,18 +455,31 @@ pub fn respond_contacts(
         return Ok(None);
     }
     let tolerance = MANIFOLD_RELATIVE_TOLERANCE * fastest;
+    let initial = kinetic_energy(&event);
     let largest = (0..n).map(|i| k[i * n + i]).fold(0.0f64, f64::max);
     let mut regularized = k.clone();
     for i in 0..n {
         regularized[i * n + i] += COMPRESSION_REGULARIZATION * largest;
     }
     let compression = plastic_impulses(&regularized, &u, tolerance);
-    let restitution = event_restitution(contacts, &compression, &u);
+    // Poisson restitution over the touching contacts; an event in which a
+    // speculative contact took an impulse is plastic (restitution on the
+    // touching ones alone has no energy proof then).
+    let speculative_pushed = contacts
+        .iter()
+        .zip(&compression)
+        .any(|(c, &l)| c.allowed_closing > 0.0 && l > 0.0);
+    let restitution = if speculative_pushed {
+        0.0
+    } else {
+        event_restitution(contacts, &compression, &u)
+    };
     let mut normal: Vec<f64> = compression
         .iter()
         .map(|l| l * (1.0 + restitution))
         .collect();
     event.apply_normal(&normal);
+    micro_collisions(&mut event, (&k, &u, &compression), &mut normal, tolerance, initial);
 
     let limits: Vec<f64> = contacts
         .iter()
@@ -380,12 +489,21 @@ pub fn respond_contacts(
     let mut friction = vec![Vec3d::zeros(); n];
     event.friction_sweeps(&limits, &mut friction);
 
-    let u2 = event.normal_velocities();
-    if u2.iter().any(|&x| -x > tolerance) {
-        let extra = plastic_impulses(&k, &u2, tolerance);
-        event.apply_normal(&extra);
-        for (total, e) in normal.iter_mut().zip(&extra) {
-            *total += e;
+    // Re-projection: regularized (dependent contacts share), then exact
+    // (the regularization's residue of about `δ λ` removed).
+    for matrix in [&regularized, &k] {
+        let u2: Vec<f64> = event
+            .normal_velocities()
+            .iter()
+            .zip(contacts)
+            .map(|(x, c)| x + c.allowed_closing.max(0.0))
+            .collect();
+        if u2.iter().any(|&x| -x > tolerance) {
+            let extra = plastic_impulses(matrix, &u2, tolerance);
+            event.apply_normal(&extra);
+            for (total, e) in normal.iter_mut().zip(&extra) {
+                *total += e;
+            }
         }
     }
     let impulses: Vec<Vec3d> = contacts

@@ -28,7 +28,7 @@ use std::f64::consts::TAU;
 
 use parapet_geometry::Material;
 use parapet_math::{promote, promote_quat, Mat3d, Quatd, Vec3d};
-use parapet_narrow::moving::Motion;
+use parapet_narrow::moving::{Motion, MovingShape};
 use parapet_solver::impact::{ImpactBody, ImpactMass};
 use parapet_solver::RigidBody;
 
@@ -64,6 +64,9 @@ pub(crate) struct StepBody {
     pub inverse_inertia: Mat3d,
     /// Its material.
     pub material: Material,
+    /// The farthest point of its shape from its mass centre (m): what its
+    /// spin can move at `|ω|` times this.
+    pub reach: f64,
     /// Impacts charged to it in this step.
     pub impacts: u32,
     /// The time of its last impact (s), `-1` before any.
@@ -135,6 +138,14 @@ impl StepBody {
             }
         };
         let mover = role.is_mover();
+        let reach = match swept.shape.as_ref() {
+            MovingShape::Convex(core) => core.reach_from(&com) + core.skin(),
+            MovingShape::Mesh(mesh) => mesh
+                .bounding_corners()
+                .iter()
+                .fold(0.0f64, |m, p| m.max((p - com).norm())),
+            _ => f64::INFINITY,
+        };
         StepBody {
             slot,
             id,
@@ -158,6 +169,7 @@ impl StepBody {
                 Mat3d::zeros()
             },
             material: body.material(),
+            reach,
             impacts: 0,
             last_impact: -1.0,
         }

@@ -48,6 +48,9 @@ pub(crate) struct EventPoint {
     pub normal: Vec3d,
     /// The mesh triangle of B it lies on (its index in the mesh), if any.
     pub triangle: Option<u32>,
+    /// The distance (m) between the surfaces there: negative when they
+    /// overlap.
+    pub gap: f64,
 }
 
 /// A body's shape pose (`f32`, the narrow phase's) at step time `t`: its
@@ -91,6 +94,7 @@ fn push_manifold(
                 point: promote(p.point),
                 normal,
                 triangle,
+                gap: -(p.depth as f64),
             });
         }
     }
@@ -159,9 +163,10 @@ pub(crate) fn event_points(
     if out.is_empty() {
         if let Some(h) = hit {
             out.push(EventPoint {
-                point: h.point,
+                point: h.point_a,
                 normal: h.normal,
                 triangle: h.feature_b.triangle,
+                gap: h.gap,
             });
         }
     }

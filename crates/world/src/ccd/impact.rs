@@ -25,23 +25,43 @@ use parapet_math::Vec3d;
 use parapet_narrow::moving::Hit;
 use parapet_solver::impact::{respond_contacts, ImpactBody, ImpactContact};
 
-use super::contact::{event_points, mixed, EventPoint};
+use super::contact::{event_points, mixed, EventPoint, MANIFOLD_MARGIN};
 use super::error::CcdError;
 use super::run::{Impact, Island};
 
 /// The event's contacts: for each, the pair it belongs to and the point.
 type Contacts = Vec<(usize, EventPoint)>;
 
+/// The largest margin (m) of an event pair's speculative points, as a
+/// multiple of the pair's held depth: 16. Beyond it a point is far enough
+/// for its own event.
+pub const SPECULATIVE_HELD_DEPTHS: f64 = 16.0;
+
+/// The margin (m) within which pair `p`'s points join its strike at step
+/// time `t` as speculative points: how far any of its points can move
+/// relative to the other body in the rest of the step, at most
+/// [`SPECULATIVE_HELD_DEPTHS`] held depths. A face rotating onto a surface
+/// about the corner struck first is then stopped in the same strike,
+/// instead of by a string of strikes as its contact slides along it.
+fn speculative_margin(island: &Island<'_, '_>, p: usize, t: f64) -> f64 {
+    let pair = &island.pairs[p];
+    let remaining = (island.ctx.dt - t).max(0.0);
+    let travel = island.relative_speed(p) * remaining;
+    travel.min(SPECULATIVE_HELD_DEPTHS * pair.lengths.held)
+}
+
+/// The most contacts an event gathers beyond its own pair's (count): 64.
+/// A strike solves every contact touching at its instant among the bodies
+/// it reaches, so that a body wedged between two others, or landing on a
+/// resting stack, takes its impulses at once instead of ping-ponging; the
+/// gathering stops at this many (contacts beyond it are struck by later
+/// events, as sequential impacts).
+pub const CLUSTER_CONTACTS: usize = 64;
+
 /// The bodies and contacts of the event of pair `p` at step time `t`
 /// (module docs): local body indices, the contacts of each pair.
-fn gather(
-    island: &Island<'_, '_>,
-    p: usize,
-    t: f64,
-    hit: &Hit,
-    margin: f64,
-) -> (Vec<usize>, Contacts) {
-    let points_of = |q: usize, hit: Option<&Hit>| {
+fn gather(island: &Island<'_, '_>, p: usize, t: f64, hit: &Hit, margin: f64) -> (Vec<usize>, Contacts) {
+    let points_of = |q: usize, hit: Option<&Hit>, margin: f64| {
         let pair = &island.pairs[q];
         let (ga, gb) = (island.global[pair.a], island.global[pair.b]);
         event_points(
@@ -54,31 +74,33 @@ fn gather(
     };
     let pair = &island.pairs[p];
     let mut members = vec![pair.a, pair.b];
-    let mut contacts: Contacts = points_of(p, Some(hit))
+    // A pair struck again in the same step is in persistent contact (a face
+    // rotating onto a surface, a body scraping along it): its strike takes
+    // its speculative points too.
+    let speculative = if pair.strikes > 0 {
+        speculative_margin(island, p, t).max(margin)
+    } else {
+        margin
+    };
+    let mut contacts: Contacts = points_of(p, Some(hit), speculative)
         .into_iter()
         .map(|c| (p, c))
         .collect();
-    let cascade = [pair.a, pair.b].iter().any(|&x| {
-        let b = &island.bodies[x];
-        b.role.is_mover() && b.last_impact == t
-    });
-    if !cascade {
-        return (members, contacts);
-    }
+    let own = contacts.len();
     let mut seen_pairs = vec![p];
     let mut next = 0;
-    while next < members.len() {
+    while next < members.len() && contacts.len() < own + CLUSTER_CONTACTS {
         let m = members[next];
         next += 1;
         if !island.bodies[m].role.is_mover() {
             continue;
         }
         for &q in &island.pairs_of[m] {
-            if seen_pairs.contains(&q) {
+            if seen_pairs.contains(&q) || contacts.len() >= own + CLUSTER_CONTACTS {
                 continue;
             }
             seen_pairs.push(q);
-            let points = points_of(q, None);
+            let points = points_of(q, None, margin);
             if points.is_empty() {
                 continue;
             }
@@ -94,8 +116,21 @@ fn gather(
     (members, contacts)
 }
 
+/// The normal acceleration (m/s², `>= 0`) with which the bodies' spins
+/// press A's point at `arm_a` into B's at `arm_b` along the normal `n`
+/// (from B towards A): the centripetal accelerations `ω × (ω × r)` of the
+/// two material points, relative, towards B. A micro-collision lets such a
+/// point leave at `sqrt(2 h a)` (`h` the pair's held depth), so that it does
+/// not sink again by more than that before it comes back.
+fn pressing(a: &ImpactBody, arm_a: &Vec3d, b: &ImpactBody, arm_b: &Vec3d, n: &Vec3d) -> f64 {
+    let centripetal = |w: &Vec3d, r: &Vec3d| w.cross(&w.cross(r));
+    let relative = centripetal(&a.spin, arm_a) - centripetal(&b.spin, arm_b);
+    (-n.dot(&relative)).max(0.0)
+}
+
 /// Strikes the event of pair `p` at step time `t` (module docs): the local
-/// movers it struck, empty when nothing closes there.
+/// movers it struck (those whose velocities the impulses changed), empty
+/// when nothing closes there.
 ///
 /// # Errors
 /// [`CcdError::ImpactLimit`] for a mover charged beyond
@@ -109,9 +144,6 @@ pub(crate) fn strike(
     margin: f64,
 ) -> Result<Vec<usize>, CcdError> {
     let (members, contacts) = gather(island, p, t, hit, margin);
-    if members.len() > 2 {
-        island.outcome.counts.cascades += 1;
-    }
     let index_of = |x: usize| members.iter().position(|&m| m == x).unwrap_or(0);
     let bodies: Vec<ImpactBody> = members
         .iter()
@@ -122,13 +154,24 @@ pub(crate) fn strike(
         .map(|(q, c)| {
             let pair = &island.pairs[*q];
             let (a, b) = (&island.bodies[pair.a], &island.bodies[pair.b]);
+            let (arm_a, arm_b) = (c.point - a.center_at(t), c.point - b.center_at(t));
+            let (ia, ib) = (index_of(pair.a), index_of(pair.b));
+            let pressing = pressing(&bodies[ia], &arm_a, &bodies[ib], &arm_b, &c.normal);
+            let remaining = (island.ctx.dt - t).max(f64::MIN_POSITIVE);
+            let allowed_closing = if c.gap > MANIFOLD_MARGIN {
+                c.gap / remaining
+            } else {
+                0.0
+            };
             ImpactContact {
-                a: index_of(pair.a),
-                b: Some(index_of(pair.b)),
-                arm_a: c.point - a.center_at(t),
-                arm_b: c.point - b.center_at(t),
+                a: ia,
+                b: Some(ib),
+                arm_a,
+                arm_b,
                 normal: c.normal,
                 material: mixed(&a.material, &b.material),
+                separation: (2.0 * pair.lengths.held * pressing).sqrt(),
+                allowed_closing,
             }
         })
         .collect();
@@ -138,62 +181,30 @@ pub(crate) fn strike(
         .map(|&m| (island.bodies[m].order, island.bodies[m].slot))
         .min()
         .map_or(island.bodies[island.pairs[p].a].slot, |(_, s)| s);
+    if std::env::var("PARAPET_DEBUG").is_ok() {
+        for c in &impact_contacts {
+            eprintln!("  contact a {} b {:?} sep {} normal {:?} arm {:?}", c.a, c.b, c.separation, c.normal, c.arm_a);
+        }
+    }
     let Some(response) =
         respond_contacts(&bodies, &impact_contacts).map_err(|e| CcdError::from_impact(first, e))?
     else {
         return Ok(Vec::new());
     };
     island.outcome.counts.impacts += 1;
-    // One impact record per pair, in the order the pairs came.
-    let mut pairs_seen: Vec<usize> = Vec::new();
-    for (k, (q, c)) in contacts.iter().enumerate() {
-        let j = response.impulses[k];
-        let at = match pairs_seen.iter().position(|&s| s == *q) {
-            Some(at) => at,
-            None => {
-                pairs_seen.push(*q);
-                let pair = &island.pairs[*q];
-                island.outcome.impacts.push(Impact {
-                    time: t,
-                    a: island.global[pair.a],
-                    b: island.global[pair.b],
-                    point: Vec3d::zeros(),
-                    normal: c.normal,
-                    impulse: Vec3d::zeros(),
-                });
-                pairs_seen.len() - 1
-            }
-        };
-        let record = island.outcome.impacts.len() - pairs_seen.len() + at;
-        let r = &mut island.outcome.impacts[record];
-        r.impulse += j;
-        // The point: the normal-impulse-weighted mean of the pair's points.
-        r.point += c.point * response.normal_impulses[k];
+    if members.len() > 2 {
+        island.outcome.counts.cascades += 1;
     }
-    let start = island.outcome.impacts.len() - pairs_seen.len();
-    for (at, q) in pairs_seen.iter().enumerate() {
-        let total: f64 = contacts
-            .iter()
-            .zip(&response.normal_impulses)
-            .filter(|((pq, _), _)| pq == q)
-            .map(|(_, l)| *l)
-            .sum();
-        let r = &mut island.outcome.impacts[start + at];
-        if total > 0.0 {
-            r.point /= total;
-        } else {
-            let first = contacts
-                .iter()
-                .find(|(pq, _)| pq == q)
-                .map(|(_, c)| c.point);
-            r.point = first.unwrap_or(hit.point);
-        }
-    }
-    // Charge and move every mover of the event, in insertion order.
+    record(island, t, &contacts, &response.impulses, &response.normal_impulses);
+    // Charge and move every mover whose velocities changed, in insertion
+    // order.
     let mut movers: Vec<(usize, usize)> = members
         .iter()
         .enumerate()
-        .filter(|(_, &m)| island.bodies[m].role.is_mover())
+        .filter(|(i, &m)| {
+            island.bodies[m].role.is_mover()
+                && response.velocities[*i] != (bodies[*i].velocity, bodies[*i].spin)
+        })
         .map(|(i, &m)| (i, m))
         .collect();
     movers.sort_by_key(|&(_, m)| island.bodies[m].order);
@@ -212,7 +223,65 @@ pub(crate) fn strike(
         let (v, w) = response.velocities[i];
         body.strike(t, v, w);
         body.last_impact = t;
+        if std::env::var("PARAPET_DEBUG").is_ok() {
+            for (q, c) in &contacts {
+                let local = body.motion.rotation_at(0.0).inverse() * (c.point - body.center_at(t));
+                let at = |s: f64| body.motion.point_at(s, &(body.motion.local_center + local));
+                let h = 1.0e-5;
+                let (x0, x1, x2) = (at(0.0), at(h), at(2.0 * h));
+                let vel = (x1 - x0) / h;
+                let acc = (x2 - 2.0 * x1 + x0) / (h * h);
+                eprintln!("    after: pair {q} n.v {} n.a {} v {:?} w {:?}", c.normal.dot(&vel), c.normal.dot(&acc), v, w);
+            }
+        }
         struck.push(m);
     }
     Ok(struck)
+}
+
+/// Records one impact per pair of the event that took an impulse, in the
+/// order the pairs came: the total impulse on A, the normal-impulse
+/// weighted mean of the pair's points, the normal of its first point.
+fn record(
+    island: &mut Island<'_, '_>,
+    t: f64,
+    contacts: &Contacts,
+    impulses: &[Vec3d],
+    normal_impulses: &[f64],
+) {
+    let mut pairs: Vec<usize> = Vec::new();
+    for (q, _) in contacts {
+        if !pairs.contains(q) {
+            pairs.push(*q);
+        }
+    }
+    for q in pairs {
+        let mut impulse = Vec3d::zeros();
+        let mut weighted = Vec3d::zeros();
+        let mut total = 0.0;
+        let mut first: Option<EventPoint> = None;
+        for (k, (pq, c)) in contacts.iter().enumerate() {
+            if *pq != q {
+                continue;
+            }
+            first.get_or_insert(*c);
+            impulse += impulses[k];
+            weighted += c.point * normal_impulses[k];
+            total += normal_impulses[k];
+        }
+        let (Some(first), true) = (first, total > 0.0) else {
+            continue;
+        };
+        island.pairs[q].strikes += 1;
+        let pair = &island.pairs[q];
+        let record = Impact {
+            time: t,
+            a: island.global[pair.a],
+            b: island.global[pair.b],
+            point: weighted / total,
+            normal: first.normal,
+            impulse,
+        };
+        island.outcome.impacts.push(record);
+    }
 }

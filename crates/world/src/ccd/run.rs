@@ -136,10 +136,17 @@ pub(crate) struct Pair {
     pub b: usize,
     /// Bumped at every query (stale events are skipped).
     pub version: u32,
-    /// The held target (m), if the pair rests.
+    /// The resting target (m) of a pair that was within its gap and not
+    /// closing fast at the step's start: its start distance less its held
+    /// depth, kept for the whole step.
+    pub rest: Option<f64>,
+    /// The held target (m) of a pair held since its bodies' last strike:
+    /// its distance then less its contact tolerance.
     pub held: Option<f64>,
     /// Its lengths.
     pub lengths: PairLengths,
+    /// Strikes it took in this step.
+    pub strikes: u32,
     /// The hit of its last query.
     pub hit: Option<Hit>,
 }
@@ -238,8 +245,10 @@ impl<'c, 'a> Island<'c, 'a> {
             a,
             b,
             version: 0,
+            rest: None,
             held: None,
             lengths,
+            strikes: 0,
             hit: None,
         });
         self.pair_at.insert((a, b), p);
@@ -265,7 +274,7 @@ impl<'c, 'a> Island<'c, 'a> {
         let dt = self.ctx.dt;
         let (ma, mb) = self.motions(p, t);
         let pair = &self.pairs[p];
-        let target = pair.held.unwrap_or(pair.lengths.gap);
+        let target = pair.held.or(pair.rest).unwrap_or(pair.lengths.gap);
         let request = ToiRequest::new(0.0, (dt - t).max(0.0), target, pair.lengths.tolerance)
             .with_budget(self.ctx.budget);
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
@@ -301,30 +310,65 @@ impl<'c, 'a> Island<'c, 'a> {
         Ok(())
     }
 
-    /// Holds pair `p` at step time `t` below the gap `gap` (m): queried
-    /// again with the target one held depth deeper.
-    fn hold(&mut self, p: usize, t: f64, gap: f64) -> Result<(), CcdError> {
+    /// Holds pair `p`, which is at distance `gap` (m, at most) and not
+    /// closing fast at step time `t`: at the step's start, a resting
+    /// contact, held one held depth below its start distance for the whole
+    /// step; later, a pair just struck or grazing, held one contact
+    /// tolerance below its present distance until either body is struck
+    /// again. Then queried again.
+    fn hold(&mut self, p: usize, t: f64, gap: f64, resting: bool) -> Result<(), CcdError> {
+        let untouched = |x: usize| self.bodies[x].last_impact < 0.0;
+        let first = untouched(self.pairs[p].a) && untouched(self.pairs[p].b);
         let pair = &mut self.pairs[p];
-        let below = gap.min(pair.lengths.gap) - pair.lengths.held;
-        pair.held = Some(match pair.held {
-            Some(h) => h.min(below),
-            None => below,
-        });
+        let target = pair.held.or(pair.rest).unwrap_or(pair.lengths.gap);
+        if resting && first {
+            pair.rest = Some(gap.min(target) - pair.lengths.held);
+        } else {
+            pair.held = Some(gap.min(target) - pair.lengths.tolerance);
+        }
         self.query(p, t)
     }
 
     /// The closing speed (m/s) of pair `p`'s hit at step time `t`: how fast
-    /// A's witness point approaches B's along the normal.
+    /// A's surface point of the hit approaches B along the normal (A's
+    /// point: A is the mover whose deepest or nearest point the arbiter
+    /// names, whatever B's side is).
     fn closing(&self, p: usize, t: f64, hit: &Hit) -> f64 {
         let pair = &self.pairs[p];
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
-        let va = a.motion.velocity_at(t - a.since, &hit.point);
+        let at = hit.point_a;
+        let va = a.motion.velocity_at(t - a.since, &at);
         let vb = if b.swept.world_frame {
             Vec3d::zeros()
         } else {
-            b.motion.velocity_at(t - b.since, &hit.point)
+            b.motion.velocity_at(t - b.since, &at)
         };
         -hit.normal.dot(&(va - vb))
+    }
+
+    /// A bound (m) of how far any point of pair `p`'s bodies moves
+    /// relative to the other over the whole step: `(|v_a − v_b| + |ω_a|
+    /// r_a + |ω_b| r_b) dt`. A pair that moves less than half its held depth
+    /// rests; a tumbling or sliding body in contact does not.
+    fn relative_travel(&self, p: usize) -> f64 {
+        self.relative_speed(p) * self.ctx.dt
+    }
+
+    /// A bound (m/s) of how fast any point of pair `p`'s bodies moves
+    /// relative to the other: `|v_a − v_b| + |ω_a| r_a + |ω_b| r_b`.
+    pub(crate) fn relative_speed(&self, p: usize) -> f64 {
+        let pair = &self.pairs[p];
+        let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+        let spin = |x: &StepBody| {
+            let w = x.motion.spin.norm();
+            if w == 0.0 {
+                0.0
+            } else {
+                w * x.reach
+            }
+        };
+        let v = (a.motion.velocity - b.motion.velocity).norm();
+        v + spin(a) + spin(b)
     }
 
     /// Re-sweeps local mover `m` struck at step time `t`: its new box, new
@@ -421,14 +465,38 @@ impl<'c, 'a> Island<'c, 'a> {
         };
         let closing = self.closing(p, t, &hit);
         let lengths = self.pairs[p].lengths;
-        if !(closing * (self.ctx.dt - t) > 0.5 * lengths.held) {
+        let pair = &self.pairs[p];
+        // How far the pair may sink by the end of the step at its present
+        // closing speed and still be held: half its held depth for a
+        // resting contact at the step's start (a pair that barely moves),
+        // its contact tolerance otherwise.
+        let untouched = |x: usize| self.bodies[x].last_impact < 0.0;
+        let resting = t == 0.0
+            && pair.rest.is_none()
+            && pair.held.is_none()
+            && untouched(pair.a)
+            && untouched(pair.b)
+            && self.relative_travel(p) <= 0.5 * lengths.held;
+        let allowance = if resting {
+            0.5 * lengths.held
+        } else {
+            lengths.tolerance
+        };
+        if !(closing * (self.ctx.dt - t) > allowance) {
+            if std::env::var("PARAPET_DEBUG").is_ok() {
+                let a = &self.bodies[self.pairs[p].a];
+                eprintln!("hold t {t} since {} closing {closing} gap {} normal {:?} point {:?} pa {:?} pb {:?} c {:?} v {:?} w {:?} held {:?} feat {:?}/{:?}", a.since, hit.gap, hit.normal, hit.point, hit.point_a, hit.point_b, a.center_at(t), a.motion.velocity, a.motion.spin, self.pairs[p].held, hit.feature_a, hit.feature_b);
+            }
             self.outcome.counts.holds += 1;
-            return Ok(self.hold(p, t, hit.gap)?);
+            return Ok(self.hold(p, t, hit.gap, resting)?);
+        }
+        if std::env::var("PARAPET_DEBUG").is_ok() {
+            eprintln!("strike t {t} pair {}-{} closing {closing} gap {} normal {:?} pa {:?} target {:?}/{:?} iters {} v {:?} w {:?} arm {:?}", self.bodies[self.pairs[p].a].slot, self.bodies[self.pairs[p].b].slot, hit.gap, hit.normal, hit.point_a, self.pairs[p].rest, self.pairs[p].held, hit.iterations, self.bodies[self.pairs[p].a].motion.velocity, self.bodies[self.pairs[p].a].motion.spin, hit.point_a - self.bodies[self.pairs[p].a].center_at(t));
         }
         let struck = strike(self, p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {
             self.outcome.counts.holds += 1;
-            return Ok(self.hold(p, t, hit.gap)?);
+            return Ok(self.hold(p, t, hit.gap, false)?);
         }
         for m in struck {
             self.struck[m] = true;

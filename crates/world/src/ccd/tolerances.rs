@@ -56,6 +56,13 @@ pub fn inner_size(shape: &Shape) -> f64 {
     0.5 * smallest_extent(shape)
 }
 
+/// The held depth (m) of `shape` against a mesh or a larger shape: how deep
+/// a resting contact of it may sink within a step ([`HELD_DEPTH`], scaled
+/// down for small shapes).
+pub fn held_depth(shape: &Shape) -> f64 {
+    HELD_DEPTH.min(inner_size(shape) * INNER_FRACTION)
+}
+
 /// The impact gap, held depth and tolerance (m) of a pair of shapes with
 /// inner sizes `a` and `b`.
 pub(crate) fn pair_lengths(a: f64, b: f64) -> PairLengths {

@@ -123,6 +123,8 @@ fn equal_spheres_exchange_velocities_when_elastic_and_stick_when_plastic() {
             arm_b: Vec3d::new(-0.5, 0.0, 0.0),
             normal: Vec3d::new(-1.0, 0.0, 0.0),
             material: material(0.5, e),
+            separation: 0.0,
+            allowed_closing: 0.0,
         };
         let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
         assert!((r.velocities[0].0.x - expected_a).abs() < 1e-7, "{r:?}");
@@ -156,6 +158,8 @@ fn a_kinematic_side_keeps_its_velocity() {
         arm_b: Vec3d::new(0.0, 0.0, 0.5),
         normal: Vec3d::z(),
         material: material(0.0, 1.0),
+        separation: 0.0,
+            allowed_closing: 0.0,
     };
     let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
     // Closing at 5 m/s, leaving at 5 m/s: 3 + 5 = 8 m/s (within the
@@ -183,6 +187,8 @@ fn a_box_landing_flat_stops_without_spin() {
             arm_b: Vec3d::zeros(),
             normal: Vec3d::z(),
             material: material(0.5, 0.0),
+            separation: 0.0,
+            allowed_closing: 0.0,
         })
         .collect();
     let r = respond_contacts(&bodies, &contacts).unwrap().unwrap();
@@ -194,9 +200,10 @@ fn a_box_landing_flat_stops_without_spin() {
 }
 
 /// Random events of two to five bodies and up to twelve contacts between
-/// them (no surfaces): linear and angular momentum are conserved (relative
-/// 1e-9: sums of a few dozen roundings of unit-scale terms), the kinetic
-/// energy never grows (relative 1e-9), every contact ends non-closing (up
+/// them (no surfaces; some speculative, some with micro-collision speeds):
+/// linear and angular momentum are conserved (relative 1e-9: sums of a few
+/// dozen roundings of unit-scale terms), the kinetic energy never grows
+/// (relative 1e-9), every contact ends closing no faster than it may (up
 /// to 1e-7 of the fastest closing speed: the tolerance plus the
 /// regularization's residue) and each friction impulse lies in its cone
 /// (relative 1e-9).
@@ -229,6 +236,8 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
                     arm_b: point - centres[b],
                     normal: rng.vec(1.0).normalize(),
                     material: material(rng.range(0.0, 1.5) as f32, rng.range(0.0, 1.0) as f32),
+                    separation: if rng.unit() < 0.3 { rng.range(0.0, 3.0) } else { 0.0 },
+                    allowed_closing: if rng.unit() < 0.3 { rng.range(0.0, 2.0) } else { 0.0 },
                 }
             })
             .collect();
@@ -251,7 +260,7 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
                 if let Some(b) = c.b {
                     u -= bodies[b].velocity + bodies[b].spin.cross(&c.arm_b);
                 }
-                -c.normal.dot(&u)
+                -(c.normal.dot(&u) + c.allowed_closing)
             })
             .fold(0.0f64, f64::max);
         for (i, c) in contacts.iter().enumerate() {
@@ -259,9 +268,11 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
             let (vb, wb) = r.velocities[c.b.unwrap()];
             let u = va + wa.cross(&c.arm_a) - vb - wb.cross(&c.arm_b);
             assert!(
-                c.normal.dot(&u) >= -1e-7 * fastest,
-                "case {case} contact {i}: {}",
-                c.normal.dot(&u)
+                c.normal.dot(&u) + c.allowed_closing >= -1e-7 * fastest,
+                "case {case} contact {i}: {} allowed {} fastest {fastest} contacts {}",
+                c.normal.dot(&u),
+                c.allowed_closing,
+                contacts.len()
             );
             let j = r.impulses[i];
             let tangential = (j - c.normal * c.normal.dot(&j)).norm();
@@ -289,6 +300,8 @@ fn too_many_contacts_are_refused() {
         arm_b: Vec3d::zeros(),
         normal: Vec3d::z(),
         material: material(0.0, 0.0),
+        separation: 0.0,
+            allowed_closing: 0.0,
     };
     let contacts = vec![c; MAX_EVENT_CONTACTS + 1];
     assert_eq!(
@@ -298,4 +311,27 @@ fn too_many_contacts_are_refused() {
             limit: MAX_EVENT_CONTACTS
         })
     );
+}
+
+/// A micro-collision: a plastic contact given a separation speed leaves at
+/// that speed when it closed faster, at its own closing speed when it
+/// closed slower (never faster than it came: no energy gained).
+#[test]
+fn a_separation_speed_lifts_a_plastic_contact_but_never_beyond_its_closing() {
+    for (closing, separation, leaving) in [(2.0, 0.5, 0.5), (0.3, 0.5, 0.3), (2.0, 0.0, 0.0)] {
+        let bodies = [body(1.0, Mat3d::identity(), Vec3d::new(0.0, 0.0, -closing), Vec3d::zeros())];
+        let contact = ImpactContact {
+            a: 0,
+            b: None,
+            arm_a: Vec3d::new(0.0, 0.0, -0.5),
+            arm_b: Vec3d::zeros(),
+            normal: Vec3d::z(),
+            material: material(0.0, 0.0),
+            separation,
+            allowed_closing: 0.0,
+        };
+        let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+        // Within the regularization's 1e-8 relative of the impulse.
+        assert!((r.velocities[0].0.z - leaving).abs() < 1e-7, "{closing} {separation}: {r:?}");
+    }
 }
