@@ -231,6 +231,40 @@ impl<'a> PlacedSolid<'a> {
         best
     }
 
+    /// The feature of the solid farthest along `n` that an edge axis built
+    /// on edge `e` touches: the edge parallel to `e` whose points project
+    /// highest on `n` (a box has four), when it reaches the solid's support
+    /// plane within `tol` (m); otherwise the supporting vertex, as a
+    /// segment of no length. The first such edge in edge order wins a tie.
+    pub(crate) fn support_segment(&self, n: Vec3d, e: usize, tol: f64) -> (Vec3d, Vec3d) {
+        let (p, q) = self.edge_points(e);
+        let dir = q - p;
+        let mut best: Option<(f64, usize)> = None;
+        for k in 0..self.edges.len() {
+            let (pk, qk) = self.edge_points(k);
+            let dk = qk - pk;
+            if dk.cross(&dir).norm_squared()
+                > super::PARALLEL_SIN_SQ * dk.norm_squared() * dir.norm_squared()
+            {
+                continue;
+            }
+            let h = n.dot(&pk).min(n.dot(&qk));
+            if best.is_none_or(|(b, _)| h > b) {
+                best = Some((h, k));
+            }
+        }
+        let top = self
+            .vertices
+            .iter()
+            .copied()
+            .max_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
+            .unwrap_or(self.center);
+        match best {
+            Some((h, k)) if h >= n.dot(&top) - tol => self.edge_points(k),
+            _ => (top, top),
+        }
+    }
+
     /// Endpoints of edge `e`.
     pub(crate) fn edge_points(&self, e: usize) -> (Vec3d, Vec3d) {
         (

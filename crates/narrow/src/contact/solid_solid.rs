@@ -32,6 +32,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::segment_segment;
 use super::placed_solid::{closest_points, PlacedSolid};
+use super::solid_triangle::prism_contact;
 use super::sphere_sphere::cores_contact;
 use super::{
     within_margin, working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
@@ -168,6 +169,7 @@ pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64)
             axis = Axis::Edges(ea, eb, n);
         }
     }
+    let mut closest = None;
     if best_sep > 0.0 {
         let (d, pa, pb) = closest_points(a, b);
         if !within_margin(d, margin) {
@@ -176,16 +178,38 @@ pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64)
         if d > best_sep + tol && d > 0.0 {
             return LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d);
         }
+        closest = Some((d, pa, pb));
     }
-    match axis {
+    let face = match axis {
         Axis::FaceA(f) => face_contact(a, f, b, margin, true),
         Axis::FaceB(f) => face_contact(b, f, a, margin, false),
         Axis::Edges(ea, eb, n) => {
-            let (p1, q1) = a.edge_points(ea);
-            let (p2, q2) = b.edge_points(eb);
+            let tol_a = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * a.radius();
+            let tol_b = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * b.radius();
+            let (p1, q1) = a.support_segment(n, ea, tol_a);
+            let (p2, q2) = b.support_segment(-n, eb, tol_b);
             let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
-            LocalManifold::single(n, (c1 + c2) * 0.5, -best_sep)
+            return LocalManifold::single(n, (c1 + c2) * 0.5, -best_sep);
         }
+    };
+    // A face axis whose clipped patch does not reach the axis depth is
+    // realized by no pair of surface points: only a solid pushed deep
+    // through a one-sided triangle gets one (its least overlap, towards
+    // the back, is refused). It is pushed out along the triangle's normal.
+    let deepest = face
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    match closest {
+        // Separated: a face patch that misses the closest pair by more
+        // than the tolerance (the pair's foot lies just beside the face)
+        // gives way to that pair.
+        Some((d, pa, pb)) if deepest < -d - tol && d > 0.0 => {
+            LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d)
+        }
+        None if b.flat && deepest < -best_sep - tol => prism_contact(a, b, margin),
+        _ => face,
     }
 }
 
@@ -236,13 +260,38 @@ fn edge_query(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> Option<(f64, usize, u
                 // B is pushed along n; A along -n. A one-sided face may
                 // only push A towards its front, unless the axis separates.
                 let allowed = sep > 0.0 || n.dot(&front) <= ONE_SIDED_TOLERANCE;
-                if allowed && best.is_none_or(|(s, ..)| sep > s) {
+                if allowed
+                    && best.is_none_or(|(s, ..)| sep > s)
+                    && (sep > 0.0 || edges_realize(a, b, ea, eb, n))
+                {
                     best = Some((sep, ea, eb, n));
                 }
             }
         }
     }
     best
+}
+
+/// Whether the overlap of an edge axis `n` (from A to B, built on edges
+/// `ea` of A and `eb` of B) is realized by the two solids: A's support
+/// along `n` and B's along `-n` are edges parallel to `ea` and `eb` that
+/// cross when seen along `n`, so that a point of each lies on the other's
+/// line along `n`. Full projections give every edge pair an overlap; one
+/// that no pair of surface points realizes (the edges pass beside each
+/// other) is a plane of no face of the Minkowski difference, and a contact
+/// built on it would put its point off both surfaces.
+fn edges_realize(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, ea: usize, eb: usize, n: Vec3d) -> bool {
+    let tol_a = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * a.radius();
+    let tol_b = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * b.radius();
+    let (p1, q1) = a.support_segment(n, ea, tol_a);
+    let (p2, q2) = b.support_segment(-n, eb, tol_b);
+    if p1 == q1 || p2 == q2 {
+        return false;
+    }
+    let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
+    let d = c1 - c2;
+    let lateral = d - n * n.dot(&d);
+    lateral.norm() <= tol_a + tol_b
 }
 
 /// An edge with what the Minkowski-face test needs: its first endpoint and
@@ -355,11 +404,15 @@ fn face_contact(
             out.points.push((p - n * (s * 0.5), -s));
         }
     }
-    // The incident solid's deepest vertex along -n carries the axis
-    // depth. When the clipped patch misses it (a corner beside the
-    // reference face, or a face chosen within the axis tolerance), it joins
-    // the manifold, so that the deepest point always equals the overlap
-    // along the normal and moving B by it separates the pair.
+    // The incident solid's deepest vertex along -n carries the axis depth
+    // when it lies over the reference face. When the clip misses it only
+    // by rounding (a face chosen within the axis tolerance), it joins the
+    // manifold. A vertex beside the face is not added: no point of the
+    // reference solid lies above or below it, and every part of the
+    // incident solid inside the reference solid lies over the face, so the
+    // clipped patch's deepest point is already the translation along the
+    // normal that separates the pair (a one-sided triangle can leave a
+    // solid no shorter axis; see `contact_surface_oracle.rs`).
     let v = incident
         .vertices
         .iter()
@@ -373,7 +426,11 @@ fn face_contact(
         .map(|p| p.1)
         .fold(f64::NEG_INFINITY, f64::max);
     if within_margin(s, margin) && -s > deepest + AXIS_TOLERANCE_ABS {
-        out.points.push((v - n * (s * 0.5), -s));
+        let foot = v - n * s;
+        let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * reference.radius();
+        if (reference.closest_on_face(f, foot) - foot).norm_squared() <= tol * tol {
+            out.points.push((v - n * (s * 0.5), -s));
+        }
     }
     out
 }
