@@ -259,7 +259,7 @@ mod separating_translation {
         /// Except along the triangle's own normal: a solid pushed deep
         /// through the front, whose least overlap points to the back, is
         /// pushed out along the face normal by the deepest point over the
-        /// triangle (issue 29: every point on both surfaces). That lifts
+        /// triangle (every point on both surfaces, `contact_surface_oracle.rs`). That lifts
         /// everything over the triangle by `gap`, but a part of the solid
         /// beside an edge may stay closer than `gap` to it sideways; the
         /// pair must then still not overlap.

@@ -1,4 +1,4 @@
-//! Regression test of issue 29 (the edge-contact bug): every contact point
+//! Regression test of the edge-contact bug: every contact point
 //! of a solid against a triangle or another solid lies on both surfaces.
 //!
 //! What broke: when an edge-pair axis won against a triangle
