@@ -12,9 +12,9 @@
 //! and orientations, a jittered irregular grid; as a plain mesh and as a
 //! mesh with active edges) and boxes of several proportions (a cube, a
 //! crate, a car body, a plank, a tall post, a flat slab), each at a random
-//! position, yaw and tilt. After 8 s at 60 Hz every box must rest flat:
-//! its face nearest to the floor within [`MAX_TILT_DEG`] of level, and
-//! nearly still.
+//! position, yaw and tilt. Over the last of 8 s at 60 Hz every box must
+//! rest flat: its face nearest to the floor within [`MAX_TILT_DEG`] of level
+//! at every step of that second, and nearly still at its end.
 //!
 //! DISCRETE only, for now: in SPHERE_MESH_CCD the continuous stage's
 //! turning loop refuses a car body on the finer grids (170 simultaneous
@@ -34,12 +34,12 @@ use parapet_world::{BodyId, CollisionDetection, PhysicsWorld, DISCRETE};
 /// propped on an edge (the bug) tilts by degrees.
 const MAX_TILT_DEG: f32 = 0.25;
 
-/// Speed (m/s) below which a box counts as at rest after 8 s: 5 cm/s (a
-/// box propped on an edge rocks or settles slowly, a resting one is still
-/// to within the solver's residual). The slenderest box standing (2.4 m
-/// tall on a 0.2 m base) rocks for about 5 s, as Housner's rocking block
-/// does: each landing of a slender block keeps most of its spin.
-const REST_SPEED: f32 = 0.05;
+/// Speed (m/s) below which a box counts as settled after 8 s: 10 cm/s. The
+/// slenderest box standing (2.4 m tall on a 0.2 m base) still rocks by a
+/// few hundredths of a degree at 6 cm/s after 8 s, as Housner's rocking
+/// block does (each landing of a slender block keeps most of its spin); a
+/// box sliding or tipping over moves faster.
+const REST_SPEED: f32 = 0.1;
 
 /// Half extents (m) of the proportions tested.
 const PROPORTIONS: [[f32; 3]; 6] = [
@@ -74,9 +74,18 @@ enum Tessellation {
 
 const TESSELLATIONS: [Tessellation; 5] = [
     Tessellation::TwoTriangles,
-    Tessellation::Grid { cell: 1.0, yaw: 0.0 },
-    Tessellation::Grid { cell: 0.35, yaw: 0.0 },
-    Tessellation::Grid { cell: 0.8, yaw: 27.0 },
+    Tessellation::Grid {
+        cell: 1.0,
+        yaw: 0.0,
+    },
+    Tessellation::Grid {
+        cell: 0.35,
+        yaw: 0.0,
+    },
+    Tessellation::Grid {
+        cell: 0.8,
+        yaw: 27.0,
+    },
     Tessellation::Jittered { cell: 0.6 },
 ];
 
@@ -190,6 +199,7 @@ fn drop_boxes(t: Tessellation, active_edges: bool, mode: CollisionDetection) -> 
             boxes.push((w.add_body(body).unwrap(), *half));
         }
     }
+    let mut worst_tilt = vec![0.0f32; boxes.len()];
     for step in 0..480 {
         if let Err(e) = w.step(1.0 / 60.0) {
             return vec![format!(
@@ -197,11 +207,15 @@ fn drop_boxes(t: Tessellation, active_edges: bool, mode: CollisionDetection) -> 
                 mode.code()
             )];
         }
+        if step >= 480 - 60 {
+            for ((id, _), worst) in boxes.iter().zip(worst_tilt.iter_mut()) {
+                *worst = worst.max(tilt_deg(&w.body(*id).unwrap().rotation()));
+            }
+        }
     }
     let mut failures = Vec::new();
-    for (id, half) in boxes {
+    for ((id, half), tilt) in boxes.into_iter().zip(worst_tilt) {
         let b = w.body(id).unwrap();
-        let tilt = tilt_deg(&b.rotation());
         let speed = b.linear_velocity().norm();
         if tilt >= MAX_TILT_DEG || speed >= REST_SPEED {
             failures.push(format!(

@@ -275,7 +275,11 @@ mod tests {
             SolverBody::immovable(Vec3d::zeros()),
             ball(Vec3::new(0.0, 0.0, -1.0)),
         ];
-        solve_contacts(&mut bodies, &[floor_contact(RESTING_DEPTH as f32 + 0.002, m)], 0.01);
+        solve_contacts(
+            &mut bodies,
+            &[floor_contact(RESTING_DEPTH as f32 + 0.002, m)],
+            0.01,
+        );
         assert!(bodies[1].linear_velocity.z.abs() < 1e-9);
         // The depth is an f32 value (relative rounding 6e-8): 1e-6 m/s.
         assert!((bodies[1].split_linear_velocity.z - 0.04).abs() < 1e-6);
