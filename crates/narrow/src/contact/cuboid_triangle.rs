@@ -177,11 +177,12 @@ fn edge_axes(
 }
 
 /// Contact of the box of half extents `h` (`solid`: the same box as a
-/// placed solid, for the rare general answers) with the triangle `tri`,
-/// both in the box's frame. The normal runs from the box to the triangle.
-pub(crate) fn cuboid_triangle(
+/// placed solid, asked for only by the rare general answers) with the
+/// triangle `tri`, both in the box's frame. The normal runs from the box to
+/// the triangle.
+pub(crate) fn cuboid_triangle<'s>(
     h: &Vec3d,
-    solid: &PlacedSolid<'_>,
+    solid: &dyn Fn() -> PlacedSolid<'s>,
     tri: &[Vec3d; 3],
     margin: f64,
     work: &mut Work,
@@ -273,7 +274,7 @@ pub(crate) fn cuboid_triangle(
     }
     let triangle = TrianglePlacement::new(tri, front);
     if best_sep > 0.0 {
-        let (d, pa, pb) = closest_points(solid, &triangle.placed());
+        let (d, pa, pb) = closest_points(&solid(), &triangle.placed());
         if !within_margin(d, margin) {
             return LocalManifold::empty();
         }
@@ -281,7 +282,7 @@ pub(crate) fn cuboid_triangle(
             return LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d);
         }
     }
-    prism_contact(solid, &triangle.placed(), margin, work)
+    prism_contact(&solid(), &triangle.placed(), margin, work)
 }
 
 /// The contact of the edge axis `n` built on box direction `k` and

@@ -88,9 +88,10 @@ impl Manifold {
 }
 
 /// The most points a [`LocalManifold`] holds before it reduces them
-/// (count): 16, more than a box face clipped by a triangle (7) or a hull
-/// face clipped by a box face; a longer patch is reduced as it grows.
-pub(crate) const MAX_LOCAL_POINTS: usize = 16;
+/// (count): 8, a box face clipped by a triangle (at most 7) and its
+/// deepest corner; a longer patch (a hull face) is reduced as it grows.
+/// Small, since a manifold is returned by value from every test.
+pub(crate) const MAX_LOCAL_POINTS: usize = 8;
 
 /// A manifold under construction, in `f64`, in a working frame (an origin,
 /// and for a solid the solid's own axes). Its points live inline: building

@@ -16,6 +16,8 @@
 //! origin, so that a large world translation costs no resolution.
 
 use parapet_geometry::{ActiveEdges, Shape};
+use std::sync::OnceLock;
+
 use parapet_math::{promote, Mat3d, Vec3, Vec3d};
 
 use super::active_edges::admit;
@@ -54,24 +56,28 @@ enum Kind {
     Sphere { radius: f64 },
     /// A capsule whose core runs from `-half` to `half` (world axes).
     Capsule { half: Vec3d, radius: f64 },
-    /// A box or a hull in its own frame.
+    /// A box in its own frame: its half extents, and the general solid
+    /// built on first use (only the rare general answers need it).
+    Cuboid {
+        half: Vec3d,
+        solid: OnceLock<Box<SolidFrame>>,
+    },
+    /// A hull in its own frame.
     Solid(Box<SolidFrame>),
 }
 
 /// A solid in its own frame: the solid, its face planes, the mean of its
-/// vertices and their largest distance from it, and for a box its half
-/// extents (the box's own separating-axis test).
+/// vertices and their largest distance from it.
 #[derive(Clone, Debug)]
 struct SolidFrame {
     solid: ConvexSolid,
     planes: Vec<Plane>,
     center: Vec3d,
     radius: f64,
-    half: Option<Vec3d>,
 }
 
 impl SolidFrame {
-    fn new(solid: ConvexSolid, half: Option<Vec3d>) -> Box<Self> {
+    fn new(solid: ConvexSolid) -> Box<Self> {
         let mut planes = Vec::new();
         own_planes(&solid, &mut planes);
         let center = mean(solid.vertices());
@@ -81,7 +87,6 @@ impl SolidFrame {
             planes,
             center,
             radius,
-            half,
         })
     }
 
@@ -124,11 +129,11 @@ impl PlacedShape {
                 half: rotation * Vec3d::new(0.0, 0.0, c.half_height() as f64),
                 radius: c.radius() as f64,
             },
-            Shape::Cuboid(c) => {
-                let h = promote(c.half_extents());
-                Kind::Solid(SolidFrame::new(ConvexSolid::cuboid(h), Some(h)))
-            }
-            Shape::ConvexHull(h) => Kind::Solid(SolidFrame::new(ConvexSolid::from_hull(h), None)),
+            Shape::Cuboid(c) => Kind::Cuboid {
+                half: promote(c.half_extents()),
+                solid: OnceLock::new(),
+            },
+            Shape::ConvexHull(h) => Kind::Solid(SolidFrame::new(ConvexSolid::from_hull(h))),
             _ => return None,
         };
         Some(PlacedShape {
@@ -144,7 +149,10 @@ impl PlacedShape {
         PlacedShape {
             origin: promote(pose.translation.vector),
             rotation: working_rotation(pose),
-            kind: Kind::Solid(SolidFrame::new(ConvexSolid::cuboid(h), Some(h))),
+            kind: Kind::Cuboid {
+                half: h,
+                solid: OnceLock::new(),
+            },
         }
     }
 
@@ -172,7 +180,7 @@ impl PlacedShape {
     /// frame with the world's axes.
     fn frame_rotation(&self) -> Option<&Mat3d> {
         match self.kind {
-            Kind::Solid(_) => Some(&self.rotation),
+            Kind::Cuboid { .. } | Kind::Solid(_) => Some(&self.rotation),
             _ => None,
         }
     }
@@ -180,7 +188,7 @@ impl PlacedShape {
     /// A world point in the working frame.
     fn to_frame(&self, p: Vec3d) -> Vec3d {
         match self.kind {
-            Kind::Solid(_) => self.rotation.tr_mul(&(p - self.origin)),
+            Kind::Cuboid { .. } | Kind::Solid(_) => self.rotation.tr_mul(&(p - self.origin)),
             _ => p - self.origin,
         }
     }
@@ -189,7 +197,7 @@ impl PlacedShape {
     /// into the working frame.
     fn turned(&self, rel: [Vec3d; 3]) -> [Vec3d; 3] {
         match self.kind {
-            Kind::Solid(_) => rel.map(|v| self.rotation.tr_mul(&v)),
+            Kind::Cuboid { .. } | Kind::Solid(_) => rel.map(|v| self.rotation.tr_mul(&v)),
             _ => rel,
         }
     }
@@ -247,10 +255,11 @@ impl PlacedShape {
             Kind::Capsule { half, radius } => {
                 capsule_triangle([-half, *half], *radius, tri, margin)
             }
-            Kind::Solid(s) => match &s.half {
-                Some(h) => cuboid_triangle(h, &s.placed(), tri, margin, &mut scratch.work),
-                None => solid_triangle(&s.placed(), tri, margin, &mut scratch.work),
-            },
+            Kind::Cuboid { half, solid } => {
+                let general = || cuboid_frame(solid, half).placed();
+                cuboid_triangle(half, &general, tri, margin, &mut scratch.work)
+            }
+            Kind::Solid(s) => solid_triangle(&s.placed(), tri, margin, &mut scratch.work),
         }
     }
 
@@ -259,8 +268,8 @@ impl PlacedShape {
     /// answer of [`super::shapes`].
     pub fn pair(&self, other: &PlacedShape, margin: f32, scratch: &mut ContactScratch) -> Manifold {
         let margin = margin as f64;
-        match (&self.kind, &other.kind) {
-            (Kind::Solid(a), Kind::Solid(b)) => {
+        match (self.solid_frame(), other.solid_frame()) {
+            (Some(a), Some(b)) => {
                 // B moved into A's frame.
                 let rotation = self.rotation.tr_mul(&other.rotation);
                 let translation = self.to_frame(other.origin);
@@ -271,18 +280,33 @@ impl PlacedShape {
                 solid_solid(&a.placed(), &placed_b, margin, work)
                     .into_world_rotated(self.origin, Some(&self.rotation))
             }
-            (_, Kind::Solid(b)) => {
+            (None, Some(b)) => {
                 // A round shape in B's frame.
                 let m = round_solid(self, other, b, margin);
                 m.into_world_rotated(other.origin, Some(&other.rotation))
             }
-            (Kind::Solid(a), _) => {
+            (Some(a), None) => {
                 let m = round_solid(other, self, a, margin).flipped();
                 m.into_world_rotated(self.origin, Some(&self.rotation))
             }
-            _ => round_pair(self, other, margin).into_world(self.origin),
+            (None, None) => round_pair(self, other, margin).into_world(self.origin),
         }
     }
+
+    /// The general solid of a box or hull (a box's built on first use),
+    /// `None` for a sphere or capsule.
+    fn solid_frame(&self) -> Option<&SolidFrame> {
+        match &self.kind {
+            Kind::Cuboid { half, solid } => Some(cuboid_frame(solid, half)),
+            Kind::Solid(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// A box's general solid, built once.
+fn cuboid_frame<'a>(cell: &'a OnceLock<Box<SolidFrame>>, half: &Vec3d) -> &'a SolidFrame {
+    cell.get_or_init(|| SolidFrame::new(ConvexSolid::cuboid(*half)))
 }
 
 /// Contact of the sphere or capsule `round` (A) with the solid `solid` (B,
@@ -300,7 +324,7 @@ fn round_solid(
             let h = placed.rotation.tr_mul(&half);
             capsule_solid([c - h, c + h], radius, &solid.placed(), margin)
         }
-        Kind::Solid(_) => LocalManifold::empty(),
+        Kind::Cuboid { .. } | Kind::Solid(_) => LocalManifold::empty(),
     }
 }
 
