@@ -255,6 +255,14 @@ mod separating_translation {
         /// margin; within a wider one, a depth of at most -gap). One-sided
         /// axes may push further than the two-sided minimum (the back is
         /// never an axis), so the gap can exceed `gap`; it must never be less.
+        ///
+        /// Except along the triangle's own normal: a solid pushed deep
+        /// through the front, whose least overlap points to the back, is
+        /// pushed out along the face normal by the deepest point over the
+        /// triangle (every point on both surfaces, `contact_surface_oracle.rs`). That lifts
+        /// everything over the triangle by `gap`, but a part of the solid
+        /// beside an edge may stay closer than `gap` to it sideways; the
+        /// pair must then still not overlap.
         #[test]
         fn moving_the_shape_out_along_the_normal_separates_it_by_the_gap(
             shape in solid(), t in point(), axis in point(), tri in [point(), point(), point()], gap in 0.01f32..0.2,
@@ -273,6 +281,13 @@ mod separating_translation {
             // the back, where the one-sided rule gives no contact at all.
             prop_assume!(!behind(&shape, &moved, &tri));
             // 1e-4 m: f32 poses and points of metre-sized shapes, moved once.
+            let face = (tri[1] - tri[0]).cross(&(tri[2] - tri[0])).normalize();
+            if m.normal().dot(&-face) > 1.0 - 1e-6 {
+                if let Some(d) = within.max_depth() {
+                    prop_assert!(d <= 1e-4, "{within:?} after {m:?}");
+                }
+                return Ok(());
+            }
             if let Some(d) = within.max_depth() {
                 prop_assert!(d <= -gap + 1e-4, "{within:?} after {m:?}");
             }

@@ -69,7 +69,7 @@ pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) 
     let size = (0..3).map(|k| edge(tri, k).1.norm()).fold(0.0, f64::max);
     let slack = EDGE_TOUCH_TOLERANCE_REL * size;
     let on_active_feature = m
-        .points
+        .points()
         .iter()
         .any(|&(p, depth)| on_active_edge(p, tri, edges, 0.5 * depth.abs() + slack));
     if !on_active_feature {
@@ -203,7 +203,7 @@ mod tests {
     fn an_edge_contact_at_an_inactive_edge_takes_the_face_normal() {
         let m = admit(edge_contact(), &floor(), ActiveEdges::NONE);
         assert_eq!(m.normal, -Vec3d::z());
-        assert_eq!(m.points, edge_contact().points);
+        assert_eq!(m.points(), edge_contact().points());
     }
 
     #[test]

@@ -95,8 +95,11 @@ pub(crate) fn capsule_capsule(
                 let pa = sa[0] + da * t;
                 let (_, pb) = point_segment(pa, sb[0], sb[1]);
                 let c = cores_contact(pa, ra, pb, rb, normal);
-                out.points
-                    .extend(c.points.into_iter().filter(|(_, depth)| -depth < margin));
+                for &(p, depth) in c.points() {
+                    if -depth < margin {
+                        out.push(p, depth);
+                    }
+                }
             }
             if !out.is_empty() {
                 return out;

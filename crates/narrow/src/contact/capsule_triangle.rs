@@ -87,7 +87,7 @@ fn face_points(seg: [Vec3d; 2], r: f64, tri: &[Vec3d; 3], n: Vec3d, margin: f64)
             let hx = n.dot(&(x - tri[0]));
             let depth = r - hx;
             if within_margin(-depth, margin) {
-                out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
+                out.push((x - n * r + x - n * hx) * 0.5, depth);
             }
         }
     }
@@ -154,12 +154,12 @@ fn crossing_contact(
     let x = if h0 <= h1 { seg[0] } else { seg[1] };
     let hx = h0.min(h1);
     let deepest = out
-        .points
+        .points()
         .iter()
         .map(|p| p.1)
         .fold(f64::NEG_INFINITY, f64::max);
     if r - hx > deepest + AXIS_TOLERANCE_ABS {
-        out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
+        out.push((x - n * r + x - n * hx) * 0.5, r - hx);
     }
     out
 }

@@ -1,83 +1,42 @@
 //! The contact dispatcher: one entry point from two [`Shape`]s and their
 //! poses to a [`Manifold`], choosing the pair function.
 //!
-//! Working frame: every pair is computed in `f64` relative to shape A's
-//! position (docs/physics.md, "Numeric boundaries"); the poses are
-//! converted here, once, and the pair functions see only that frame.
+//! Working frame: every pair is computed in `f64` in a frame near its
+//! shapes (docs/physics.md, "Numeric boundaries"): a box or hull's own
+//! frame, or for two round shapes a frame with the world's axes centred on
+//! shape A ([`PlacedShape`]); the poses are converted there, once, and the
+//! pair functions see only that frame.
 
 use parapet_geometry::{ActiveEdges, Shape, TriangleMesh};
-use parapet_math::{promote, Vec3, Vec3d};
+use parapet_math::Vec3;
 
-use super::active_edges::admit;
-use super::capsule_capsule::capsule_capsule;
-use super::capsule_triangle::capsule_triangle;
-use super::placed_solid::PlacedSolid;
-use super::solid_solid::{capsule_solid, solid_solid, sphere_solid};
-use super::solid_triangle::solid_triangle;
-use super::sphere_capsule::sphere_capsule;
-use super::sphere_sphere::sphere_sphere;
-use super::sphere_triangle::sphere_triangle;
-use super::{working_rotation, ContactError, LocalManifold, Manifold, Pose};
-use crate::solid::ConvexSolid;
-use crate::triangle::relative_triangle;
+use super::placed_shape::PlacedShape;
+use super::scratch::ContactScratch;
+use super::{ContactError, Manifold, Pose};
 
-/// A solid shape placed in the working frame.
-enum Placed<'a> {
-    Sphere(Vec3d, f64),
-    Capsule([Vec3d; 2], f64),
-    Solid(PlacedSolid<'a>),
-}
-
-/// The [`ConvexSolid`] of a box or hull shape, `None` for any other shape.
-fn solid_of(shape: &Shape) -> Option<ConvexSolid> {
-    match shape {
-        Shape::Cuboid(c) => Some(ConvexSolid::cuboid(promote(c.half_extents()))),
-        Shape::ConvexHull(h) => Some(ConvexSolid::from_hull(h)),
-        _ => None,
+/// `Ok` when `pose` is finite; `which` names it ("A" or "B") in the error.
+pub(crate) fn check_pose(which: &'static str, pose: &Pose) -> Result<(), ContactError> {
+    let t = pose.translation.vector;
+    let q = pose.rotation.into_inner();
+    let finite = t.iter().chain(q.coords.iter()).all(|x| x.is_finite());
+    if finite {
+        Ok(())
+    } else {
+        Err(ContactError::NonFinitePose {
+            which,
+            translation: t,
+            rotation: [q.i, q.j, q.k, q.w],
+        })
     }
-}
-
-/// Places a solid shape at `pose`, relative to `origin` (a box or hull as
-/// `solid`, its [`solid_of`]); `None` for a mesh.
-fn place<'a>(
-    shape: &Shape,
-    pose: &Pose,
-    origin: Vec3d,
-    solid: Option<&'a ConvexSolid>,
-) -> Option<Placed<'a>> {
-    let rotation = working_rotation(pose);
-    let center = promote(pose.translation.vector) - origin;
-    Some(match shape {
-        Shape::Sphere(s) => Placed::Sphere(center, s.radius() as f64),
-        Shape::Capsule(c) => {
-            let axis = rotation * Vec3d::new(0.0, 0.0, c.half_height() as f64);
-            Placed::Capsule([center - axis, center + axis], c.radius() as f64)
-        }
-        Shape::Cuboid(_) | Shape::ConvexHull(_) => {
-            Placed::Solid(PlacedSolid::new(solid?, &rotation, center))
-        }
-        Shape::Mesh(_) => return None,
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
 }
 
 fn check_inputs(pose_a: &Pose, pose_b: Option<&Pose>, margin: f32) -> Result<(), ContactError> {
     if !(margin.is_finite() && margin >= 0.0) {
         return Err(ContactError::InvalidMargin { margin });
     }
-    for (which, pose) in [("A", Some(pose_a)), ("B", pose_b)] {
-        let Some(pose) = pose else { continue };
-        let t = pose.translation.vector;
-        let q = pose.rotation.into_inner();
-        let finite = t.iter().chain(q.coords.iter()).all(|x| x.is_finite());
-        if !finite {
-            return Err(ContactError::NonFinitePose {
-                which,
-                translation: t,
-                rotation: [q.i, q.j, q.k, q.w],
-            });
-        }
+    check_pose("A", pose_a)?;
+    if let Some(pose) = pose_b {
+        check_pose("B", pose)?;
     }
     Ok(())
 }
@@ -96,12 +55,14 @@ fn check_inputs(pose_a: &Pose, pose_b: Option<&Pose>, margin: f32) -> Result<(),
 /// 3. Sphere-sphere, sphere-capsule, capsule-capsule: closest points of the
 ///    cores (`sphere_sphere.rs`, `sphere_capsule.rs`, `capsule_capsule.rs`).
 /// 4. Sphere or capsule against a cuboid or hull: closest feature, or the
-///    separating-axis test once the core enters (`solid_solid.rs`).
+///    separating-axis test once the core enters (`solid_solid.rs`), in the
+///    solid's frame.
 /// 5. Cuboid or hull against cuboid or hull: the separating-axis test with
-///    face clipping (`solid_solid.rs`).
+///    face clipping (`solid_solid.rs`), in A's frame.
 ///
 /// Reversed pairs call the same function with the roles swapped and flip
-/// the normal.
+/// the normal. [`PlacedShape::pair`] gives the same answer for shapes
+/// placed once for many tests.
 ///
 /// # Errors
 /// As listed in steps 1 and 2.
@@ -113,7 +74,6 @@ pub fn shapes(
     margin: f32,
 ) -> Result<Manifold, ContactError> {
     check_inputs(pose_a, Some(pose_b), margin)?;
-    let origin = promote(pose_a.translation.vector);
     let unsupported = |hint| ContactError::Unsupported {
         shape_a: shape_a.kind_name(),
         shape_b: shape_b.kind_name(),
@@ -124,25 +84,9 @@ pub fn shapes(
     } else {
         "meshes are not solids and have no contact with each other"
     };
-    let (solid_a, solid_b) = (solid_of(shape_a), solid_of(shape_b));
-    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or_else(|| unsupported(hint))?;
-    let b = place(shape_b, pose_b, origin, solid_b.as_ref()).ok_or_else(|| unsupported(hint))?;
-    Ok(placed_pair(&a, &b, margin as f64).into_world(origin))
-}
-
-fn placed_pair(a: &Placed<'_>, b: &Placed<'_>, margin: f64) -> LocalManifold {
-    use Placed::{Capsule, Solid, Sphere};
-    match (a, b) {
-        (Sphere(ca, ra), Sphere(cb, rb)) => sphere_sphere(*ca, *ra, *cb, *rb, margin),
-        (Sphere(c, r), Capsule(s, rs)) => sphere_capsule(*c, *r, *s, *rs, margin),
-        (Capsule(s, rs), Sphere(c, r)) => sphere_capsule(*c, *r, *s, *rs, margin).flipped(),
-        (Capsule(sa, ra), Capsule(sb, rb)) => capsule_capsule(*sa, *ra, *sb, *rb, margin),
-        (Sphere(c, r), Solid(p)) => sphere_solid(*c, *r, p, margin),
-        (Solid(p), Sphere(c, r)) => sphere_solid(*c, *r, p, margin).flipped(),
-        (Capsule(s, r), Solid(p)) => capsule_solid(*s, *r, p, margin),
-        (Solid(p), Capsule(s, r)) => capsule_solid(*s, *r, p, margin).flipped(),
-        (Solid(pa), Solid(pb)) => solid_solid(pa, pb, margin),
-    }
+    let a = PlacedShape::place(shape_a, pose_a).ok_or_else(|| unsupported(hint))?;
+    let b = PlacedShape::place(shape_b, pose_b).ok_or_else(|| unsupported(hint))?;
+    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
 }
 
 /// Contact of solid shape A at `pose_a` with one static, one-sided
@@ -165,6 +109,19 @@ pub fn shape_triangle(
     shape_mesh_triangle(shape_a, pose_a, triangle_b, ActiveEdges::ALL, margin)
 }
 
+/// The placed shape A of a triangle test, or the refusal of a mesh.
+fn placed_for_triangles(
+    shape_a: &Shape,
+    pose_a: &Pose,
+    shape_b: &'static str,
+) -> Result<PlacedShape, ContactError> {
+    PlacedShape::place(shape_a, pose_a).ok_or(ContactError::Unsupported {
+        shape_a: shape_a.kind_name(),
+        shape_b,
+        hint: "meshes are not solids and have no contact with triangles",
+    })
+}
+
 /// Contact of solid shape A at `pose_a` with triangle B of a mesh (world
 /// vertices, counter-clockwise from the front) whose active edges are
 /// `edges_b` ([`TriangleMesh::active_edges`]): as [`shape_triangle`], except
@@ -172,7 +129,8 @@ pub fn shape_triangle(
 /// for a mesh built with [`TriangleMesh::with_active_edges`]) takes the
 /// face normal ([`super::active_edges`]), so that solids slide
 /// over the seams of a flat or gently curved mesh. With
-/// [`ActiveEdges::ALL`] it equals [`shape_triangle`].
+/// [`ActiveEdges::ALL`] it equals [`shape_triangle`]. [`PlacedShape::triangle`]
+/// gives the same answer for a shape placed once for many triangles.
 ///
 /// # Errors
 /// As [`shape_triangle`].
@@ -184,24 +142,8 @@ pub fn shape_mesh_triangle(
     margin: f32,
 ) -> Result<Manifold, ContactError> {
     check_inputs(pose_a, None, margin)?;
-    let origin = promote(pose_a.translation.vector);
-    let solid_a = solid_of(shape_a);
-    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or(ContactError::Unsupported {
-        shape_a: shape_a.kind_name(),
-        shape_b: "triangle",
-        hint: "meshes are not solids and have no contact with triangles",
-    })?;
-    let tri = relative_triangle(triangle_b, origin);
-    let m = placed_triangle(&a, &tri, margin as f64);
-    Ok(admit(m, &tri, edges_b).into_world(origin))
-}
-
-fn placed_triangle(a: &Placed<'_>, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
-    match a {
-        Placed::Sphere(c, r) => sphere_triangle(*c, *r, tri, margin),
-        Placed::Capsule(s, r) => capsule_triangle(*s, *r, tri, margin),
-        Placed::Solid(p) => solid_triangle(p, tri, margin),
-    }
+    let a = placed_for_triangles(shape_a, pose_a, "triangle")?;
+    Ok(a.triangle(triangle_b, edges_b, margin, &mut ContactScratch::new()))
 }
 
 /// One triangle's contact in [`shape_mesh`].
@@ -217,9 +159,10 @@ pub struct MeshContact {
 /// `pose_b`, in triangle order, one manifold per touching triangle (each
 /// one-sided, and with the inactive edges of a mesh that has them taking
 /// the face normal, as [`shape_mesh_triangle`]). This tests every triangle: a world
-/// with a triangle index should call [`shape_mesh_triangle`] on its candidates.
-/// The mesh vertices are placed in `f64` relative to A, not rounded to `f32`
-/// world coordinates first.
+/// with a triangle index should call [`PlacedShape::triangle`] on its
+/// candidates (and may reduce a body's points with [`super::reduce_mesh_points`]).
+/// The mesh vertices are placed in `f64`, not rounded to `f32` world
+/// coordinates first.
 ///
 /// # Errors
 /// [`ContactError::InvalidMargin`], [`ContactError::NonFinitePose`], and
@@ -232,29 +175,24 @@ pub fn shape_mesh(
     margin: f32,
 ) -> Result<Vec<MeshContact>, ContactError> {
     check_inputs(pose_a, Some(pose_b), margin)?;
-    let origin = promote(pose_a.translation.vector);
-    let solid_a = solid_of(shape_a);
-    let a = place(shape_a, pose_a, origin, solid_a.as_ref()).ok_or(ContactError::Unsupported {
-        shape_a: shape_a.kind_name(),
-        shape_b: "triangle mesh",
-        hint: "meshes are not solids and have no contact with each other",
-    })?;
-    let rotation = working_rotation(pose_b);
-    let translation = promote(pose_b.translation.vector) - origin;
-    let placed: Vec<Vec3d> = mesh_b
+    let a = placed_for_triangles(shape_a, pose_a, "triangle mesh")?;
+    let rotation = super::working_rotation(pose_b);
+    let translation = parapet_math::promote(pose_b.translation.vector);
+    let placed: Vec<parapet_math::Vec3d> = mesh_b
         .vertices()
         .iter()
-        .map(|v| rotation * promote(*v) + translation)
+        .map(|v| rotation * parapet_math::promote(*v) + translation)
         .collect();
+    let mut scratch = ContactScratch::new();
     let mut out = Vec::new();
     for (index, idx) in mesh_b.indices().iter().enumerate() {
         let tri = idx.map(|i| placed[i as usize]);
         let edges = mesh_b.triangle_edges(index);
-        let m = admit(placed_triangle(&a, &tri, margin as f64), &tri, edges);
+        let m = a.triangle_f64(&tri, edges, margin, &mut scratch);
         if !m.is_empty() {
             out.push(MeshContact {
                 triangle: index,
-                manifold: m.into_world(origin),
+                manifold: m,
             });
         }
     }

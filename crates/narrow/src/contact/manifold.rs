@@ -11,7 +11,7 @@
 //! translations: docs/physics.md, "Numeric boundaries"), and round it once
 //! to `f32` world values with [`LocalManifold::into_world`].
 
-use parapet_math::{Vec3, Vec3d};
+use parapet_math::{Mat3d, Vec3, Vec3d};
 
 /// The most contact points a manifold holds: four span a face-face patch,
 /// which is enough for a box to rest stably on a face.
@@ -87,13 +87,21 @@ impl Manifold {
     }
 }
 
-/// A manifold under construction, in `f64`, relative to a working origin.
-#[derive(Clone, Debug, PartialEq)]
+/// The most points a [`LocalManifold`] holds before it reduces them
+/// (count): 8, a box face clipped by a triangle (at most 7) and its
+/// deepest corner; a longer patch (a hull face) is reduced as it grows.
+/// Small, since a manifold is returned by value from every test.
+pub(crate) const MAX_LOCAL_POINTS: usize = 8;
+
+/// A manifold under construction, in `f64`, in a working frame (an origin,
+/// and for a solid the solid's own axes). Its points live inline: building
+/// one allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct LocalManifold {
     /// Unit normal from A to B.
     pub normal: Vec3d,
-    /// Midpoints (relative to the working origin) and depths.
-    pub points: Vec<(Vec3d, f64)>,
+    points: [(Vec3d, f64); MAX_LOCAL_POINTS],
+    len: usize,
 }
 
 impl LocalManifold {
@@ -101,21 +109,56 @@ impl LocalManifold {
     pub(crate) fn empty() -> LocalManifold {
         LocalManifold {
             normal: Vec3d::zeros(),
-            points: Vec::new(),
+            points: [(Vec3d::zeros(), 0.0); MAX_LOCAL_POINTS],
+            len: 0,
         }
+    }
+
+    /// No point yet, with the normal `normal`.
+    pub(crate) fn with_normal(normal: Vec3d) -> LocalManifold {
+        let mut m = LocalManifold::empty();
+        m.normal = normal;
+        m
     }
 
     /// One contact point.
     pub(crate) fn single(normal: Vec3d, point: Vec3d, depth: f64) -> LocalManifold {
-        LocalManifold {
-            normal,
-            points: vec![(point, depth)],
+        let mut m = LocalManifold::with_normal(normal);
+        m.push(point, depth);
+        m
+    }
+
+    /// Adds a point (midpoint, depth); a full manifold first reduces itself
+    /// to [`MAX_CONTACT_POINTS`] (see [`LocalManifold::reduce`]).
+    pub(crate) fn push(&mut self, point: Vec3d, depth: f64) {
+        if self.len == MAX_LOCAL_POINTS {
+            self.reduce();
         }
+        self.points[self.len] = (point, depth);
+        self.len += 1;
+    }
+
+    /// The points (midpoint, depth).
+    pub(crate) fn points(&self) -> &[(Vec3d, f64)] {
+        &self.points[..self.len]
+    }
+
+    /// The points, mutable (to move them to another frame).
+    pub(crate) fn points_mut(&mut self) -> &mut [(Vec3d, f64)] {
+        &mut self.points[..self.len]
     }
 
     /// True when there is no point.
     pub(crate) fn is_empty(&self) -> bool {
-        self.points.is_empty()
+        self.len == 0
+    }
+
+    /// The largest depth (m), minus infinity when empty.
+    pub(crate) fn deepest(&self) -> f64 {
+        self.points()
+            .iter()
+            .map(|p| p.1)
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 
     /// Swaps the roles of A and B.
@@ -129,43 +172,89 @@ impl LocalManifold {
     /// make the largest triangles on each side of that diagonal (the usual
     /// manifold reduction of Box2D/Bullet, here on the plane of the normal).
     pub(crate) fn reduce(&mut self) {
-        if self.points.len() <= MAX_CONTACT_POINTS {
-            return;
+        let mut keep = [0usize; MAX_CONTACT_POINTS];
+        let n = reduce_indices(self.points(), self.normal, &mut keep);
+        let kept: [(Vec3d, f64); MAX_CONTACT_POINTS] =
+            std::array::from_fn(|k| self.points[keep[k.min(n.max(1) - 1)]]);
+        self.points[..n].copy_from_slice(&kept[..n]);
+        self.len = n;
+    }
+
+    /// The manifold moved from the working frame to world coordinates:
+    /// points `origin + rotation * local`, normal `rotation * local`
+    /// (`rotation` `None` for a frame with the world's axes).
+    pub(crate) fn to_world(mut self, origin: Vec3d, rotation: Option<&Mat3d>) -> LocalManifold {
+        if let Some(r) = rotation {
+            self.normal = r * self.normal;
+            for p in self.points_mut() {
+                p.0 = r * p.0;
+            }
         }
-        let pts = &self.points;
-        let first = (0..pts.len())
-            .max_by(|&i, &j| pts[i].1.total_cmp(&pts[j].1).then(j.cmp(&i)))
-            .unwrap_or(0);
-        let p0 = pts[first].0;
-        let second = farthest(pts, |i| (pts[i].0 - p0).norm_squared(), &[first]);
-        let p1 = pts[second].0;
-        let diagonal = p1 - p0;
-        let signed_area = |i: usize| diagonal.cross(&(pts[i].0 - p0)).dot(&self.normal);
-        let third = farthest(pts, signed_area, &[first, second]);
-        let fourth = farthest(pts, |i| -signed_area(i), &[first, second, third]);
-        self.points = [first, second, third, fourth]
-            .iter()
-            .map(|&i| pts[i])
-            .collect();
+        for p in self.points_mut() {
+            p.0 += origin;
+        }
+        self
     }
 
     /// Rounds to `f32` world values: points are `origin + local`.
-    pub(crate) fn into_world(mut self, origin: Vec3d) -> Manifold {
-        self.reduce();
+    pub(crate) fn into_world(self, origin: Vec3d) -> Manifold {
+        self.into_world_rotated(origin, None)
+    }
+
+    /// Reduces and rounds to `f32` world values: points
+    /// `origin + rotation * local` (see [`LocalManifold::to_world`]).
+    pub(crate) fn into_world_rotated(
+        mut self,
+        origin: Vec3d,
+        rotation: Option<&Mat3d>,
+    ) -> Manifold {
+        if self.len > MAX_CONTACT_POINTS {
+            self.reduce();
+        }
         let mut out = Manifold::EMPTY;
-        if self.points.is_empty() {
+        if self.is_empty() {
             return out;
         }
-        out.normal = self.normal.cast::<f32>();
-        for (slot, (p, depth)) in out.points.iter_mut().zip(self.points.iter()) {
+        let world = self.to_world(origin, rotation);
+        out.normal = world.normal.cast::<f32>();
+        for (slot, (p, depth)) in out.points.iter_mut().zip(world.points().iter()) {
             *slot = ContactPoint {
-                point: (origin + p).cast::<f32>(),
+                point: p.cast::<f32>(),
                 depth: *depth as f32,
             };
         }
-        out.len = self.points.len().min(MAX_CONTACT_POINTS);
+        out.len = world.len.min(MAX_CONTACT_POINTS);
         out
     }
+}
+
+/// The indices of at most [`MAX_CONTACT_POINTS`] of `pts` that span the
+/// largest patch seen along `normal` (see [`LocalManifold::reduce`]),
+/// written to `keep`; returns how many. All of them when there are at most
+/// four.
+pub(crate) fn reduce_indices(
+    pts: &[(Vec3d, f64)],
+    normal: Vec3d,
+    keep: &mut [usize; MAX_CONTACT_POINTS],
+) -> usize {
+    if pts.len() <= MAX_CONTACT_POINTS {
+        for (k, slot) in keep.iter_mut().enumerate().take(pts.len()) {
+            *slot = k;
+        }
+        return pts.len();
+    }
+    let first = (0..pts.len())
+        .max_by(|&i, &j| pts[i].1.total_cmp(&pts[j].1).then(j.cmp(&i)))
+        .unwrap_or(0);
+    let p0 = pts[first].0;
+    let second = farthest(pts, |i| (pts[i].0 - p0).norm_squared(), &[first]);
+    let p1 = pts[second].0;
+    let diagonal = p1 - p0;
+    let signed_area = |i: usize| diagonal.cross(&(pts[i].0 - p0)).dot(&normal);
+    let third = farthest(pts, signed_area, &[first, second]);
+    let fourth = farthest(pts, |i| -signed_area(i), &[first, second, third]);
+    *keep = [first, second, third, fourth];
+    MAX_CONTACT_POINTS
 }
 
 /// Index maximising `score`, skipping `taken`; ties go to the lowest index.
@@ -189,19 +278,16 @@ mod tests {
 
     #[test]
     fn reduction_keeps_the_corners_of_a_square_patch() {
-        let mut m = LocalManifold {
-            normal: Vec3d::z(),
-            points: Vec::new(),
-        };
+        let mut m = LocalManifold::with_normal(Vec3d::z());
         for x in 0..5 {
             for y in 0..5 {
                 let depth = if (x, y) == (0, 0) { 0.2 } else { 0.1 };
-                m.points.push((Vec3d::new(x as f64, y as f64, 0.0), depth));
+                m.push(Vec3d::new(x as f64, y as f64, 0.0), depth);
             }
         }
         m.reduce();
         let mut corners: Vec<(i64, i64)> = m
-            .points
+            .points()
             .iter()
             .map(|(p, _)| (p.x as i64, p.y as i64))
             .collect();

@@ -26,10 +26,14 @@ pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
+mod cuboid_triangle;
 mod dispatch;
 mod error;
 mod manifold;
+mod mesh_reduction;
+mod placed_shape;
 pub(crate) mod placed_solid;
+mod scratch;
 mod solid_solid;
 mod solid_triangle;
 mod sphere_capsule;
@@ -38,14 +42,17 @@ mod sphere_triangle;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_triangle::contact_capsule_triangle;
+pub use cuboid_triangle::contact_cuboid_triangle;
 pub use dispatch::{shape_mesh, shape_mesh_triangle, shape_triangle, shapes, MeshContact};
 pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
+pub use mesh_reduction::{reduce_mesh_points, MeshPoint, MAX_MESH_POINTS};
+pub use placed_shape::PlacedShape;
+pub use scratch::ContactScratch;
 pub use solid_solid::{
     contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
     contact_sphere_cuboid,
 };
-pub use solid_triangle::contact_cuboid_triangle;
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
 pub use sphere_sphere::contact_sphere_sphere;
 pub use sphere_triangle::contact_sphere_triangle;
@@ -84,6 +91,18 @@ pub(crate) const AXIS_TOLERANCE_ABS: f64 = 1.0e-6;
 /// radii) of the axis preference tolerance: 1e-6, about eight `f32` ulps of
 /// the shapes' size, the rounding of their `f32` vertices.
 pub(crate) const AXIS_TOLERANCE_REL: f64 = 1.0e-6;
+
+/// Cosine (dimensionless) above which an edge-pair axis counts as the face
+/// normal it nearly equals: cos 1 degree. Such an axis comes from a face
+/// resting on a face (an edge of one lying in the other's face, turned by
+/// a fraction of a degree): its overlap is the edge's local one, a few
+/// micrometres below the face axes' (which count the whole face), so the
+/// test would flicker between one edge point and the face's patch as the
+/// resting depths change by rounding. The face's clipped patch is the
+/// contact instead: its points lie on both surfaces and it keeps the
+/// support polygon. Warning: a larger angle turns real edge contacts into
+/// face ones.
+pub(crate) const NEAR_FACE_AXIS_COS: f64 = 0.999_847_695_156_391_2;
 
 /// Slack (dimensionless, a cosine) for edge axes against a one-sided
 /// triangle: an overlapping axis whose normal from the shape to the

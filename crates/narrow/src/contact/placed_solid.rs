@@ -27,12 +27,16 @@ pub(crate) struct Plane {
     pub(crate) offset: f64,
 }
 
-/// A solid (or a one-sided triangle) in the working frame.
-#[derive(Clone, Debug)]
+/// A solid (or a one-sided triangle) in the working frame. Its vertices
+/// and planes are borrowed: from the solid itself when the working frame is
+/// the solid's own (a body's shape, placed once per step), from a
+/// [`Placement`] reused from test to test otherwise, so that placing one
+/// allocates nothing.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PlacedSolid<'a> {
-    pub(crate) vertices: Vec<Vec3d>,
+    pub(crate) vertices: &'a [Vec3d],
     /// Face `f`'s plane in the working frame.
-    pub(crate) planes: Vec<Plane>,
+    pub(crate) planes: &'a [Plane],
     faces: &'a [Face],
     loops: &'a [usize],
     pub(crate) edges: &'a [Edge],
@@ -42,6 +46,58 @@ pub(crate) struct PlacedSolid<'a> {
     pub(crate) center: Vec3d,
     /// The largest distance of a vertex from `center` (m).
     pub(crate) radius: f64,
+}
+
+/// The vertices and planes of a solid placed in a working frame, kept
+/// between tests so that their storage is reused.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Placement {
+    vertices: Vec<Vec3d>,
+    planes: Vec<Plane>,
+}
+
+/// The planes of `solid` in its own frame: each face's unit normal and the
+/// mean of its vertices' projections.
+pub(crate) fn own_planes(solid: &ConvexSolid, out: &mut Vec<Plane>) {
+    place_planes(solid, solid.vertices(), &Mat3d::identity(), out);
+}
+
+/// The planes of `solid` turned by `rotation`, over its placed `vertices`:
+/// the solid's unit normals rotated and normalised (Newell's method on the
+/// placed vertices should one rotate to zero length); each plane offset is
+/// the mean of its vertices' projections.
+fn place_planes(solid: &ConvexSolid, vertices: &[Vec3d], rotation: &Mat3d, out: &mut Vec<Plane>) {
+    let (faces, loops) = (solid.faces(), solid.loops());
+    out.clear();
+    out.extend(faces.iter().enumerate().map(|(f, face)| {
+        let l = &loops[face.start..face.start + face.len];
+        let r = rotation * solid.normal(f);
+        let len = r.norm();
+        let normal = if len > 0.0 {
+            r / len
+        } else {
+            newell_normal(vertices, l)
+        };
+        let offset =
+            l.iter().map(|&i| normal.dot(&vertices[i])).sum::<f64>() / l.len().max(1) as f64;
+        Plane { normal, offset }
+    }));
+}
+
+impl Placement {
+    /// `solid` placed by `rotation` then `translation`, in this storage.
+    pub(crate) fn place<'a>(
+        &'a mut self,
+        solid: &'a ConvexSolid,
+        rotation: &Mat3d,
+        translation: Vec3d,
+    ) -> PlacedSolid<'a> {
+        self.vertices.clear();
+        self.vertices
+            .extend(solid.vertices().iter().map(|v| rotation * v + translation));
+        place_planes(solid, &self.vertices, rotation, &mut self.planes);
+        PlacedSolid::from_parts(solid, &self.vertices, &self.planes)
+    }
 }
 
 /// The topology of a one-sided triangle: one face, its front, and its three
@@ -66,61 +122,74 @@ const TRIANGLE_EDGES: [Edge; 3] = [
     },
 ];
 
-impl<'a> PlacedSolid<'a> {
-    /// `solid` placed by `rotation` then `translation`. Face normals are the
-    /// solid's unit normals rotated and normalised (Newell's method on the
-    /// placed vertices should one rotate to zero length); each plane offset
-    /// is the mean of its vertices' projections.
-    pub(crate) fn new(solid: &'a ConvexSolid, rotation: &Mat3d, translation: Vec3d) -> Self {
-        let vertices: Vec<Vec3d> = solid
-            .vertices()
-            .iter()
-            .map(|v| rotation * v + translation)
-            .collect();
-        let (faces, loops) = (solid.faces(), solid.loops());
-        let planes = faces
-            .iter()
-            .enumerate()
-            .map(|(f, face)| {
-                let l = &loops[face.start..face.start + face.len];
-                let r = rotation * solid.normal(f);
-                let len = r.norm();
-                let normal = if len > 0.0 {
-                    r / len
-                } else {
-                    newell_normal(&vertices, l)
-                };
-                let offset = l.iter().map(|&i| normal.dot(&vertices[i])).sum::<f64>()
-                    / l.len().max(1) as f64;
-                Plane { normal, offset }
-            })
-            .collect();
-        let center = mean(&vertices);
-        let radius = max_distance(&vertices, center);
-        PlacedSolid {
-            vertices,
-            planes,
-            faces,
-            loops,
-            edges: solid.edge_list(),
-            flat: false,
-            center,
-            radius,
+/// A one-sided triangle's storage: its vertices and its one plane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TrianglePlacement {
+    vertices: [Vec3d; 3],
+    plane: [Plane; 1],
+}
+
+impl TrianglePlacement {
+    /// The triangle `tri` with unit front normal `normal`.
+    pub(crate) fn new(tri: &[Vec3d; 3], normal: Vec3d) -> Self {
+        let offset = tri.iter().map(|v| normal.dot(v)).sum::<f64>() / 3.0;
+        TrianglePlacement {
+            vertices: *tri,
+            plane: [Plane { normal, offset }],
         }
     }
 
-    /// A one-sided triangle; `normal` is its unit front normal.
-    pub(crate) fn triangle(tri: &[Vec3d; 3], normal: Vec3d) -> PlacedSolid<'static> {
-        let offset = tri.iter().map(|v| normal.dot(v)).sum::<f64>() / 3.0;
+    /// The triangle as a flat placed solid.
+    pub(crate) fn placed(&self) -> PlacedSolid<'_> {
+        let center = mean(&self.vertices);
         PlacedSolid {
-            vertices: tri.to_vec(),
-            planes: vec![Plane { normal, offset }],
+            vertices: &self.vertices,
+            planes: &self.plane,
             faces: &TRIANGLE_FACES,
             loops: &TRIANGLE_LOOPS,
             edges: &TRIANGLE_EDGES,
             flat: true,
-            center: mean(&tri[..]),
-            radius: max_distance(&tri[..], mean(&tri[..])),
+            center,
+            radius: max_distance(&self.vertices, center),
+        }
+    }
+}
+
+impl<'a> PlacedSolid<'a> {
+    /// `solid`'s topology over `vertices` and `planes` already placed.
+    pub(crate) fn from_parts(
+        solid: &'a ConvexSolid,
+        vertices: &'a [Vec3d],
+        planes: &'a [Plane],
+    ) -> Self {
+        let center = mean(vertices);
+        Self::with_bounds(
+            solid,
+            vertices,
+            planes,
+            center,
+            max_distance(vertices, center),
+        )
+    }
+
+    /// [`PlacedSolid::from_parts`] with the vertices' mean `center` and
+    /// largest distance from it `radius` already known.
+    pub(crate) fn with_bounds(
+        solid: &'a ConvexSolid,
+        vertices: &'a [Vec3d],
+        planes: &'a [Plane],
+        center: Vec3d,
+        radius: f64,
+    ) -> Self {
+        PlacedSolid {
+            vertices,
+            planes,
+            faces: solid.faces(),
+            loops: solid.loops(),
+            edges: solid.edge_list(),
+            flat: false,
+            center,
+            radius,
         }
     }
 
@@ -209,12 +278,10 @@ impl<'a> PlacedSolid<'a> {
         }
     }
 
-    /// The points of face `f`'s polygon, in loop order.
-    pub(crate) fn face_polygon(&self, f: usize) -> Vec<Vec3d> {
-        self.face_loop(f)
-            .iter()
-            .map(|&i| self.vertices[i])
-            .collect()
+    /// The points of face `f`'s polygon, in loop order, into `out`.
+    pub(crate) fn face_polygon(&self, f: usize, out: &mut Vec<Vec3d>) {
+        out.clear();
+        out.extend(self.face_loop(f).iter().map(|&i| self.vertices[i]));
     }
 
     /// The face whose normal is most anti-parallel to `n`.
@@ -229,6 +296,40 @@ impl<'a> PlacedSolid<'a> {
             }
         }
         best
+    }
+
+    /// The feature of the solid farthest along `n` that an edge axis built
+    /// on edge `e` touches: the edge parallel to `e` whose points project
+    /// highest on `n` (a box has four), when it reaches the solid's support
+    /// plane within `tol` (m); otherwise the supporting vertex, as a
+    /// segment of no length. The first such edge in edge order wins a tie.
+    pub(crate) fn support_segment(&self, n: Vec3d, e: usize, tol: f64) -> (Vec3d, Vec3d) {
+        let (p, q) = self.edge_points(e);
+        let dir = q - p;
+        let mut best: Option<(f64, usize)> = None;
+        for k in 0..self.edges.len() {
+            let (pk, qk) = self.edge_points(k);
+            let dk = qk - pk;
+            if dk.cross(&dir).norm_squared()
+                > super::PARALLEL_SIN_SQ * dk.norm_squared() * dir.norm_squared()
+            {
+                continue;
+            }
+            let h = n.dot(&pk).min(n.dot(&qk));
+            if best.is_none_or(|(b, _)| h > b) {
+                best = Some((h, k));
+            }
+        }
+        let top = self
+            .vertices
+            .iter()
+            .copied()
+            .max_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
+            .unwrap_or(self.center);
+        match best {
+            Some((h, k)) if h >= n.dot(&top) - tol => self.edge_points(k),
+            _ => (top, top),
+        }
     }
 
     /// Endpoints of edge `e`.
@@ -253,10 +354,10 @@ pub(crate) fn closest_points(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> (f64, 
             best = (d, pa, pb);
         }
     };
-    for &v in &b.vertices {
+    for &v in b.vertices {
         consider(a.closest_point(v), v);
     }
-    for &v in &a.vertices {
+    for &v in a.vertices {
         consider(v, b.closest_point(v));
     }
     for ea in 0..a.edges.len() {
@@ -290,14 +391,14 @@ fn newell_normal(vertices: &[Vec3d], l: &[usize]) -> Vec3d {
     }
 }
 
-fn max_distance(points: &[Vec3d], center: Vec3d) -> f64 {
+pub(crate) fn max_distance(points: &[Vec3d], center: Vec3d) -> f64 {
     points
         .iter()
         .map(|v| (v - center).norm())
         .fold(0.0, f64::max)
 }
 
-fn mean(points: &[Vec3d]) -> Vec3d {
+pub(crate) fn mean(points: &[Vec3d]) -> Vec3d {
     if points.is_empty() {
         return Vec3d::zeros();
     }
@@ -315,11 +416,12 @@ mod tests {
     #[test]
     fn cuboid_faces_point_outward_and_every_edge_has_two_faces() {
         let solid = cube(Vec3d::new(1.0, 2.0, 3.0));
-        let c = PlacedSolid::new(&solid, &Mat3d::identity(), Vec3d::zeros());
+        let mut placement = Placement::default();
+        let c = placement.place(&solid, &Mat3d::identity(), Vec3d::zeros());
         assert_eq!(c.planes.len(), 6);
         assert_eq!(c.edges.len(), 12);
         assert!(c.edges.iter().all(|e| e.faces[1].is_some()));
-        for plane in &c.planes {
+        for plane in c.planes {
             // The face plane is at the half extent along its own axis.
             let expected = plane.normal.dot(&Vec3d::new(1.0, 2.0, 3.0)).abs();
             assert!((plane.offset - expected).abs() < 1e-12 && plane.offset > 0.0);
@@ -329,7 +431,8 @@ mod tests {
     #[test]
     fn closest_point_of_a_cube_to_a_point_beyond_a_corner_is_the_corner() {
         let solid = cube(Vec3d::new(1.0, 1.0, 1.0));
-        let c = PlacedSolid::new(&solid, &Mat3d::identity(), Vec3d::zeros());
+        let mut placement = Placement::default();
+        let c = placement.place(&solid, &Mat3d::identity(), Vec3d::zeros());
         let q = c.closest_point(Vec3d::new(3.0, 2.0, 5.0));
         assert!((q - Vec3d::new(1.0, 1.0, 1.0)).norm() < 1e-15);
     }

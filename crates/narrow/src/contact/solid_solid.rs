@@ -31,13 +31,15 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::segment_segment;
+use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid};
+use super::scratch::{ContactScratch, Work};
+use super::solid_triangle::prism_contact;
 use super::sphere_sphere::cores_contact;
 use super::{
-    within_margin, working_rotation, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
-    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    within_margin, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
+    FACE_NORMAL_COS, NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
-use crate::solid::ConvexSolid;
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
 /// The normal runs from A to B; face contacts carry up to four points.
@@ -48,18 +50,9 @@ pub fn contact_cuboid_cuboid(
     pose_b: &Pose,
     margin: f32,
 ) -> Manifold {
-    let origin = promote(pose_a.translation.vector);
-    let (solid_a, solid_b) = (
-        ConvexSolid::cuboid(promote(half_a)),
-        ConvexSolid::cuboid(promote(half_b)),
-    );
-    let a = PlacedSolid::new(&solid_a, &working_rotation(pose_a), Vec3d::zeros());
-    let b = PlacedSolid::new(
-        &solid_b,
-        &working_rotation(pose_b),
-        promote(pose_b.translation.vector) - origin,
-    );
-    solid_solid(&a, &b, margin as f64).into_world(origin)
+    let a = PlacedShape::cuboid(promote(half_a), pose_a);
+    let b = PlacedShape::cuboid(promote(half_b), pose_b);
+    a.pair(&b, margin, &mut ContactScratch::new())
 }
 
 /// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
@@ -71,14 +64,9 @@ pub fn contact_sphere_cuboid(
     pose_b: &Pose,
     margin: f32,
 ) -> Manifold {
-    let origin = promote(center_a);
-    let solid_b = ConvexSolid::cuboid(promote(half_b));
-    let b = PlacedSolid::new(
-        &solid_b,
-        &working_rotation(pose_b),
-        promote(pose_b.translation.vector) - origin,
-    );
-    sphere_solid(Vec3d::zeros(), radius_a as f64, &b, margin as f64).into_world(origin)
+    let a = PlacedShape::sphere(promote(center_a), radius_a as f64);
+    let b = PlacedShape::cuboid(promote(half_b), pose_b);
+    a.pair(&b, margin, &mut ContactScratch::new())
 }
 
 /// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
@@ -103,15 +91,9 @@ pub fn contact_capsule_cuboid(
     pose_b: &Pose,
     margin: f32,
 ) -> Manifold {
-    let origin = promote(segment_a[0]);
-    let solid_b = ConvexSolid::cuboid(promote(half_b));
-    let b = PlacedSolid::new(
-        &solid_b,
-        &working_rotation(pose_b),
-        promote(pose_b.translation.vector) - origin,
-    );
-    let seg = [Vec3d::zeros(), promote(segment_a[1]) - origin];
-    capsule_solid(seg, radius_a as f64, &b, margin as f64).into_world(origin)
+    let a = PlacedShape::capsule(segment_a.map(promote), radius_a as f64);
+    let b = PlacedShape::cuboid(promote(half_b), pose_b);
+    a.pair(&b, margin, &mut ContactScratch::new())
 }
 
 /// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
@@ -137,7 +119,23 @@ enum Axis {
 
 /// Contact of solid A with solid B (B may be a flat one-sided triangle;
 /// A may not), both in the working frame.
-pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64) -> LocalManifold {
+///
+/// An edge axis within a degree of a face normal takes that face's patch
+/// ([`NEAR_FACE_AXIS_COS`]) when the patch carries the edge's separation
+/// (a face resting on a face). The chosen axis's contact is kept when it
+/// carries the axis separation
+/// (a face patch whose deepest point is the axis depth, edges that cross
+/// along the axis): it is then exact, and a separated pair needs no
+/// closest-point search. Otherwise a separated pair takes its exact closest
+/// pair (brute force, rare: the pair's foot lies beside the face), and a
+/// solid deep through a one-sided triangle is pushed out along the
+/// triangle's normal ([`prism_contact`]).
+pub(crate) fn solid_solid(
+    a: &PlacedSolid<'_>,
+    b: &PlacedSolid<'_>,
+    margin: f64,
+    work: &mut Work,
+) -> LocalManifold {
     let Some((sep_a, face_a)) = face_query(a, b) else {
         return LocalManifold::empty();
     };
@@ -150,7 +148,7 @@ pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64)
     if !within_margin(sep_b, margin) {
         return LocalManifold::empty();
     }
-    let edges = edge_query(a, b);
+    let edges = edge_query(a, b, work);
     if let Some((sep_e, ..)) = edges {
         if !within_margin(sep_e, margin) {
             return LocalManifold::empty();
@@ -168,25 +166,93 @@ pub(crate) fn solid_solid(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, margin: f64)
             axis = Axis::Edges(ea, eb, n);
         }
     }
+    let (contact, carried) = match axis {
+        Axis::FaceA(f) => carries(face_contact(a, f, b, margin, true, work), best_sep, tol),
+        Axis::FaceB(f) => carries(face_contact(b, f, a, margin, false, work), best_sep, tol),
+        Axis::Edges(ea, eb, n) => {
+            let face = match near_face(a, b, n) {
+                Some((true, f)) => Some(face_contact(a, f, b, margin, true, work)),
+                Some((false, f)) => Some(face_contact(b, f, a, margin, false, work)),
+                None => None,
+            };
+            match face {
+                Some(c) if c.deepest() >= -best_sep - tol => (c, true),
+                _ => edge_contact(a, b, ea, eb, n, best_sep, tol),
+            }
+        }
+    };
+    if carried {
+        return contact;
+    }
     if best_sep > 0.0 {
         let (d, pa, pb) = closest_points(a, b);
         if !within_margin(d, margin) {
             return LocalManifold::empty();
         }
-        if d > best_sep + tol && d > 0.0 {
+        if d > 0.0 {
             return LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d);
         }
     }
-    match axis {
-        Axis::FaceA(f) => face_contact(a, f, b, margin, true),
-        Axis::FaceB(f) => face_contact(b, f, a, margin, false),
-        Axis::Edges(ea, eb, n) => {
-            let (p1, q1) = a.edge_points(ea);
-            let (p2, q2) = b.edge_points(eb);
-            let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
-            LocalManifold::single(n, (c1 + c2) * 0.5, -best_sep)
-        }
+    // A face axis whose clipped patch does not reach the axis depth is
+    // realized by no pair of surface points: only a solid pushed deep
+    // through a one-sided triangle gets one (its least overlap, towards
+    // the back, is refused). It is pushed out along the triangle's normal.
+    if b.flat {
+        return prism_contact(a, b, margin, work);
     }
+    contact
+}
+
+/// The face whose normal an edge axis `n` (from A to B) nearly equals
+/// (within [`NEAR_FACE_AXIS_COS`]): `(true, f)` for A's face `f` along `n`,
+/// else `(false, f)` for B's along `-n`; `None` when the axis is a real
+/// edge-edge direction.
+fn near_face(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, n: Vec3d) -> Option<(bool, usize)> {
+    let best = |solid: &PlacedSolid<'_>, dir: Vec3d| {
+        solid
+            .planes
+            .iter()
+            .enumerate()
+            .map(|(f, p)| (p.normal.dot(&dir), f))
+            .fold(None, |acc: Option<(f64, usize)>, x| match acc {
+                Some(y) if y.0 >= x.0 => Some(y),
+                _ => Some(x),
+            })
+    };
+    match (best(a, n), best(b, -n)) {
+        (Some((c, f)), _) if c >= NEAR_FACE_AXIS_COS => Some((true, f)),
+        (_, Some((c, f))) if c >= NEAR_FACE_AXIS_COS => Some((false, f)),
+        _ => None,
+    }
+}
+
+/// A face patch and whether it carries the axis separation `sep` (its
+/// deepest point within `tol` of `-sep`).
+fn carries(contact: LocalManifold, sep: f64, tol: f64) -> (LocalManifold, bool) {
+    let carried = contact.deepest() >= -sep - tol;
+    (contact, carried)
+}
+
+/// The contact of an edge axis `n` (from A to B) built on edges `ea` and
+/// `eb`: one point between the closest points of A's support edge along `n`
+/// and B's along `-n`, with depth `-sep`; and whether those points are
+/// aligned along `n` within `tol` (otherwise the edges pass beside each
+/// other and no pair of surface points realizes the axis).
+fn edge_contact(
+    a: &PlacedSolid<'_>,
+    b: &PlacedSolid<'_>,
+    ea: usize,
+    eb: usize,
+    n: Vec3d,
+    sep: f64,
+    tol: f64,
+) -> (LocalManifold, bool) {
+    let (p1, q1) = a.support_segment(n, ea, tol);
+    let (p2, q2) = b.support_segment(-n, eb, tol);
+    let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
+    let d = c1 - c2;
+    let realized = (d - n * n.dot(&d)).norm() <= 2.0 * tol;
+    (LocalManifold::single(n, (c1 + c2) * 0.5, -sep), realized)
 }
 
 /// The face of `owner` whose outward normal separates `other` most:
@@ -206,9 +272,13 @@ fn face_query(owner: &PlacedSolid<'_>, other: &PlacedSolid<'_>) -> Option<(f64, 
 /// A, edge of B, unit normal from A to B). Solid pairs use the Minkowski-face
 /// test and the separation of the edge lines; a flat (one-sided) B uses full
 /// projections and refuses axes that would push A behind B's face.
-fn edge_query(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> Option<(f64, usize, usize, Vec3d)> {
+fn edge_query(
+    a: &PlacedSolid<'_>,
+    b: &PlacedSolid<'_>,
+    work: &mut Work,
+) -> Option<(f64, usize, usize, Vec3d)> {
     if !a.flat && !b.flat {
-        return edge_query_solid(a, b);
+        return edge_query_solid(a, b, work);
     }
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
     let front = b
@@ -236,7 +306,10 @@ fn edge_query(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> Option<(f64, usize, u
                 // B is pushed along n; A along -n. A one-sided face may
                 // only push A towards its front, unless the axis separates.
                 let allowed = sep > 0.0 || n.dot(&front) <= ONE_SIDED_TOLERANCE;
-                if allowed && best.is_none_or(|(s, ..)| sep > s) {
+                if allowed
+                    && best.is_none_or(|(s, ..)| sep > s)
+                    && (sep > 0.0 || edges_realize(a, b, ea, eb, n))
+                {
                     best = Some((sep, ea, eb, n));
                 }
             }
@@ -245,9 +318,32 @@ fn edge_query(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>) -> Option<(f64, usize, u
     best
 }
 
+/// Whether the overlap of an edge axis `n` (from A to B, built on edges
+/// `ea` of A and `eb` of B) is realized by the two solids: A's support
+/// along `n` and B's along `-n` are edges parallel to `ea` and `eb` that
+/// cross when seen along `n`, so that a point of each lies on the other's
+/// line along `n`. Full projections give every edge pair an overlap; one
+/// that no pair of surface points realizes (the edges pass beside each
+/// other) is a plane of no face of the Minkowski difference, and a contact
+/// built on it would put its point off both surfaces.
+fn edges_realize(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, ea: usize, eb: usize, n: Vec3d) -> bool {
+    let tol_a = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * a.radius();
+    let tol_b = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * b.radius();
+    let (p1, q1) = a.support_segment(n, ea, tol_a);
+    let (p2, q2) = b.support_segment(-n, eb, tol_b);
+    if p1 == q1 || p2 == q2 {
+        return false;
+    }
+    let (_, _, c1, c2) = segment_segment(p1, q1, p2, q2);
+    let d = c1 - c2;
+    let lateral = d - n * n.dot(&d);
+    lateral.norm() <= tol_a + tol_b
+}
+
 /// An edge with what the Minkowski-face test needs: its first endpoint and
 /// direction, its two face normals `n0`, `n1` and `n1 x n0`.
-struct EdgeArc {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeArc {
     index: usize,
     p: Vec3d,
     dir: Vec3d,
@@ -256,24 +352,22 @@ struct EdgeArc {
     n1_x_n0: Vec3d,
 }
 
-fn edge_arcs(poly: &PlacedSolid<'_>) -> Vec<EdgeArc> {
-    poly.edges
-        .iter()
-        .enumerate()
-        .filter_map(|(index, e)| {
-            let (f0, f1) = (e.faces[0]?, e.faces[1]?);
-            let (n0, n1) = (poly.planes[f0].normal, poly.planes[f1].normal);
-            let (p, q) = poly.edge_points(index);
-            Some(EdgeArc {
-                index,
-                p,
-                dir: q - p,
-                n0,
-                n1,
-                n1_x_n0: n1.cross(&n0),
-            })
+/// The arcs of `poly`'s edges with two faces, into `out`.
+fn edge_arcs(poly: &PlacedSolid<'_>, out: &mut Vec<EdgeArc>) {
+    out.clear();
+    out.extend(poly.edges.iter().enumerate().filter_map(|(index, e)| {
+        let (f0, f1) = (e.faces[0]?, e.faces[1]?);
+        let (n0, n1) = (poly.planes[f0].normal, poly.planes[f1].normal);
+        let (p, q) = poly.edge_points(index);
+        Some(EdgeArc {
+            index,
+            p,
+            dir: q - p,
+            n0,
+            n1,
+            n1_x_n0: n1.cross(&n0),
         })
-        .collect()
+    }));
 }
 
 /// [`edge_query`] for two solids (Gregorius): only edge pairs that
@@ -282,12 +376,13 @@ fn edge_arcs(poly: &PlacedSolid<'_>) -> Vec<EdgeArc> {
 fn edge_query_solid(
     a: &PlacedSolid<'_>,
     b: &PlacedSolid<'_>,
+    work: &mut Work,
 ) -> Option<(f64, usize, usize, Vec3d)> {
-    let arcs_a = edge_arcs(a);
-    let arcs_b = edge_arcs(b);
+    edge_arcs(a, &mut work.arcs_a);
+    edge_arcs(b, &mut work.arcs_b);
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
-    for ea in &arcs_a {
-        for eb in &arcs_b {
+    for ea in &work.arcs_a {
+        for eb in &work.arcs_b {
             // The Gauss-map arcs a -> b (A's edge: n0 -> n1) and c -> d
             // (B's edge negated: -n0 -> -n1) cross when
             // (c . bxa)(d . bxa) < 0, (a . dxc)(b . dxc) < 0 and
@@ -334,32 +429,34 @@ fn face_contact(
     incident: &PlacedSolid<'_>,
     margin: f64,
     ref_is_a: bool,
+    work: &mut Work,
 ) -> LocalManifold {
     let n = reference.planes[f].normal;
-    let mut polygon = incident.face_polygon(incident.incident_face(n));
+    incident.face_polygon(incident.incident_face(n), &mut work.polygon);
     let l = reference.face_loop(f);
     for k in 0..l.len() {
         let v = reference.vertices[l[k]];
         let w = reference.vertices[l[(k + 1) % l.len()]];
         let outward = (w - v).cross(&n);
-        polygon = clip_polygon(&polygon, outward, outward.dot(&v));
-        if polygon.is_empty() {
+        clip_polygon(&work.polygon, outward, outward.dot(&v), &mut work.clipped);
+        std::mem::swap(&mut work.polygon, &mut work.clipped);
+        if work.polygon.is_empty() {
             break;
         }
     }
-    let mut out = LocalManifold::empty();
-    out.normal = if ref_is_a { n } else { -n };
-    for p in polygon {
+    let mut out = LocalManifold::with_normal(if ref_is_a { n } else { -n });
+    for &p in &work.polygon {
         let s = reference.face_distance(f, p);
         if within_margin(s, margin) {
-            out.points.push((p - n * (s * 0.5), -s));
+            out.push(p - n * (s * 0.5), -s);
         }
     }
-    // The incident solid's deepest vertex along -n carries the axis
-    // depth. When the clipped patch misses it (a corner beside the
-    // reference face, or a face chosen within the axis tolerance), it joins
-    // the manifold, so that the deepest point always equals the overlap
-    // along the normal and moving B by it separates the pair.
+    // The incident solid's deepest vertex along -n carries the axis depth
+    // when it lies over the reference face. When the clip misses it only
+    // by rounding (a face chosen within the axis tolerance), it joins the
+    // manifold. A vertex beside the face is not added: no point of the
+    // reference solid lies above or below it (the caller then finds the
+    // pair's exact contact, see `solid_solid`).
     let v = incident
         .vertices
         .iter()
@@ -367,20 +464,20 @@ fn face_contact(
         .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
         .unwrap_or(incident.center);
     let s = reference.face_distance(f, v);
-    let deepest = out
-        .points
-        .iter()
-        .map(|p| p.1)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if within_margin(s, margin) && -s > deepest + AXIS_TOLERANCE_ABS {
-        out.points.push((v - n * (s * 0.5), -s));
+    if within_margin(s, margin) && -s > out.deepest() + AXIS_TOLERANCE_ABS {
+        let foot = v - n * s;
+        let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * reference.radius();
+        if (reference.closest_on_face(f, foot) - foot).norm_squared() <= tol * tol {
+            out.push(v - n * (s * 0.5), -s);
+        }
     }
     out
 }
 
-/// Sutherland-Hodgman: the part of `polygon` where `normal . x <= offset`.
-fn clip_polygon(polygon: &[Vec3d], normal: Vec3d, offset: f64) -> Vec<Vec3d> {
-    let mut out = Vec::with_capacity(polygon.len() + 2);
+/// Sutherland-Hodgman: the part of `polygon` where `normal . x <= offset`,
+/// into `out`.
+pub(crate) fn clip_polygon(polygon: &[Vec3d], normal: Vec3d, offset: f64, out: &mut Vec<Vec3d>) {
+    out.clear();
     for k in 0..polygon.len() {
         let p = polygon[k];
         let q = polygon[(k + 1) % polygon.len()];
@@ -393,7 +490,6 @@ fn clip_polygon(polygon: &[Vec3d], normal: Vec3d, offset: f64) -> Vec<Vec3d> {
             out.push(p + (q - p) * (dp / (dp - dq)));
         }
     }
-    out
 }
 
 /// Contact of a sphere A (centre `c`, radius `r`) with a solid B.
@@ -513,13 +609,13 @@ pub(crate) fn capsule_solid(
     };
     let hx = b.face_distance(f, x);
     let deepest = out
-        .points
+        .points()
         .iter()
         .map(|p| p.1)
         .fold(f64::NEG_INFINITY, f64::max);
     if r - hx > deepest + AXIS_TOLERANCE_ABS {
         out.normal = -n;
-        out.points.push(((x - n * r + x - n * hx) * 0.5, r - hx));
+        out.push((x - n * r + x - n * hx) * 0.5, r - hx);
     }
     out
 }
@@ -618,7 +714,7 @@ fn capsule_face_contact(
         let hx = b.face_distance(f, x);
         let depth = r - hx;
         if -depth < margin {
-            out.points.push(((x - n * r + x - n * hx) * 0.5, depth));
+            out.push((x - n * r + x - n * hx) * 0.5, depth);
         }
     }
     out

@@ -55,7 +55,7 @@ pub(crate) fn ray_planes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::placed_solid::PlacedSolid;
+    use crate::contact::placed_solid::{PlacedSolid, Placement};
     use crate::solid::ConvexSolid;
     use parapet_math::Mat3d;
 
@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn ray_hits_a_cube_face_from_outside_and_reports_zero_from_inside() {
         let solid = ConvexSolid::cuboid(Vec3d::new(1.0, 1.0, 1.0));
-        let cube = PlacedSolid::new(&solid, &Mat3d::identity(), Vec3d::zeros());
+        let mut placement = Placement::default();
+        let cube = placement.place(&solid, &Mat3d::identity(), Vec3d::zeros());
         let hit = ray_solid(Vec3d::new(0.2, 0.3, 5.0), -Vec3d::z(), &cube, 10.0).unwrap();
         assert!((hit.t - 4.0).abs() < 1e-12);
         assert!((hit.normal - Vec3d::z()).norm() < 1e-12);

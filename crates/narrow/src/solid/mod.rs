@@ -170,7 +170,7 @@ impl PartialEq for ConvexSolid {
 
 /// Counter-clockwise (from outside) loops of a cuboid whose vertex `i` has
 /// coordinate signs `(+ if i & 1, + if i & 2, + if i & 4)`.
-const CUBOID_LOOPS: [[usize; 4]; 6] = [
+pub(crate) const CUBOID_LOOPS: [[usize; 4]; 6] = [
     [1, 3, 7, 5],
     [0, 4, 6, 2],
     [2, 6, 7, 3],

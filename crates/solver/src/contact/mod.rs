@@ -16,14 +16,16 @@
 //! 2. Velocity iterations ([`VELOCITY_ITERATIONS`]): per point, a Coulomb
 //!    friction impulse (the tangent impulse vector clamped to the friction
 //!    cone `|λt| <= μ λn` of the accumulated normal impulse), then a normal
-//!    impulse clamped to `λn >= 0` that allows a separated point to close by
-//!    at most its gap in this step (`vn >= -gap / dt`, a speculative contact)
-//!    and an overlapping point not to close at all (`vn >= 0`).
+//!    impulse clamped to `λn >= 0` that allows a point to close in this
+//!    step until it reaches the resting depth [`RESTING_DEPTH`]
+//!    (`vn >= -(rest - depth) / dt`: a separated point closes by its gap plus
+//!    the resting depth, a speculative contact) and a point at or beyond it
+//!    not to close at all (`vn >= 0`).
 //! 3. Restitution: a point that took a normal impulse and was closing faster
 //!    than the mixed bounce threshold gets the normal velocity `-e vn0`.
 //! 4. Split correction ([`SPLIT_ITERATIONS`]): a point deeper than
-//!    [`PENETRATION_SLOP`] gets a split (pose-only) impulse towards the
-//!    normal split velocity `BAUMGARTE_FACTOR (depth - slop) / dt`, which the
+//!    [`RESTING_DEPTH`] gets a split (pose-only) impulse towards the
+//!    normal split velocity `BAUMGARTE_FACTOR (depth - rest) / dt`, which the
 //!    pose update applies and then forgets; stored velocities never see it
 //!    (split impulses are pose-only: they correct overlap without adding
 //!    momentum or energy to the stored motion).
@@ -46,5 +48,6 @@ pub(crate) use row::ContactRow;
 pub use sequential_impulse::{solve_contacts, ContactImpulse};
 pub use solver_body::SolverBody;
 pub use tolerances::{
-    BAUMGARTE_FACTOR, CONTACT_MARGIN, PENETRATION_SLOP, SPLIT_ITERATIONS, VELOCITY_ITERATIONS,
+    BAUMGARTE_FACTOR, CONTACT_MARGIN, PENETRATION_SLOP, RESTING_DEPTH, SPLIT_ITERATIONS,
+    VELOCITY_ITERATIONS,
 };

@@ -8,9 +8,7 @@
 
 use parapet_math::Vec3d;
 
-use super::tolerances::{
-    BAUMGARTE_FACTOR, PENETRATION_SLOP, SPLIT_ITERATIONS, VELOCITY_ITERATIONS,
-};
+use super::tolerances::{BAUMGARTE_FACTOR, RESTING_DEPTH, SPLIT_ITERATIONS, VELOCITY_ITERATIONS};
 use super::{ContactPointInput, ContactRow, SolverBody};
 
 /// What the solve applied at one contact point.
@@ -113,9 +111,16 @@ pub fn solve_contacts(
         .map(|c| ContactRow::prepare(c, bodies))
         .collect();
     let active = |row: &ContactRow| valid_step && row.body_a != row.body_b && row.normal_mass > 0.0;
-    // Speculative target: a point separated by a gap may close by at most
-    // that gap during the step; an overlapping point may not close.
-    let targets: Vec<f64> = rows.iter().map(|r| -(-r.depth).max(0.0) / dt).collect();
+    // Speculative target (Box2D v3's `s = separation + linearSlop`): a point
+    // may close during the step until it reaches the resting depth
+    // (its gap plus that depth for a separated point); one at or beyond it
+    // may not close. Together with the split correction of the points
+    // beyond it, every resting point settles at that one depth, so a box
+    // lies level whatever depths its corners landed at.
+    let targets: Vec<f64> = rows
+        .iter()
+        .map(|r| -(RESTING_DEPTH - r.depth).max(0.0) / dt)
+        .collect();
     // Warm start: last step's accumulated impulses, applied once; the
     // iterations then correct them (the clamps still hold on the totals).
     for row in rows.iter_mut() {
@@ -160,8 +165,8 @@ pub fn solve_contacts(
     }
     for _ in 0..SPLIT_ITERATIONS {
         for row in rows.iter_mut() {
-            if active(row) && row.depth > PENETRATION_SLOP {
-                let target = BAUMGARTE_FACTOR * (row.depth - PENETRATION_SLOP) / dt;
+            if active(row) && row.depth > RESTING_DEPTH {
+                let target = BAUMGARTE_FACTOR * (row.depth - RESTING_DEPTH) / dt;
                 split(bodies, row, target);
             }
         }
@@ -192,6 +197,10 @@ mod tests {
         )
     }
 
+    /// A depth (m) just beyond the resting depth, where a point may not
+    /// close at all: the touching contact of these tests.
+    const RESTING: f32 = RESTING_DEPTH as f32 + 0.0005;
+
     fn floor_contact(depth: f32, material: Material) -> ContactPointInput {
         // Body 0 is the floor (A), body 1 the ball (B): the normal points up.
         ContactPointInput {
@@ -213,7 +222,7 @@ mod tests {
             ball(Vec3::new(0.0, 0.0, -3.0)),
         ];
         let m = Material::new(0.0, 0.0, 0.5).unwrap();
-        let out = solve_contacts(&mut bodies, &[floor_contact(0.0, m)], 0.01);
+        let out = solve_contacts(&mut bodies, &[floor_contact(RESTING, m)], 0.01);
         assert!(bodies[1].linear_velocity.z.abs() < 1e-12);
         // Impulse = m |v| = 6 N s on the ball, along +z.
         assert!((out[0].normal_impulse - 6.0).abs() < 1e-12);
@@ -226,20 +235,21 @@ mod tests {
             SolverBody::immovable(Vec3d::zeros()),
             ball(Vec3::new(0.0, 0.0, -4.0)),
         ];
-        solve_contacts(&mut fast, &[floor_contact(0.0, m)], 0.01);
+        solve_contacts(&mut fast, &[floor_contact(RESTING, m)], 0.01);
         assert!((fast[1].linear_velocity.z - 2.0).abs() < 1e-12);
         let mut slow = vec![
             SolverBody::immovable(Vec3d::zeros()),
             ball(Vec3::new(0.0, 0.0, -0.9)),
         ];
-        solve_contacts(&mut slow, &[floor_contact(0.0, m)], 0.01);
+        solve_contacts(&mut slow, &[floor_contact(RESTING, m)], 0.01);
         assert!(slow[1].linear_velocity.z.abs() < 1e-12);
     }
 
     #[test]
     fn a_speculative_point_lets_the_body_close_its_gap_only() {
         let m = Material::default();
-        // Gap 1 cm, dt 0.01 s: closing at up to 1 m/s is allowed.
+        // Gap 1 cm to the resting depth (the surface), dt 0.01 s: closing at
+        // up to 1 m/s is allowed.
         let mut slow = vec![
             SolverBody::immovable(Vec3d::zeros()),
             ball(Vec3::new(0.0, 0.0, -0.5)),
@@ -257,6 +267,25 @@ mod tests {
     }
 
     #[test]
+    fn an_overlapping_point_does_not_close_and_is_pushed_back_to_the_resting_depth() {
+        let m = Material::default();
+        // Overlap 2 mm beyond the resting depth: no closing at all, and a
+        // split push of 0.2 * 0.002 / 0.01 = 0.04 m/s towards it.
+        let mut bodies = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -1.0)),
+        ];
+        solve_contacts(
+            &mut bodies,
+            &[floor_contact(RESTING_DEPTH as f32 + 0.002, m)],
+            0.01,
+        );
+        assert!(bodies[1].linear_velocity.z.abs() < 1e-9);
+        // The depth is an f32 value (relative rounding 6e-8): 1e-6 m/s.
+        assert!((bodies[1].split_linear_velocity.z - 0.04).abs() < 1e-6);
+    }
+
+    #[test]
     fn friction_is_bounded_by_the_coulomb_cone() {
         let m = Material::new(0.25, 0.0, 0.5).unwrap();
         let mut bodies = vec![
@@ -264,7 +293,7 @@ mod tests {
             ball(Vec3::new(5.0, 0.0, -2.0)),
         ];
         bodies[1].world_inverse_inertia = parapet_math::Mat3d::zeros();
-        let out = solve_contacts(&mut bodies, &[floor_contact(0.0, m)], 0.01);
+        let out = solve_contacts(&mut bodies, &[floor_contact(RESTING, m)], 0.01);
         // Normal impulse 4 N s; friction at most 0.25 * 4 = 1 N s, so the
         // ball (2 kg) loses 0.5 m/s of its 5 m/s slide.
         assert!((out[0].normal_impulse - 4.0).abs() < 1e-12);
@@ -276,10 +305,10 @@ mod tests {
     fn split_correction_moves_the_pose_only() {
         let m = Material::default();
         let mut bodies = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::zeros())];
-        let out = solve_contacts(&mut bodies, &[floor_contact(0.105, m)], 0.01);
+        let out = solve_contacts(&mut bodies, &[floor_contact(0.1, m)], 0.01);
         assert_eq!(bodies[1].linear_velocity, Vec3d::zeros());
-        // Split velocity = 0.2 * (0.105 - 0.005) / 0.01 = 2 m/s upwards.
-        // The depth is the f32 value of 0.105 (relative rounding 6e-8): 1e-6 m/s.
+        // Split velocity = 0.2 * (0.1 - 0) / 0.01 = 2 m/s upwards.
+        // The depth is the f32 value of 0.1 (relative rounding 6e-8): 1e-6 m/s.
         assert!((bodies[1].split_linear_velocity.z - 2.0).abs() < 1e-6);
         assert!(out[0].split_impulse > 0.0);
     }

@@ -3,8 +3,9 @@
 
 /// The speculative contact margin (m): contact points are generated for
 /// shapes closer than this, and a separated point may close by at most its
-/// gap during the step, so a body approaching at up to `CONTACT_MARGIN / dt`
-/// lands on the surface instead of passing into it.
+/// gap (plus the resting depth [`RESTING_DEPTH`]) during the step, so a
+/// body approaching at up to `CONTACT_MARGIN / dt` lands on the surface
+/// instead of passing into it.
 ///
 /// 0.02 m: large enough that a body resting under gravity at any usual step
 /// (`g dt^2 = 2.7 mm` at 60 Hz) always has its support inside the margin, so
@@ -27,12 +28,33 @@ pub const CONTACT_MARGIN: f32 = 0.02;
 /// linger. Warning: above 1 the correction overshoots by construction.
 pub const BAUMGARTE_FACTOR: f64 = 0.2;
 
-/// The penetration (m) that the split correction leaves alone: 0.005 m, Box2D's
-/// `b2_linearSlop`. A resting contact then keeps a constant small overlap
-/// instead of being pushed out and falling back each step (jitter).
-/// It is well below [`CONTACT_MARGIN`], so a resting body stays within the
-/// margin. Warning: a slop of zero makes resting contacts jitter.
+/// The overlap (m) up to which the continuous mode holds (does not sweep)
+/// a slow contact: 0.005 m, Box2D's `b2_linearSlop` (`held_band` of the
+/// turning sweeps: the smaller of this and a sixteenth of the shape's inner
+/// radius). Resting points settle at [`RESTING_DEPTH`], below it. It is
+/// well below [`CONTACT_MARGIN`], so a resting body stays within the
+/// margin. Warning: the resting depth must stay below it.
 pub const PENETRATION_SLOP: f64 = 0.005;
+
+/// The resting depth (m): 0, the surface itself. A contact point short of
+/// it (a gap) may close until it reaches it (the speculative target), one
+/// beyond it (an overlap) is pushed back to it by the split (pose-only)
+/// correction, so every resting point settles at this one depth: a box lies
+/// level whatever depths its corners landed at (Box2D v3 and rapier settle
+/// at one depth too, their `linearSlop` and `allowed_linear_error`). A
+/// column of bodies does not settle beyond the solver's residual.
+///
+/// Why not a small overlap, as Box2D's 5 mm: the continuous mode holds a
+/// turning shape's slow contact only above a floor a fraction of its
+/// radius deep, and presses a shape found deeper back out by a fraction
+/// of its tolerance per sub-step; a resting overlap of 1 mm already runs
+/// those sub-steps out (`ccd_max_substeps`) for boxes of 5 cm and more
+/// (measured: `contact_boxes_rest_flat.rs` in SPHERE_MESH_CCD). At zero the
+/// split correction is pose-only and never overshoots (its factor is below
+/// one), so a resting contact does not jitter between touching and apart.
+/// Warning: a positive value needs the continuous mode's held band to
+/// contain it.
+pub const RESTING_DEPTH: f64 = 0.0;
 
 /// Velocity iterations per step (count): 12. Without warm starting, a box on
 /// four points needs about ten sweeps for the normal and friction impulses to

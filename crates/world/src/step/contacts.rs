@@ -6,23 +6,32 @@
 //! Order, so that the same inputs give the same bits:
 //! 1. The mesh index is rebuilt if a mesh was added or removed.
 //! 2. Colliders: every body with `collides == true` and a solid shape that
-//!    is not a sensor, in
-//!    insertion order, with its shape pose and its world bounds grown by the
-//!    margin. Bodies with `collides == false` are skipped entirely (no
-//!    transforms, no pair scans; see docs/physics.md, "Disabled collisions").
+//!    is not a sensor, in insertion order, with its shape placed once for the step
+//!    ([`PlacedShape`]) and its world bounds grown by the margin. Bodies
+//!    with `collides == false` are skipped entirely (no transforms, no pair
+//!    scans; see docs/physics.md, "Disabled collisions").
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
 //!    dynamic) that interact (collision groups and exclusions,
-//!    `crate::filters`), tested by `parapet_narrow::contact::shapes`.
+//!    `crate::filters`), tested by [`PlacedShape::pair`] (the answer of
+//!    `parapet_narrow::contact::shapes`).
 //! 4. Each dynamic collider queries the mesh index with its grown bounds;
 //!    candidates come in triangle insertion order, triangles of owners that
 //!    do not interact with the body (collisions off, groups, exclusions) or
 //!    are sensors are skipped, and each candidate is tested by
-//!    `parapet_narrow::contact::shape_triangle` (one-sided). A deferral
-//!    predicate may hand any contact point (pair or mesh) to the continuous
-//!    stage.
+//!    [`PlacedShape::triangle`] (one-sided, the answer of
+//!    `parapet_narrow::contact::shape_mesh_triangle`). A deferral predicate
+//!    may hand any contact point (pair or mesh) to the continuous stage.
+//!    The points a body keeps against one mesh are reduced to its support
+//!    ([`reduce_mesh_points`]: at most eight, the deepest and the widest
+//!    patch per normal direction), so that a box over many small
+//!    triangles reaches the solver with its four corners.
 //! 5. Points are sorted by (body_a, body_b, feature, point), where body_a is
-//!    the body added first and the normal points from A to B; the solver
+//!    the body added first and the normal points from A to B (feature 0,
+//!    point the index in the pair's manifold or reduced list); the solver
 //!    runs in that order, and the events keep it.
+//!
+//! The stage's contact tests share one [`ContactScratch`], so a test
+//! allocates nothing once the scratch has grown.
 //!
 //! Each point is warm-started from the impulses of the matching point of
 //! the last step ([`crate::contact_cache`]), and the new impulses replace
@@ -40,7 +49,7 @@
 use parapet_geometry::bvh::Bounds;
 use parapet_geometry::Material;
 use parapet_math::{demote, demote_scalar, promote, Vec3, Vec3d};
-use parapet_narrow::contact::{self, Pose};
+use parapet_narrow::contact::{reduce_mesh_points, ContactScratch, MeshPoint, PlacedShape};
 use parapet_solver::contact::{
     solve_contacts, ContactImpulse, ContactPointInput, SolverBody, CONTACT_MARGIN,
 };
@@ -53,12 +62,13 @@ use crate::shape_pose::{shape_bounds, shape_pose};
 use crate::world::mesh_triangle_edges;
 use crate::{BodyId, ContactEvent, ContactKind, PhysicsWorld, StepError};
 
-/// A body taking part in contacts this step.
+/// A body taking part in contacts this step: its shape placed once, for
+/// every pair and triangle it is tested against.
 struct Collider {
     slot: u32,
     id: BodyId,
     kind: BodyKind,
-    pose: Pose,
+    placed: PlacedShape,
 }
 
 /// One contact point before the solve.
@@ -111,11 +121,17 @@ fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), Ste
         let pose = shape_pose(&e.body).ok_or_else(not_representable)?;
         let bounds = shape_bounds(e.body.shape(), &pose, CONTACT_MARGIN as f64)
             .ok_or_else(not_representable)?;
+        let placed =
+            PlacedShape::new(e.body.shape(), &pose).map_err(|source| StepError::Contact {
+                body: e.id,
+                other: e.id,
+                source,
+            })?;
         colliders.push(Collider {
             slot: e.id.index(),
             id: e.id,
             kind: e.body.kind(),
-            pose,
+            placed,
         });
         boxes.push(BroadBox {
             bounds,
@@ -131,8 +147,9 @@ fn primitive_contacts(
     boxes: &[BroadBox],
     dt: f32,
     defer: &dyn Fn(&ContactQuery<'_>) -> bool,
+    scratch: &mut ContactScratch,
     found: &mut Vec<Found>,
-) -> Result<(), StepError> {
+) {
     for (i, j) in overlapping_pairs(boxes) {
         // i < j: A was added first.
         let (ca, cb) = (&colliders[i], &colliders[j]);
@@ -140,12 +157,7 @@ fn primitive_contacts(
         if !world.pair_interacts(ca.id, ba, cb.id, bb) {
             continue;
         }
-        let manifold = contact::shapes(ba.shape(), &ca.pose, bb.shape(), &cb.pose, CONTACT_MARGIN)
-            .map_err(|source| StepError::Contact {
-                body: ca.id,
-                other: cb.id,
-                source,
-            })?;
+        let manifold = ca.placed.pair(&cb.placed, CONTACT_MARGIN, scratch);
         let material = ba.material().mix(&bb.material());
         for (k, p) in manifold.points().iter().enumerate() {
             let query = ContactQuery {
@@ -173,21 +185,57 @@ fn primitive_contacts(
             });
         }
     }
-    Ok(())
 }
 
+/// The kept points of one body against one mesh owner, reduced to its
+/// support ([`reduce_mesh_points`]) and pushed as found points keyed
+/// (first added, other, 0, index in the reduced list).
+fn flush_mesh_points(
+    c: &Collider,
+    owner: &crate::world::Entry,
+    material: Material,
+    points: &mut Vec<MeshPoint>,
+    scratch: &mut ContactScratch,
+    found: &mut Vec<Found>,
+) {
+    reduce_mesh_points(points, scratch);
+    for (k, p) in points.drain(..).enumerate() {
+        let (a, b, normal) = if owner.id < c.id {
+            (owner.id, c.id, -p.normal)
+        } else {
+            (c.id, owner.id, p.normal)
+        };
+        found.push(Found {
+            key: (a, b, 0, k),
+            slot_a: a.index(),
+            slot_b: b.index(),
+            point: p.point,
+            normal,
+            depth: p.depth,
+            material,
+        });
+    }
+}
+
+/// Each dynamic collider against the static triangles its grown bounds
+/// overlap: every candidate triangle (insertion order) tested with the
+/// collider's placed shape, every point shown to the deferral predicate,
+/// and the kept points of each mesh owner reduced to the body's support
+/// before they join the solve.
 fn mesh_contacts(
     world: &PhysicsWorld,
     colliders: &[Collider],
     boxes: &[BroadBox],
     dt: f32,
     defer: &dyn Fn(&ContactQuery<'_>) -> bool,
+    scratch: &mut ContactScratch,
     found: &mut Vec<Found>,
-) -> Result<(), StepError> {
+) {
     let Some(tree) = world.meshes.tree() else {
-        return Ok(());
+        return;
     };
     let mut candidates = Vec::new();
+    let mut points: Vec<MeshPoint> = Vec::new();
     for (c, b) in colliders.iter().zip(boxes) {
         if c.kind != BodyKind::Dynamic {
             continue;
@@ -197,30 +245,28 @@ fn mesh_contacts(
         };
         tree.query(&query, &mut candidates);
         let solid = &body(world, c.slot).body;
+        // The mesh owner whose points `points` holds.
+        let mut current: Option<u32> = None;
         for &t in &candidates {
             let t = t as usize;
-            let owner = body(world, world.meshes.owner(t));
+            let owner_slot = world.meshes.owner(t);
+            let owner = body(world, owner_slot);
             if owner.body.is_sensor() || !world.pair_interacts(c.id, solid, owner.id, &owner.body) {
                 continue;
+            }
+            if current != Some(owner_slot) {
+                if let Some(previous) = current {
+                    let prev = body(world, previous);
+                    let material = solid.material().mix(&prev.body.material());
+                    flush_mesh_points(c, prev, material, &mut points, scratch, found);
+                }
+                current = Some(owner_slot);
             }
             let triangle = &world.meshes.triangles()[t];
             // The owner is at hand: its mesh's flags without a second lookup.
             let edges = mesh_triangle_edges(&owner.body, world.meshes.local_index(t) as usize);
-            let manifold = contact::shape_mesh_triangle(
-                solid.shape(),
-                &c.pose,
-                triangle,
-                edges,
-                CONTACT_MARGIN,
-            )
-            .map_err(|source| StepError::Contact {
-                body: c.id,
-                other: owner.id,
-                source,
-            })?;
-            let material = solid.material().mix(&owner.body.material());
-            let feature = world.meshes.local_index(t);
-            for (k, p) in manifold.points().iter().enumerate() {
+            let manifold = c.placed.triangle(triangle, edges, CONTACT_MARGIN, scratch);
+            for p in manifold.points() {
                 let query = ContactQuery {
                     body: c.id,
                     rigid: solid,
@@ -235,24 +281,20 @@ fn mesh_contacts(
                 if defer(&query) {
                     continue;
                 }
-                let (a, b, normal) = if owner.id < c.id {
-                    (owner.id, c.id, -manifold.normal())
-                } else {
-                    (c.id, owner.id, manifold.normal())
-                };
-                found.push(Found {
-                    key: (a, b, feature, k),
-                    slot_a: a.index(),
-                    slot_b: b.index(),
+                points.push(MeshPoint {
+                    triangle: t,
                     point: p.point,
-                    normal,
+                    normal: manifold.normal(),
                     depth: p.depth,
-                    material,
                 });
             }
         }
+        if let Some(previous) = current {
+            let prev = body(world, previous);
+            let material = solid.material().mix(&prev.body.material());
+            flush_mesh_points(c, prev, material, &mut points, scratch, found);
+        }
     }
-    Ok(())
 }
 
 /// Runs the contact stage: finds the contact points, solves them, writes the
@@ -275,8 +317,25 @@ pub(crate) fn run(
     rebuild_mesh_index(world)?;
     let (colliders, boxes) = colliders(world)?;
     let mut found = Vec::new();
-    primitive_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
-    mesh_contacts(world, &colliders, &boxes, dt, defer, &mut found)?;
+    let mut scratch = ContactScratch::new();
+    primitive_contacts(
+        world,
+        &colliders,
+        &boxes,
+        dt,
+        defer,
+        &mut scratch,
+        &mut found,
+    );
+    mesh_contacts(
+        world,
+        &colliders,
+        &boxes,
+        dt,
+        defer,
+        &mut scratch,
+        &mut found,
+    );
     if found.is_empty() {
         world.contact_cache = ContactCache::default();
         return Ok(Vec::new());
