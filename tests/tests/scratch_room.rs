@@ -9,32 +9,67 @@ fn scratch_rooms() {
     let mut rng = SplitMix64::new(7);
     let mut failures = 0;
     for case in 0..300 {
-        let half = Vec3::new(rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0));
+        let half = Vec3::new(
+            rng.range_f32(1.0, 4.0),
+            rng.range_f32(1.0, 4.0),
+            rng.range_f32(1.0, 4.0),
+        );
         let mut w = PhysicsWorld::new();
         w.collision_detection = SPHERE_MESH_CCD;
         w.gravity = Vec3::zeros();
         let (v, t) = room(half);
-        w.add_body(RigidBody::new_static(Shape::mesh(v, t).unwrap()).with_material(Material { friction: 0.3, restitution: 0.5, bounce_threshold: 0.5 })).unwrap();
+        w.add_body(
+            RigidBody::new_static(Shape::mesh(v, t).unwrap()).with_material(Material {
+                friction: 0.3,
+                restitution: 0.5,
+                bounce_threshold: 0.5,
+            }),
+        )
+        .unwrap();
         let kind = case % 4;
         let shape = match kind {
             0 => Shape::sphere(0.2).unwrap(),
             1 => Shape::capsule(0.1, 0.3).unwrap(),
             2 => Shape::cuboid(Vec3::new(0.3, 0.2, 0.1)).unwrap(),
-            _ => Shape::convex_hull(&[Vec3::new(0.0,0.0,0.0),Vec3::new(0.4,0.0,0.0),Vec3::new(0.0,0.4,0.0),Vec3::new(0.0,0.0,0.4)]).unwrap(),
+            _ => Shape::convex_hull(&[
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(0.4, 0.0, 0.0),
+                Vec3::new(0.0, 0.4, 0.0),
+                Vec3::new(0.0, 0.0, 0.4),
+            ])
+            .unwrap(),
         };
-        let b = RigidBody::new_dynamic(shape, 1.0).unwrap()
-            .with_linear_velocity(Vec3::new(rng.range_f32(-200.0, 200.0), rng.range_f32(-200.0, 200.0), rng.range_f32(-200.0, 200.0)))
-            .with_angular_velocity(Vec3::new(rng.range_f32(-30.0, 30.0), rng.range_f32(-30.0, 30.0), rng.range_f32(-30.0, 30.0)));
+        let b = RigidBody::new_dynamic(shape, 1.0)
+            .unwrap()
+            .with_linear_velocity(Vec3::new(
+                rng.range_f32(-200.0, 200.0),
+                rng.range_f32(-200.0, 200.0),
+                rng.range_f32(-200.0, 200.0),
+            ))
+            .with_angular_velocity(Vec3::new(
+                rng.range_f32(-30.0, 30.0),
+                rng.range_f32(-30.0, 30.0),
+                rng.range_f32(-30.0, 30.0),
+            ));
         let id = w.add_body(b).unwrap();
-        if std::env::var("CASE").map_or(false, |c| c != case.to_string()) { continue; }
+        if std::env::var("CASE").map_or(false, |c| c != case.to_string()) {
+            continue;
+        }
         let dt = 1.0 / 60.0;
         for step in 0..4 {
-            if let Err(e) = w.step(dt) { println!("case {case} kind {kind} step {step}: refused {e}"); break; }
+            if let Err(e) = w.step(dt) {
+                println!("case {case} kind {kind} step {step}: refused {e}");
+                break;
+            }
             let b = w.body(id).unwrap();
             if let Some(over) = room_overreach(b, half) {
                 if over > room_tolerance(b.shape()) {
                     failures += 1;
-                    println!("case {case} kind {kind} step {step}: over {over} report {:?} events {}", w.ccd_report(), w.events().len());
+                    println!(
+                        "case {case} kind {kind} step {step}: over {over} report {:?} events {}",
+                        w.ccd_report(),
+                        w.events().len()
+                    );
                     break;
                 }
             }
@@ -52,39 +87,88 @@ fn scratch_many() {
         let half = Vec3::new(3.0, 3.0, 3.0);
         let mut w = PhysicsWorld::new();
         w.collision_detection = SPHERE_MESH_CCD;
-        if case % 2 == 0 { w.gravity = Vec3::zeros(); }
+        if case % 2 == 0 {
+            w.gravity = Vec3::zeros();
+        }
         let (v, t) = room(half);
-        w.add_body(RigidBody::new_static(Shape::mesh(v, t).unwrap())).unwrap();
+        w.add_body(RigidBody::new_static(Shape::mesh(v, t).unwrap()))
+            .unwrap();
         for k in 0..8 {
             let shape = match rng.below(4) {
                 0 => Shape::sphere(0.2).unwrap(),
                 1 => Shape::capsule(0.1, 0.3).unwrap(),
                 2 => Shape::cuboid(Vec3::new(0.3, 0.2, 0.1)).unwrap(),
-                _ => Shape::convex_hull(&[Vec3::new(0.0,0.0,0.0),Vec3::new(0.4,0.0,0.0),Vec3::new(0.0,0.4,0.0),Vec3::new(0.0,0.0,0.4)]).unwrap(),
+                _ => Shape::convex_hull(&[
+                    Vec3::new(0.0, 0.0, 0.0),
+                    Vec3::new(0.4, 0.0, 0.0),
+                    Vec3::new(0.0, 0.4, 0.0),
+                    Vec3::new(0.0, 0.0, 0.4),
+                ])
+                .unwrap(),
             };
-            let at = Vec3::new(-1.8 + 1.2 * (k % 4) as f32, -0.6 + 1.2 * (k / 4) as f32, rng.range_f32(-1.0, 1.0));
-            let b = RigidBody::new_dynamic(shape, 1.0).unwrap().with_position(at)
-                .with_material(Material { friction: 0.5, restitution: rng.range_f32(0.0, 1.0), bounce_threshold: 0.5 })
-                .with_linear_velocity(Vec3::new(rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0)))
-                .with_angular_velocity(Vec3::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0)));
+            let at = Vec3::new(
+                -1.8 + 1.2 * (k % 4) as f32,
+                -0.6 + 1.2 * (k / 4) as f32,
+                rng.range_f32(-1.0, 1.0),
+            );
+            let b = RigidBody::new_dynamic(shape, 1.0)
+                .unwrap()
+                .with_position(at)
+                .with_material(Material {
+                    friction: 0.5,
+                    restitution: rng.range_f32(0.0, 1.0),
+                    bounce_threshold: 0.5,
+                })
+                .with_linear_velocity(Vec3::new(
+                    rng.range_f32(-60.0, 60.0),
+                    rng.range_f32(-60.0, 60.0),
+                    rng.range_f32(-60.0, 60.0),
+                ))
+                .with_angular_velocity(Vec3::new(
+                    rng.range_f32(-20.0, 20.0),
+                    rng.range_f32(-20.0, 20.0),
+                    rng.range_f32(-20.0, 20.0),
+                ));
             w.add_body(b).unwrap();
         }
-        if std::env::var("CASE").map_or(false, |c| c != case.to_string()) { continue; }
+        if std::env::var("CASE").map_or(false, |c| c != case.to_string()) {
+            continue;
+        }
         for step in 0..30 {
-            if let Err(e) = w.step(1.0 / 60.0) { println!("case {case} step {step}: refused {e}"); refusals += 1; break; }
+            if let Err(e) = w.step(1.0 / 60.0) {
+                println!("case {case} step {step}: refused {e}");
+                refusals += 1;
+                break;
+            }
             let mut bad = false;
             for (id, b) in w.bodies() {
-                if b.kind() != BodyKind::Dynamic { continue; }
+                if b.kind() != BodyKind::Dynamic {
+                    continue;
+                }
                 if let Some(over) = room_overreach(b, half) {
-                    if over > room_tolerance(b.shape()) { println!("case {case} step {step}: {id:?} over {over}"); bad = true; }
+                    if over > room_tolerance(b.shape()) {
+                        println!("case {case} step {step}: {id:?} over {over}");
+                        bad = true;
+                    }
                 }
             }
             if let Some((d, a, b)) = parapet_tests::overlap::deepest(&w) {
                 let (sa, sb) = (w.body(a).unwrap().shape(), w.body(b).unwrap().shape());
-                let tol = parapet::ccd::tolerances::held_depth(sa).min(parapet::ccd::tolerances::held_depth(sb)) + 1e-5;
-                if d > tol && w.body(a).unwrap().shape().is_solid() { println!("case {case} step {step}: {a:?} {b:?} overlap {d} > {tol} report {:?}", w.ccd_report()); bad = true; }
+                let tol = parapet::ccd::tolerances::promised_depth(sa)
+                    .min(parapet::ccd::tolerances::promised_depth(sb))
+                    + 1e-5;
+                if d > tol && w.body(a).unwrap().shape().is_solid() {
+                    println!(
+                        "case {case} step {step}: {a:?} {b:?} overlap {d} > {tol} report {:?}",
+                        w.ccd_report()
+                    );
+                    bad = true;
+                }
             }
-            if bad { failures += 1; break; }
+            if bad {
+                failures += 1;
+                break;
+            }
         }
     }
     println!("refusals {refusals}");

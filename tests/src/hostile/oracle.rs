@@ -181,10 +181,10 @@ pub fn room_overreach(body: &RigidBody, half: Vec3) -> Option<f64> {
 }
 
 /// The tolerance (m) of the room check for a body of shape `shape`: the
-/// depth the continuous step promises no body ends beyond, its held depth
-/// (`parapet::ccd::tolerances::held_depth`), plus 1e-5 m for the `f32`
+/// depth the continuous step promises no body ends beyond
+/// (`parapet::ccd::tolerances::promised_depth`), plus 1e-5 m for the `f32`
 /// storage of a pose a few metres from the origin (an ulp there is below
 /// 1e-6 m).
 pub fn room_tolerance(shape: &parapet::shape::Shape) -> f64 {
-    parapet::ccd::tolerances::held_depth(shape) + 1e-5
+    parapet::ccd::tolerances::promised_depth(shape) + 1e-5
 }

@@ -479,7 +479,13 @@ pub fn respond_contacts(
         .map(|l| l * (1.0 + restitution))
         .collect();
     event.apply_normal(&normal);
-    micro_collisions(&mut event, (&k, &u, &compression), &mut normal, tolerance, initial);
+    micro_collisions(
+        &mut event,
+        (&k, &u, &compression),
+        &mut normal,
+        tolerance,
+        initial,
+    );
 
     let limits: Vec<f64> = contacts
         .iter()

@@ -67,6 +67,9 @@ pub(crate) struct StepBody {
     /// The farthest point of its shape from its mass centre (m): what its
     /// spin can move at `|ω|` times this.
     pub reach: f64,
+    /// Its shape's skin radius (m): a sphere's or capsule's radius, 0 for a
+    /// polytope or a mesh.
+    pub skin: f64,
     /// Impacts charged to it in this step.
     pub impacts: u32,
     /// The time of its last impact (s), `-1` before any.
@@ -138,6 +141,7 @@ impl StepBody {
             }
         };
         let mover = role.is_mover();
+        let skin = swept.shape.core().map_or(0.0, |c| c.skin());
         let reach = match swept.shape.as_ref() {
             MovingShape::Convex(core) => core.reach_from(&com) + core.skin(),
             MovingShape::Mesh(mesh) => mesh
@@ -170,6 +174,7 @@ impl StepBody {
             },
             material: body.material(),
             reach,
+            skin,
             impacts: 0,
             last_impact: -1.0,
         }

@@ -60,7 +60,13 @@ pub const CLUSTER_CONTACTS: usize = 64;
 
 /// The bodies and contacts of the event of pair `p` at step time `t`
 /// (module docs): local body indices, the contacts of each pair.
-fn gather(island: &Island<'_, '_>, p: usize, t: f64, hit: &Hit, margin: f64) -> (Vec<usize>, Contacts) {
+fn gather(
+    island: &Island<'_, '_>,
+    p: usize,
+    t: f64,
+    hit: &Hit,
+    margin: f64,
+) -> (Vec<usize>, Contacts) {
     let points_of = |q: usize, hit: Option<&Hit>, margin: f64| {
         let pair = &island.pairs[q];
         let (ga, gb) = (island.global[pair.a], island.global[pair.b]);
@@ -117,11 +123,13 @@ fn gather(island: &Island<'_, '_>, p: usize, t: f64, hit: &Hit, margin: f64) -> 
 }
 
 /// The normal acceleration (m/s², `>= 0`) with which the bodies' spins
-/// press A's point at `arm_a` into B's at `arm_b` along the normal `n`
-/// (from B towards A): the centripetal accelerations `ω × (ω × r)` of the
-/// two material points, relative, towards B. A micro-collision lets such a
-/// point leave at `sqrt(2 h a)` (`h` the pair's held depth), so that it does
-/// not sink again by more than that before it comes back.
+/// press A's core point under its contact point at `arm_a` into B's at
+/// `arm_b` along the normal `n` (from B towards A): the centripetal
+/// accelerations `ω × (ω × r)` of the two core points (the contact point
+/// moved in by each body's skin: the distance follows the cores, a skin's
+/// own material point turns away), relative, towards B. A micro-collision
+/// lets such a point leave at `sqrt(2 h a)` (`h` the pair's held depth), so
+/// that it does not sink again by more than that before it comes back.
 fn pressing(a: &ImpactBody, arm_a: &Vec3d, b: &ImpactBody, arm_b: &Vec3d, n: &Vec3d) -> f64 {
     let centripetal = |w: &Vec3d, r: &Vec3d| w.cross(&w.cross(r));
     let relative = centripetal(&a.spin, arm_a) - centripetal(&b.spin, arm_b);
@@ -156,7 +164,9 @@ pub(crate) fn strike(
             let (a, b) = (&island.bodies[pair.a], &island.bodies[pair.b]);
             let (arm_a, arm_b) = (c.point - a.center_at(t), c.point - b.center_at(t));
             let (ia, ib) = (index_of(pair.a), index_of(pair.b));
-            let pressing = pressing(&bodies[ia], &arm_a, &bodies[ib], &arm_b, &c.normal);
+            let core_a = arm_a + c.normal * a.skin;
+            let core_b = arm_b - c.normal * b.skin;
+            let pressing = pressing(&bodies[ia], &core_a, &bodies[ib], &core_b, &c.normal);
             let remaining = (island.ctx.dt - t).max(f64::MIN_POSITIVE);
             let allowed_closing = if c.gap > MANIFOLD_MARGIN {
                 c.gap / remaining
@@ -181,11 +191,6 @@ pub(crate) fn strike(
         .map(|&m| (island.bodies[m].order, island.bodies[m].slot))
         .min()
         .map_or(island.bodies[island.pairs[p].a].slot, |(_, s)| s);
-    if std::env::var("PARAPET_DEBUG").is_ok() {
-        for c in &impact_contacts {
-            eprintln!("  contact a {} b {:?} sep {} normal {:?} arm {:?}", c.a, c.b, c.separation, c.normal, c.arm_a);
-        }
-    }
     let Some(response) =
         respond_contacts(&bodies, &impact_contacts).map_err(|e| CcdError::from_impact(first, e))?
     else {
@@ -195,7 +200,13 @@ pub(crate) fn strike(
     if members.len() > 2 {
         island.outcome.counts.cascades += 1;
     }
-    record(island, t, &contacts, &response.impulses, &response.normal_impulses);
+    record(
+        island,
+        t,
+        &contacts,
+        &response.impulses,
+        &response.normal_impulses,
+    );
     // Charge and move every mover whose velocities changed, in insertion
     // order.
     let mut movers: Vec<(usize, usize)> = members
@@ -223,17 +234,6 @@ pub(crate) fn strike(
         let (v, w) = response.velocities[i];
         body.strike(t, v, w);
         body.last_impact = t;
-        if std::env::var("PARAPET_DEBUG").is_ok() {
-            for (q, c) in &contacts {
-                let local = body.motion.rotation_at(0.0).inverse() * (c.point - body.center_at(t));
-                let at = |s: f64| body.motion.point_at(s, &(body.motion.local_center + local));
-                let h = 1.0e-5;
-                let (x0, x1, x2) = (at(0.0), at(h), at(2.0 * h));
-                let vel = (x1 - x0) / h;
-                let acc = (x2 - 2.0 * x1 + x0) / (h * h);
-                eprintln!("    after: pair {q} n.v {} n.a {} v {:?} w {:?}", c.normal.dot(&vel), c.normal.dot(&acc), v, w);
-            }
-        }
         struck.push(m);
     }
     Ok(struck)

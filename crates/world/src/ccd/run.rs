@@ -136,19 +136,40 @@ pub(crate) struct Pair {
     pub b: usize,
     /// Bumped at every query (stale events are skipped).
     pub version: u32,
-    /// The resting target (m) of a pair that was within its gap and not
-    /// closing fast at the step's start: its start distance less its held
-    /// depth, kept for the whole step.
-    pub rest: Option<f64>,
-    /// The held target (m) of a pair held since its bodies' last strike:
-    /// its distance then less its contact tolerance.
-    pub held: Option<f64>,
+    /// The held floor (m) of a pair found closing slowly in this step: its
+    /// distance then (at most 0) less its held depth. Kept for the step.
+    pub floor: Option<f64>,
+    /// The target (m) of its queries.
+    pub target: f64,
+    /// The arbiter's tolerance (m) of its queries: its contact tolerance,
+    /// finer after a hold one step of [`PROGRESS_FRACTION`] deeper.
+    pub tolerance: f64,
     /// Its lengths.
     pub lengths: PairLengths,
     /// Strikes it took in this step.
     pub strikes: u32,
     /// The hit of its last query.
     pub hit: Option<Hit>,
+}
+
+/// The step of a hold that does not lower a pair to its floor, as a
+/// fraction of its contact tolerance (dimensionless): 1/4. Small, so that
+/// a pair struck again and again at its floor (a micro-collision each
+/// time) sinks by a quarter of a tolerance per strike; not smaller, since
+/// the query of each step takes a tolerance of half the step (finer
+/// tolerances cost iterations).
+pub const PROGRESS_FRACTION: f64 = 1.0 / 4.0;
+
+/// The held floor (m) of a pair at distance `gap` (m): its held depth
+/// below touching, or, for a pair already deeper (from an earlier step,
+/// before the discrete solver's correction), one tolerance below where it
+/// is: never deeper than the deeper of the two.
+fn floor_below(gap: f64, lengths: &PairLengths) -> f64 {
+    if gap >= -lengths.held {
+        -lengths.held
+    } else {
+        gap - lengths.tolerance
+    }
 }
 
 /// The island's working state.
@@ -174,7 +195,7 @@ pub(crate) struct Island<'c, 'a> {
 /// pairs and impacts, so that the loop ends even if a pair kept coming back
 /// at one instant; beyond it the step is refused as a sub-step limit.
 pub(crate) fn event_budget(pairs: usize, movers: usize, max_impacts: u32) -> u64 {
-    16 * (pairs as u64 + 1) + 4 * movers as u64 * (max_impacts as u64 + 1)
+    64 * (pairs as u64 + 1) + 4 * movers as u64 * (max_impacts as u64 + 1)
 }
 
 impl<'c, 'a> Island<'c, 'a> {
@@ -245,8 +266,9 @@ impl<'c, 'a> Island<'c, 'a> {
             a,
             b,
             version: 0,
-            rest: None,
-            held: None,
+            floor: None,
+            target: lengths.gap,
+            tolerance: lengths.tolerance,
             lengths,
             strikes: 0,
             hit: None,
@@ -274,8 +296,8 @@ impl<'c, 'a> Island<'c, 'a> {
         let dt = self.ctx.dt;
         let (ma, mb) = self.motions(p, t);
         let pair = &self.pairs[p];
-        let target = pair.held.or(pair.rest).unwrap_or(pair.lengths.gap);
-        let request = ToiRequest::new(0.0, (dt - t).max(0.0), target, pair.lengths.tolerance)
+        let target = pair.target;
+        let request = ToiRequest::new(0.0, (dt - t).max(0.0), target, pair.tolerance)
             .with_budget(self.ctx.budget);
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
         let answer = time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request);
@@ -310,21 +332,27 @@ impl<'c, 'a> Island<'c, 'a> {
         Ok(())
     }
 
-    /// Holds pair `p`, which is at distance `gap` (m, at most) and not
-    /// closing fast at step time `t`: at the step's start, a resting
-    /// contact, held one held depth below its start distance for the whole
-    /// step; later, a pair just struck or grazing, held one contact
-    /// tolerance below its present distance until either body is struck
-    /// again. Then queried again.
-    fn hold(&mut self, p: usize, t: f64, gap: f64, resting: bool) -> Result<(), CcdError> {
-        let untouched = |x: usize| self.bodies[x].last_impact < 0.0;
-        let first = untouched(self.pairs[p].a) && untouched(self.pairs[p].b);
+    /// Holds pair `p`, at distance at most `gap` (m) at step time `t`, and
+    /// queries it again: down to its held floor (set now, one held depth
+    /// below its distance, when `slow` and it has none), or, a pair at its
+    /// floor or not closing at all, one contact tolerance below its
+    /// distance.
+    fn hold(&mut self, p: usize, t: f64, gap: f64, slow: bool) -> Result<(), CcdError> {
         let pair = &mut self.pairs[p];
-        let target = pair.held.or(pair.rest).unwrap_or(pair.lengths.gap);
-        if resting && first {
-            pair.rest = Some(gap.min(target) - pair.lengths.held);
-        } else {
-            pair.held = Some(gap.min(target) - pair.lengths.tolerance);
+        let tol = pair.lengths.tolerance;
+        if slow && pair.floor.is_none() {
+            pair.floor = Some(floor_below(gap, &pair.lengths));
+        }
+        match pair.floor {
+            Some(f) if gap > f + tol => (pair.target, pair.tolerance) = (f, tol),
+            _ => {
+                // One small step deeper, with a tolerance finer still, so
+                // that a pair that does not close is not hit again at once
+                // and one pressed at its floor sinks by hardly anything
+                // per strike.
+                let step = tol * PROGRESS_FRACTION;
+                (pair.target, pair.tolerance) = (gap.min(pair.target) - step, 0.5 * step);
+            }
         }
         self.query(p, t)
     }
@@ -344,14 +372,6 @@ impl<'c, 'a> Island<'c, 'a> {
             b.motion.velocity_at(t - b.since, &at)
         };
         -hit.normal.dot(&(va - vb))
-    }
-
-    /// A bound (m) of how far any point of pair `p`'s bodies moves
-    /// relative to the other over the whole step: `(|v_a − v_b| + |ω_a|
-    /// r_a + |ω_b| r_b) dt`. A pair that moves less than half its held depth
-    /// rests; a tumbling or sliding body in contact does not.
-    fn relative_travel(&self, p: usize) -> f64 {
-        self.relative_speed(p) * self.ctx.dt
     }
 
     /// A bound (m/s) of how fast any point of pair `p`'s bodies moves
@@ -415,7 +435,9 @@ impl<'c, 'a> Island<'c, 'a> {
         }
         for k in 0..self.pairs_of[m].len() {
             let p = self.pairs_of[m][k];
-            self.pairs[p].held = None;
+            let pair = &mut self.pairs[p];
+            pair.target = pair.floor.unwrap_or(pair.lengths.gap);
+            pair.tolerance = pair.lengths.tolerance;
             self.query(p, t)?;
         }
         Ok(())
@@ -465,38 +487,31 @@ impl<'c, 'a> Island<'c, 'a> {
         };
         let closing = self.closing(p, t, &hit);
         let lengths = self.pairs[p].lengths;
-        let pair = &self.pairs[p];
-        // How far the pair may sink by the end of the step at its present
-        // closing speed and still be held: half its held depth for a
-        // resting contact at the step's start (a pair that barely moves),
-        // its contact tolerance otherwise.
-        let untouched = |x: usize| self.bodies[x].last_impact < 0.0;
-        let resting = t == 0.0
-            && pair.rest.is_none()
-            && pair.held.is_none()
-            && untouched(pair.a)
-            && untouched(pair.b)
-            && self.relative_travel(p) <= 0.5 * lengths.held;
-        let allowance = if resting {
-            0.5 * lengths.held
-        } else {
-            lengths.tolerance
-        };
-        if !(closing * (self.ctx.dt - t) > allowance) {
-            if std::env::var("PARAPET_DEBUG").is_ok() {
-                let a = &self.bodies[self.pairs[p].a];
-                eprintln!("hold t {t} since {} closing {closing} gap {} normal {:?} point {:?} pa {:?} pb {:?} c {:?} v {:?} w {:?} held {:?} feat {:?}/{:?}", a.since, hit.gap, hit.normal, hit.point, hit.point_a, hit.point_b, a.center_at(t), a.motion.velocity, a.motion.spin, self.pairs[p].held, hit.feature_a, hit.feature_b);
-            }
+        // How far the pair would sink by the end of the step at its present
+        // closing speed decides: hardly at all, held a tolerance deeper;
+        // less than its held depth and not at its held floor yet, held down
+        // to that floor (a resting or scraping contact: the discrete
+        // solver's); anything more, struck.
+        let sink = closing * (self.ctx.dt - t);
+        let at_floor = self.pairs[p]
+            .floor
+            .is_some_and(|f| hit.gap <= f + lengths.tolerance);
+        if !(sink > lengths.tolerance) || (!(sink > lengths.held) && !at_floor) {
             self.outcome.counts.holds += 1;
-            return Ok(self.hold(p, t, hit.gap, resting)?);
-        }
-        if std::env::var("PARAPET_DEBUG").is_ok() {
-            eprintln!("strike t {t} pair {}-{} closing {closing} gap {} normal {:?} pa {:?} target {:?}/{:?} iters {} v {:?} w {:?} arm {:?}", self.bodies[self.pairs[p].a].slot, self.bodies[self.pairs[p].b].slot, hit.gap, hit.normal, hit.point_a, self.pairs[p].rest, self.pairs[p].held, hit.iterations, self.bodies[self.pairs[p].a].motion.velocity, self.bodies[self.pairs[p].a].motion.spin, hit.point_a - self.bodies[self.pairs[p].a].center_at(t));
+            let slow = sink > lengths.tolerance;
+            return Ok(self.hold(p, t, hit.gap, slow)?);
         }
         let struck = strike(self, p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap, false)?);
+        }
+        let pair = &mut self.pairs[p];
+        if pair.floor.is_none() && !(sink > 2.0 * lengths.held) {
+            // Struck slowly: a scraping or pressing contact; it may sink
+            // to a floor before its next strike (a micro-collision then
+            // meets it at the speed it left with).
+            pair.floor = Some(floor_below(hit.gap, &lengths));
         }
         for m in struck {
             self.struck[m] = true;

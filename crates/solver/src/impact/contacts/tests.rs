@@ -159,7 +159,7 @@ fn a_kinematic_side_keeps_its_velocity() {
         normal: Vec3d::z(),
         material: material(0.0, 1.0),
         separation: 0.0,
-            allowed_closing: 0.0,
+        allowed_closing: 0.0,
     };
     let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
     // Closing at 5 m/s, leaving at 5 m/s: 3 + 5 = 8 m/s (within the
@@ -236,8 +236,16 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
                     arm_b: point - centres[b],
                     normal: rng.vec(1.0).normalize(),
                     material: material(rng.range(0.0, 1.5) as f32, rng.range(0.0, 1.0) as f32),
-                    separation: if rng.unit() < 0.3 { rng.range(0.0, 3.0) } else { 0.0 },
-                    allowed_closing: if rng.unit() < 0.3 { rng.range(0.0, 2.0) } else { 0.0 },
+                    separation: if rng.unit() < 0.3 {
+                        rng.range(0.0, 3.0)
+                    } else {
+                        0.0
+                    },
+                    allowed_closing: if rng.unit() < 0.3 {
+                        rng.range(0.0, 2.0)
+                    } else {
+                        0.0
+                    },
                 }
             })
             .collect();
@@ -301,7 +309,7 @@ fn too_many_contacts_are_refused() {
         normal: Vec3d::z(),
         material: material(0.0, 0.0),
         separation: 0.0,
-            allowed_closing: 0.0,
+        allowed_closing: 0.0,
     };
     let contacts = vec![c; MAX_EVENT_CONTACTS + 1];
     assert_eq!(
@@ -319,7 +327,12 @@ fn too_many_contacts_are_refused() {
 #[test]
 fn a_separation_speed_lifts_a_plastic_contact_but_never_beyond_its_closing() {
     for (closing, separation, leaving) in [(2.0, 0.5, 0.5), (0.3, 0.5, 0.3), (2.0, 0.0, 0.0)] {
-        let bodies = [body(1.0, Mat3d::identity(), Vec3d::new(0.0, 0.0, -closing), Vec3d::zeros())];
+        let bodies = [body(
+            1.0,
+            Mat3d::identity(),
+            Vec3d::new(0.0, 0.0, -closing),
+            Vec3d::zeros(),
+        )];
         let contact = ImpactContact {
             a: 0,
             b: None,
@@ -332,6 +345,9 @@ fn a_separation_speed_lifts_a_plastic_contact_but_never_beyond_its_closing() {
         };
         let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
         // Within the regularization's 1e-8 relative of the impulse.
-        assert!((r.velocities[0].0.z - leaving).abs() < 1e-7, "{closing} {separation}: {r:?}");
+        assert!(
+            (r.velocities[0].0.z - leaving).abs() < 1e-7,
+            "{closing} {separation}: {r:?}"
+        );
     }
 }
