@@ -368,7 +368,13 @@ pub(crate) fn core_pair(
         } else {
             point_bounds(&sa.posed.points, &ka, &br.axis, true, &mut sa.bounds);
             point_bounds(&sb.posed.points, &kb, &br.axis, false, &mut sb.bounds);
-            Some(admissible_time(&sa.bounds, &sb.bounds, level))
+            Some(admissible_time(
+                &sa.bounds,
+                &sb.bounds,
+                level,
+                motion_a.turns(),
+                motion_b.turns(),
+            ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
         match next {
