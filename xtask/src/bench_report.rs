@@ -1,6 +1,6 @@
 //! `cargo xtask bench-report [--quick]`: runs the criterion benches of
 //! `parapet-benches` (ccd_step, walkers, scaling, triangle_index, sweeps,
-//! ccd_policy, vs_rapier),
+//! ccd_policy, vs_rapier, toi),
 //! reads criterion's per-sample output (`target/criterion/**/new/sample.json`
 //! and `benchmark.json`) and the checks the benches record outside their
 //! timing, and writes the performance report: `ccd-performance.md` (machine,
@@ -22,6 +22,7 @@ mod cells;
 mod parse;
 mod plot;
 mod policy;
+mod toi;
 mod versus;
 mod write;
 
@@ -30,7 +31,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 /// The benches run, in report order.
-pub const BENCHES: [&str; 7] = [
+pub const BENCHES: [&str; 8] = [
     "ccd_step",
     "walkers",
     "scaling",
@@ -38,6 +39,7 @@ pub const BENCHES: [&str; 7] = [
     "sweeps",
     "ccd_policy",
     "vs_rapier",
+    "toi",
 ];
 
 /// One benchmark's per-step times (ns), one per criterion sample.

@@ -10,6 +10,7 @@
 pub mod advance;
 pub mod contact;
 pub mod moving;
+pub mod query;
 pub mod ray;
 pub mod solid;
 pub mod sweep;

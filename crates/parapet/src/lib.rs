@@ -126,8 +126,40 @@ pub mod body {
 /// (time of impact of translating shapes against triangles and each other),
 /// inclusion-based CCD queries, and the contact reports of a world step.
 ///
-/// Each submodule is the pure-function layer (no world): a user who only
-/// wants a time of impact calls [`sweep`](collide::sweep) directly.
+/// Each submodule is the pure-function layer (no world). A user who only
+/// wants a time of impact calls [`time_of_impact`](collide::time_of_impact):
+/// any two shapes, each under its own [`Motion`](collide::Motion) (fixed,
+/// translating, or turning at a constant angular velocity), the first time
+/// their distance reaches a target, never late.
+///
+/// ```
+/// use parapet::collide::{time_of_impact, Motion, ToiOptions, TOI_DISTANCE_TOLERANCE};
+/// use parapet::math::{Quat, Vec3};
+/// use parapet::shape::Shape;
+///
+/// // A 2 m stick turning end over end at 10 rad/s, its centre 1.5 m above
+/// // a floor and falling at 2 m/s, against a static box floor.
+/// let stick = Shape::capsule(0.05, 1.0)?;
+/// let floor = Shape::cuboid(Vec3::new(10.0, 10.0, 0.5))?;
+/// let falling = Motion::new(
+///     Vec3::new(0.0, 0.0, 1.5),
+///     Quat::identity(),
+///     Vec3::new(0.0, 0.0, -2.0),
+///     Vec3::new(10.0, 0.0, 0.0),
+/// );
+/// let still = Motion::fixed(Vec3::new(0.0, 0.0, -0.5), Quat::identity());
+/// let toi = time_of_impact(&stick, &falling, &floor, &still, &ToiOptions::new(1.0))?
+///     .expect("the stick lands");
+/// // The stick's lowest point at that time is within the tolerance of the floor.
+/// let (p, q) = falling.pose_at(toi.time);
+/// let low = [-1.0f32, 1.0].map(|z| (p + q * Vec3::new(0.0, 0.0, z)).z - 0.05);
+/// assert!(low[0].min(low[1]) <= TOI_DISTANCE_TOLERANCE + 1e-5);
+/// assert!(toi.normal.z < -0.99); // from the stick towards the floor
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// The continuous sweeps of translating shapes against triangles are in
+/// [`sweep`](collide::sweep):
 ///
 /// ```
 /// use parapet::collide::sweep::{sweep_sphere_triangle, SweepOutcome};
@@ -143,6 +175,10 @@ pub mod body {
 /// ```
 pub mod collide {
     pub use parapet_inclusion as inclusion;
+    pub use parapet_narrow::query::{
+        time_of_impact, Motion, TimeOfImpact, ToiError, ToiOptions, TOI_DISTANCE_TOLERANCE,
+        TOI_MAX_ITERATIONS,
+    };
     pub use parapet_narrow::{contact, ray, solid, sweep};
     pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
 }

@@ -25,6 +25,7 @@ pub mod oracle;
 pub mod run;
 pub mod scenes;
 pub mod state;
+pub mod toi;
 pub mod values;
 
 pub use arbitrary::{Result, Unstructured};

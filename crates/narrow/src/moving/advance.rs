@@ -17,19 +17,35 @@
 //! (which bounds the signed distance from below) is at least
 //! `min_{i,j} (β_j − α_i) + (σ_j − s_i) h − (k_i + k_j) h²`. Each term is
 //! concave in `h`, so the first time it reaches the level is its smaller
-//! positive root, in the cancellation-free form; the step is the least over
-//! the pairs. Points far below the support cost nothing until late; a spin
-//! about `n` (a stick spinning flat over a floor) bends nothing along `n`;
-//! under a pure relative translation the rates are exact and nothing bends,
-//! so the advancement is a GJK ray cast.
+//! positive root, in the cancellation-free form.
+//!
+//! A turn is also bounded outright: the arm's part along `ω̂` stays, the
+//! rest runs on a circle of radius `ρ`, so along `n` a point stays within
+//! `n·c(h) + n·r_∥ ± |n × ω̂| ρ`, linear in `h` at the mass centre's rate
+//! `n·v` (the *bounded turn*). Either bound holds, so a pair of points keeps
+//! the level until the latest of the roots of their four combinations, and
+//! the step is the least of those times over the pairs.
+//!
+//! So the bound is per pair of features: each pair of points (a vertex of
+//! one core against a vertex of the other, and through the axis a vertex
+//! against a face or an edge against an edge) closes at its own rate, and
+//! the axis is the closest-feature direction of the moment, a plane tilted
+//! about the edge that a body slides past rather than the face it is beside.
+//! Points far below the support cost nothing until late; a spin about `n`
+//! (a stick spinning flat over a floor) bends nothing along `n`; a body
+//! turning fast while it drifts slowly (a stick tumbling over a floor) is
+//! held back by its drift, not its tip speed; under a pure relative
+//! translation the rates are exact and nothing bends, so the advancement
+//! is a GJK ray cast.
 //!
 //! # Precision domain
 //! `f64` in the working frame. Every position carries the caller's slack
 //! (`super::domain::position_slack`), which the caller has already
 //! subtracted from the level's margin; here each rate is lowered by
 //! `8 ε` of its operands plus `|ω|` times the position slack, each bend
-//! raised by the same relative amount plus `|ω|²` times half the slack, and
-//! the root shrunk by `8 ε`.
+//! raised by the same relative amount plus `|ω|²` times half the slack, the
+//! bounded turn's radius raised by the slack and its offset by `8 ε` of its
+//! operands, and the root shrunk by `8 ε`.
 
 use parapet_math::Vec3d;
 
@@ -46,12 +62,16 @@ pub(crate) struct Kinematics {
     pub(crate) slack: f64,
 }
 
-/// One point's bound along the axis: `value + rate h ± bend h²`.
+/// One point's two bounds along the axis: the Taylor bound
+/// `value + rate h ± bend h²`, and the bound of a bounded turn
+/// `far_value + far_rate h` (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct PointBound {
     value: f64,
     rate: f64,
     bend: f64,
+    far_value: f64,
+    far_rate: f64,
 }
 
 /// Fills `out` with the bounds along `n` of `points`, upper bounds for A
@@ -67,12 +87,16 @@ pub(crate) fn point_bounds(
     let eps = f64::EPSILON;
     let w = k.spin;
     let wn = w.norm();
+    let axis = if wn > 0.0 { w / wn } else { Vec3d::zeros() };
     // |n × ω̂|, raised for the rounding of n and of the cross product.
     let across = if wn > 0.0 {
         (n.cross(&w).norm() / wn + 8.0 * eps).min(1.0)
     } else {
         0.0
     };
+    let sign = if upper { 1.0 } else { -1.0 };
+    let center = n.dot(&k.center);
+    let far_rate = n.dot(&k.velocity) + sign * 8.0 * eps * k.velocity.amax();
     for p in points {
         let r = p - k.center;
         let wr = w.cross(&r);
@@ -80,15 +104,19 @@ pub(crate) fn point_bounds(
         let rate_slack =
             8.0 * eps * (k.velocity.amax() + 2.0 * w.amax() * r.amax() + u.amax()) + wn * k.slack;
         let bend = 0.5 * wn * (wr.norm() + wn * k.slack) * across * (1.0 + 16.0 * eps);
-        let rate = n.dot(&u);
+        // The turn keeps the arm's part along the spin axis and moves the
+        // rest (length rho) on a circle: along n, within |n x w^| rho.
+        let along = axis * axis.dot(&r);
+        let rho = (r - along).norm() + k.slack;
+        let far_slack = k.slack + 8.0 * eps * (k.center.amax() + r.amax());
         out.push(PointBound {
             value: n.dot(p),
-            rate: if upper {
-                rate + rate_slack
-            } else {
-                rate - rate_slack
-            },
+            rate: n.dot(&u) + sign * rate_slack,
             bend,
+            far_value: center
+                + n.dot(&along)
+                + sign * (across * rho * (1.0 + 4.0 * eps) + far_slack),
+            far_rate,
         });
     }
 }
@@ -115,10 +143,36 @@ fn concave_root(g: f64, c: f64, k: f64) -> f64 {
     }
 }
 
+/// [`admissible_time`] when neither core turns: every point moves at its
+/// mass centre's velocity, so the separation along `n` is exactly
+/// `separation + n·(v_B − v_A) h` (the rates lowered as in
+/// [`point_bounds`]); no pair needs its own root.
+pub(crate) fn translating_time(
+    separation: f64,
+    level: f64,
+    n: &Vec3d,
+    a: &Kinematics,
+    b: &Kinematics,
+) -> f64 {
+    let slack = 16.0 * f64::EPSILON * (a.velocity.amax() + b.velocity.amax());
+    let rate = n.dot(&b.velocity) - n.dot(&a.velocity) - slack;
+    concave_root(separation - level, rate, 0.0) * (1.0 - 8.0 * f64::EPSILON)
+}
+
 /// The longest time (s, `+∞` when unbounded) during which the separation
-/// along the axis of the bounds stays above `level` (m): the least root
-/// over the point pairs (module docs), shrunk for its rounding.
-pub(crate) fn admissible_time(a: &[PointBound], b: &[PointBound], level: f64) -> f64 {
+/// along the axis of the bounds stays above `level` (m): over the point
+/// pairs the least of each pair's certified time, the latest root over the
+/// combinations of its points' bounds (either bound holds, so the gap is
+/// above the level while any of them is), shrunk for its rounding.
+/// `a_turns` and `b_turns` say whether A and B spin (without a spin the
+/// two bounds coincide).
+pub(crate) fn admissible_time(
+    a: &[PointBound],
+    b: &[PointBound],
+    level: f64,
+    a_turns: bool,
+    b_turns: bool,
+) -> f64 {
     let mut t = f64::INFINITY;
     for pb in b {
         for pa in a {
@@ -131,7 +185,23 @@ pub(crate) fn admissible_time(a: &[PointBound], b: &[PointBound], level: f64) ->
             if g > 0.0 && k <= 0.0 && closing * t <= g {
                 continue;
             }
-            t = t.min(concave_root(g, c, k));
+            let mut pair = concave_root(g, c, k);
+            if pair >= t {
+                continue;
+            }
+            if a_turns {
+                let g = pb.value - pa.far_value - level;
+                pair = pair.max(concave_root(g, pb.rate - pa.far_rate, pb.bend));
+            }
+            if b_turns {
+                let g = pb.far_value - pa.value - level;
+                pair = pair.max(concave_root(g, pb.far_rate - pa.rate, pa.bend));
+            }
+            if a_turns && b_turns {
+                let g = pb.far_value - pa.far_value - level;
+                pair = pair.max(concave_root(g, pb.far_rate - pa.far_rate, 0.0));
+            }
+            t = t.min(pair);
         }
     }
     t * (1.0 - 8.0 * f64::EPSILON)
@@ -152,6 +222,46 @@ mod tests {
     }
 
     #[test]
+    fn the_translating_time_is_the_point_pairs_time() {
+        // Random points and translations: the closed form equals the least
+        // root over the point pairs (to rounding).
+        let mut seed = 9u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..200 {
+            let mut v = || Vec3d::new(rnd(), rnd(), rnd());
+            let ka = Kinematics {
+                velocity: v() * 10.0,
+                ..rest()
+            };
+            let kb = Kinematics {
+                center: Vec3d::new(0.0, 0.0, 5.0),
+                velocity: v() * 10.0,
+                ..rest()
+            };
+            let pa: Vec<Vec3d> = (0..5).map(|_| v()).collect();
+            let pb: Vec<Vec3d> = (0..5).map(|_| v() + kb.center).collect();
+            let n = Vec3d::z();
+            let (mut ba, mut bb) = (Vec::new(), Vec::new());
+            point_bounds(&pa, &ka, &n, true, &mut ba);
+            point_bounds(&pb, &kb, &n, false, &mut bb);
+            let pairs = admissible_time(&ba, &bb, 0.5, false, false);
+            let sep = pb.iter().map(|p| p.z).fold(f64::MAX, f64::min)
+                - pa.iter().map(|p| p.z).fold(f64::MIN, f64::max);
+            let closed = translating_time(sep, 0.5, &n, &ka, &kb);
+            // Both lower the rate by a few ulps of the speeds: 1e-12.
+            assert!(
+                (pairs - closed).abs() <= 1e-12 * pairs.max(1.0) || pairs == closed,
+                "{pairs} {closed}"
+            );
+        }
+    }
+
+    #[test]
     fn a_straight_fall_reaches_the_level_exactly() {
         // A point 1 m above a fixed point, falling at 10 m/s: the gap
         // reaches 0.2 m after 0.08 s (to rounding).
@@ -163,7 +273,7 @@ mod tests {
         let (mut ba, mut bb) = (Vec::new(), Vec::new());
         point_bounds(&[Vec3d::zeros()], &a, &n, true, &mut ba);
         point_bounds(&[Vec3d::new(0.0, 0.0, 1.0)], &rest(), &n, false, &mut bb);
-        let t = admissible_time(&ba, &bb, 0.2);
+        let t = admissible_time(&ba, &bb, 0.2, false, false);
         assert!(t <= 0.08 && t > 0.08 * (1.0 - 1e-13), "{t}");
     }
 
@@ -189,7 +299,29 @@ mod tests {
         );
         // Only the rounding terms remain (a bend of 8 eps of |w|^2 r / 2,
         // about 2e-12 m/s^2, against a 0.1 m margin): days.
-        assert!(admissible_time(&ba, &bb, 0.9) > 1e5);
+        assert!(admissible_time(&ba, &bb, 0.9, false, true) > 1e5);
+    }
+
+    #[test]
+    fn a_stick_tumbling_high_above_a_floor_takes_a_long_step() {
+        // A 2 m stick turning end over end at 50 rad/s, its centre 1.5 m
+        // above the floor, falling at 1 m/s: its tips stay 0.5 m above the
+        // floor until the fall closes it, after about 0.5 s. The Taylor
+        // bound alone (tip speed 50 m/s) would allow 0.01 s.
+        let n = Vec3d::z();
+        let stick = Kinematics {
+            center: Vec3d::new(0.0, 0.0, 1.5),
+            velocity: Vec3d::new(0.0, 0.0, -1.0),
+            spin: Vec3d::new(50.0, 0.0, 0.0),
+            slack: 0.0,
+        };
+        let floor = [Vec3d::new(-5.0, -5.0, 0.0), Vec3d::new(5.0, 5.0, 0.0)];
+        let (mut ba, mut bb) = (Vec::new(), Vec::new());
+        point_bounds(&floor, &rest(), &n, true, &mut ba);
+        let tips = [Vec3d::new(0.0, 1.0, 1.5), Vec3d::new(0.0, -1.0, 1.5)];
+        point_bounds(&tips, &stick, &n, false, &mut bb);
+        let t = admissible_time(&ba, &bb, 0.0, false, true);
+        assert!(t > 0.49 && t <= 0.5, "{t}");
     }
 
     #[test]
@@ -203,17 +335,20 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
         };
-        for _ in 0..400 {
+        for case in 0..400 {
+            // Half the cases turn fast and move slowly: the bounded-turn
+            // bound decides their steps.
+            let speed = if case % 2 == 0 { 10.0 } else { 0.3 };
             let mut v = || Vec3d::new(rnd(), rnd(), rnd());
             let ka = Kinematics {
                 center: v(),
-                velocity: v() * 10.0,
+                velocity: v() * speed,
                 spin: v() * 30.0,
                 slack: 0.0,
             };
             let kb = Kinematics {
                 center: v() + Vec3d::new(0.0, 0.0, 4.0),
-                velocity: v() * 10.0,
+                velocity: v() * speed,
                 spin: v() * 30.0,
                 slack: 0.0,
             };
@@ -224,12 +359,12 @@ mod tests {
             point_bounds(&pa, &ka, &n, true, &mut ba);
             point_bounds(&pb, &kb, &n, false, &mut bb);
             let level = -0.5;
-            let t = admissible_time(&ba, &bb, level).min(1.0);
+            let t = admissible_time(&ba, &bb, level, true, true).min(4.0);
             let at = |k: &Kinematics, p: &Vec3d, s: f64| {
                 k.center + k.velocity * s + Quatd::from_scaled_axis(k.spin * s) * (p - k.center)
             };
-            for step in 0..=100 {
-                let s = t * step as f64 / 100.0;
+            for step in 0..=400 {
+                let s = t * step as f64 / 400.0;
                 let hi = pa
                     .iter()
                     .map(|p| n.dot(&at(&ka, p, s)))

@@ -16,7 +16,11 @@
 //!   over a window, for a caller's candidate search.
 //!
 //! # Dispatch
-//! Two convex cores: the core pair loop (`toi.rs`); a core and a mesh: the
+//! Two convex cores: when neither turns and a closed form or a
+//! separating-axis sweep covers the pair, the exact kernels of the
+//! translating sweeps (`exact.rs`, bit for bit with the `f32` sweeps on
+//! `f32` inputs); otherwise conservative advancement with per-feature
+//! closing bounds (`toi.rs`, `advance.rs`). A core and a mesh: the
 //! mesh side (`mesh.rs`) over its candidate triangles, earliest first, ties
 //! to the lower triangle index; two meshes: each candidate triangle of B
 //! against mesh A. A mesh on side A is answered as side B and swapped back
@@ -26,6 +30,7 @@
 //! `core.rs` (cores, mesh side, the shape enum), `motion.rs`, `domain.rs`
 //! (precision domain, slack, refusals), `gjk.rs` (closest points of two
 //! point clouds), `separation.rs` (the signed-distance bracket),
+//! `exact.rs` (the translating pairs' closed forms),
 //! `advance.rs` (the certified step along a fixed axis), `toi.rs` (the core
 //! pair loop, the request and the answer), `mesh.rs`, `bounds.rs`.
 

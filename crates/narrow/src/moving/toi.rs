@@ -36,7 +36,7 @@
 use parapet_math::rounding::add_down;
 use parapet_math::{Quatd, Vec3d};
 
-use super::advance::{admissible_time, point_bounds, Kinematics, PointBound};
+use super::advance::{admissible_time, point_bounds, translating_time, Kinematics, PointBound};
 use super::core::{Core, CoreKind};
 use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
 use super::exact::translation;
@@ -302,12 +302,14 @@ pub(crate) fn core_pair(
             domain::within("mass centre coordinate", c.amax(), domain::MAX_COORDINATE)?;
         }
     }
-    sa.pose(start, &origin);
-    sb.pose(start, &origin);
-    if (b.kind() == CoreKind::Triangle && wholly_behind(&sb.posed.points, &sa.posed.points))
-        || (a.kind() == CoreKind::Triangle && wholly_behind(&sa.posed.points, &sb.posed.points))
-    {
-        return Ok(None);
+    if a.kind() == CoreKind::Triangle || b.kind() == CoreKind::Triangle {
+        sa.pose(start, &origin);
+        sb.pose(start, &origin);
+        if (b.kind() == CoreKind::Triangle && wholly_behind(&sb.posed.points, &sa.posed.points))
+            || (a.kind() == CoreKind::Triangle && wholly_behind(&sa.posed.points, &sb.posed.points))
+        {
+            return Ok(None);
+        }
     }
     let mut axes = Vec::new();
     if let Some(exact) = translation(
@@ -365,10 +367,18 @@ pub(crate) fn core_pair(
         let level = request.target + skins + slack;
         let h = if gap - request.target <= request.tolerance {
             None
+        } else if !motion_a.turns() && !motion_b.turns() {
+            Some(translating_time(br.lower, level, &br.axis, &ka, &kb))
         } else {
             point_bounds(&sa.posed.points, &ka, &br.axis, true, &mut sa.bounds);
             point_bounds(&sb.posed.points, &kb, &br.axis, false, &mut sb.bounds);
-            Some(admissible_time(&sa.bounds, &sb.bounds, level))
+            Some(admissible_time(
+                &sa.bounds,
+                &sb.bounds,
+                level,
+                motion_a.turns(),
+                motion_b.turns(),
+            ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
         match next {
