@@ -39,6 +39,12 @@ use crate::world::mesh_triangle_edges;
 /// them.
 pub const MANIFOLD_MARGIN: f64 = 1.0e-3;
 
+/// The cosine (dimensionless) above which an event point's normal is taken
+/// to be the arbiter's: cos 2°. Rounding tilts a contact test's normal by
+/// far less; a different feature's normal (a box edge against a face)
+/// differs by far more.
+pub const NORMAL_AGREEMENT: f64 = 0.999_390_827_019_095_7;
+
 /// One contact point of an event, between the pair's body A and body B.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct EventPoint {
@@ -158,6 +164,24 @@ pub(crate) fn event_points(
                     }
                 }
             }
+        }
+    }
+    if let Some(h) = hit {
+        // The arbiter's normal is computed in `f64` at the exact poses; the
+        // contact test's from `f32` poses carries their rounding (a small
+        // sphere's normal tilts by about an ulp over its radius). Where the
+        // two agree within [`NORMAL_AGREEMENT`], the arbiter's is taken.
+        for p in out.iter_mut() {
+            if p.normal.dot(&h.normal) > NORMAL_AGREEMENT {
+                p.normal = h.normal;
+            }
+        }
+        // A lone point (a sphere, a capsule's cap, a corner) is the
+        // arbiter's own witness on A, in `f64`: its lever arm then lies
+        // along the normal as exactly as the geometry says, and a spin that
+        // friction starts does not tilt the rebound.
+        if out.len() == 1 && out[0].normal == h.normal {
+            out[0].point = h.point_a;
         }
     }
     if out.is_empty() {

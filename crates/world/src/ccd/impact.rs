@@ -2,13 +2,14 @@
 //! one impulse routine of the solver, and the new motions.
 //!
 //! # Method
-//! A single impact is the pair's contact points at the event's instant
-//! ([`super::contact::event_points`]). A *cascade* — a second impact of a
-//! mover at the same instant, a body landing on a resting stack — gathers
-//! every contact touching at that instant among the movers the event's
-//! movers reach through touching contacts (breadth first over their pairs,
-//! in pair order), with the obstacles and static bodies they touch, and
-//! solves them together: one call of
+//! A bouncing impact is the pair's contact points at the event's instant
+//! ([`super::contact::event_points`]), struck in turn as they come (an
+//! elastic stack bounces, a Newton's cradle passes its impulse on). A
+//! plastic impact — a *cascade* when it reaches further: a body landing on
+//! a resting stack, a body wedged between two others — gathers every contact touching at that instant among the
+//! movers the event's movers reach through touching contacts (breadth first
+//! over their pairs, in pair order, at most [`CLUSTER_CONTACTS`] more), with
+//! the obstacles and static bodies they touch, and solves them together: one call of
 //! `parapet_solver::impact::respond_contacts`, which conserves momentum,
 //! never adds energy and leaves no contact closing. Every mover of the
 //! event is charged one impact (`ccd_max_impacts`) and leaves its path at
@@ -93,6 +94,14 @@ fn gather(
         .map(|c| (p, c))
         .collect();
     let own = contacts.len();
+    // A bouncing impact stays sequential (an elastic stack, a Newton's
+    // cradle: each contact takes its impulse in turn); a plastic one
+    // gathers the contacts touching then (a stack settles at once, a wedged
+    // body takes both sides' impulses together).
+    let (a, b) = (&island.bodies[pair.a], &island.bodies[pair.b]);
+    if a.material.mix(&b.material).restitution > 0.0 {
+        return (members, contacts);
+    }
     let mut seen_pairs = vec![p];
     let mut next = 0;
     while next < members.len() && contacts.len() < own + CLUSTER_CONTACTS {
