@@ -285,9 +285,14 @@ fn the_dry_run_lists_what_the_step_refuses() {
         }
     }
     // The generator reaches every branch: worlds that step, worlds with a
-    // refusal, worlds with several (counts over the fixed sequence).
-    assert!(passed > 40, "{passed} worlds stepped");
-    assert!(listed_worlds > 40, "{listed_worlds} worlds refused");
-    assert!(several > 10, "{several} worlds with several refusals");
-    assert!(isolated > 20, "{isolated} refusals checked on their own");
+    // refusal (what is left to refuse: radii below the precision domain,
+    // the low impact limit; counts over the fixed sequence). Worlds with
+    // several refusals are `the_dry_run_lists_every_sweep_refusal_...` in
+    // ccd_policy.rs.
+    assert!(passed > 300, "{passed} worlds stepped");
+    assert!(listed_worlds > 10, "{listed_worlds} worlds refused");
+    // (Refusals of a body on its own, the support rules' and the precision
+    // domain's, are no longer reached by this generator: every kind is
+    // swept and its radii are inside the domain; checked: {isolated}.)
+    let _ = (several, isolated);
 }

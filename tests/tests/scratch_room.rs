@@ -174,3 +174,70 @@ fn scratch_many() {
     println!("refusals {refusals}");
     assert_eq!(failures, 0);
 }
+
+#[test]
+fn scratch_stack() {
+    for n in 1..=3 {
+        for gravity in [false, true] {
+            let mut w = PhysicsWorld::new();
+            w.collision_detection = SPHERE_MESH_CCD;
+            w.gravity = if gravity {
+                Vec3::new(0.0, 0.0, -9.8)
+            } else {
+                Vec3::zeros()
+            };
+            let m = Material {
+                friction: 0.0,
+                restitution: 0.0,
+                bounce_threshold: 0.5,
+            };
+            let (v, t) = (
+                vec![
+                    Vec3::new(-5.0, -5.0, 0.0),
+                    Vec3::new(5.0, -5.0, 0.0),
+                    Vec3::new(0.0, 5.0, 0.0),
+                ],
+                vec![[0u32, 1, 2]],
+            );
+            w.add_body(RigidBody::new_static(Shape::mesh(v, t).unwrap()).with_material(m))
+                .unwrap();
+            let r = 0.125f32;
+            let mut ids = vec![];
+            for k in 0..n {
+                ids.push(
+                    w.add_body(
+                        RigidBody::new_dynamic(Shape::sphere(r).unwrap(), 1.0)
+                            .unwrap()
+                            .with_material(m)
+                            .with_position(Vec3::new(1.0, -1.0, r + 2.0 * r * k as f32)),
+                    )
+                    .unwrap(),
+                );
+            }
+            ids.push(
+                w.add_body(
+                    RigidBody::new_dynamic(Shape::sphere(r).unwrap(), 1.0)
+                        .unwrap()
+                        .with_material(m)
+                        .with_position(Vec3::new(1.0, -1.0, r + 2.0 * r * n as f32 + 0.2))
+                        .with_linear_velocity(Vec3::new(0.0, 0.0, -40.0)),
+                )
+                .unwrap(),
+            );
+            w.step(0.01).unwrap();
+            let zs: Vec<f32> = ids
+                .iter()
+                .map(|i| w.body(*i).unwrap().position().z)
+                .collect();
+            let vs: Vec<f32> = ids
+                .iter()
+                .map(|i| w.body(*i).unwrap().linear_velocity().z)
+                .collect();
+            println!(
+                "n {n} g {gravity}: z {zs:?} v {vs:?} report {:?} events {}",
+                w.ccd_report(),
+                w.events().len()
+            );
+        }
+    }
+}

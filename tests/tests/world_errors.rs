@@ -8,7 +8,7 @@ mod world_support;
 
 use parapet_geometry::Shape;
 use parapet_math::Vec3;
-use parapet_solver::{BodyError, BodyKind, RigidBody};
+use parapet_solver::{BodyError, RigidBody};
 use parapet_world::{BodyId, PhysicsWorld, StepError, WorldError, DISCRETE, SPHERE_MESH_CCD};
 use world_support::{capture, floor, material};
 
@@ -188,18 +188,9 @@ fn add_body_refusals_change_nothing() {
         w.add_body(nan),
         Err(WorldError::InvalidBody { .. })
     ));
-    let moving_mesh = RigidBody::new_kinematic(floor(1.0, 0.0, material(0.5, 0.0)).shape().clone());
-    let err = w.add_body(moving_mesh).unwrap_err();
+    // A mesh has no mass: a dynamic mesh body cannot even be made.
     assert!(
-        matches!(
-            err,
-            WorldError::InvalidBody {
-                source: BodyError::MeshNotStatic {
-                    kind: BodyKind::Kinematic
-                }
-            }
-        ),
-        "{err}"
+        RigidBody::new_dynamic(floor(1.0, 0.0, material(0.5, 0.0)).shape().clone(), 1.0).is_err()
     );
     // A mesh whose world triangles overflow f32.
     let far = floor(3.0e38, 0.0, material(0.5, 0.0)).with_position(Vec3::new(3.0e38, 0.0, 0.0));
@@ -238,29 +229,42 @@ fn removing_a_stale_id_changes_nothing_and_never_aliases() {
 #[test]
 fn sphere_mesh_ccd_refuses_instead_of_running_discrete() {
     let (mut w, ids) = busy_world();
-    // A static box (a kerb) 1 mm beside the resting box: the mode sweeps
-    // every body of the busy world, but a static primitive is no continuous
-    // target yet, and the box can reach this one within the step.
-    let kerb = w
-        .add_body(RigidBody::new_static(
-            Shape::cuboid(Vec3::new(0.5, 0.1, 0.2)).unwrap(),
-        ))
+    // An elastic ball thrown between two static boxes (kerbs) 0.3 m apart:
+    // it needs more impacts in one step than the world allows, and the
+    // mode refuses rather than letting it pass through one of them.
+    let elastic = material(0.0, 1.0);
+    for y in [9.6f32, 10.4] {
+        w.add_body(
+            RigidBody::new_static(Shape::cuboid(Vec3::new(1.0, 0.1, 1.0)).unwrap())
+                .with_position(Vec3::new(0.0, y, 1.0))
+                .with_material(elastic),
+        )
         .unwrap();
-    w.body_mut(kerb)
-        .unwrap()
-        .set_position(Vec3::new(-2.0, 1.0 + 0.3 + 0.001 + 0.1, 0.2));
+    }
+    let ball = w
+        .add_body(
+            RigidBody::new_dynamic(Shape::sphere(0.1).unwrap(), 1.0)
+                .unwrap()
+                .with_position(Vec3::new(0.0, 10.0, 1.0))
+                .with_linear_velocity(Vec3::new(0.0, 120.0, 0.0))
+                .with_material(elastic),
+        )
+        .unwrap();
     w.collision_detection = SPHERE_MESH_CCD;
+    w.ccd_max_impacts = 2;
     let before = capture(&w);
     let err = w.step(1.0 / 60.0).unwrap_err();
     match &err {
-        StepError::Unsupported { body, .. } => assert_eq!(*body, kerb, "{err}"),
-        other => panic!("expected Unsupported, got {other}"),
+        StepError::ImpactLimit { body, limit, .. } => {
+            assert_eq!((*body, *limit), (ball, 2), "{err}");
+        }
+        other => panic!("expected ImpactLimit, got {other}"),
     }
-    assert!(err.to_string().contains("SPHERE_MESH_CCD"), "{err}");
+    assert!(err.to_string().contains("ccd_max_impacts"), "{err}");
     assert_eq!(capture(&w), before);
-    // With the kerb's and the moving bodies' collisions off there is
-    // nothing to sweep and nothing refused.
-    for id in ids[1..].iter().chain([&kerb]) {
+    // With the ball's and the moving bodies' collisions off there is
+    // nothing to strike and nothing refused.
+    for id in ids[1..].iter().chain([&ball]) {
         w.body_mut(*id).unwrap().set_collides(false);
     }
     w.step(1.0 / 60.0).unwrap();

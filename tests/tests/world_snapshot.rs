@@ -210,7 +210,7 @@ fn ids_generations_and_free_slots_carry_over() {
 fn a_wrong_format_or_version_is_refused_for_its_format() {
     let mut world = PhysicsWorld::new();
     world.add_body(ball(1.0)).unwrap();
-    let next = FORMAT.replace("/1", "/2");
+    let next = FORMAT.replace("/2", "/3");
     let json = to_json(&world).unwrap().replace(FORMAT, &next);
     let err = from_json(&json).unwrap_err();
     assert_eq!(
@@ -220,7 +220,7 @@ fn a_wrong_format_or_version_is_refused_for_its_format() {
             expected: FORMAT
         }
     );
-    assert!(err.to_string().contains("parapet-world/2"), "{err}");
+    assert!(err.to_string().contains("parapet-world/3"), "{err}");
     // The same in CBOR: the format is text of the same length.
     let mut bytes = state(&world);
     let at = bytes
@@ -356,7 +356,10 @@ fn a_mesh_snapshot_edited_into_a_bad_triangle_is_refused_on_load() {
     });
     match from_json(&terrain) {
         Err(SnapshotError::Inconsistent { field, message }) => {
-            assert_eq!(field, "mesh_check", "{message}");
+            assert!(
+                field.starts_with("slots[") && field.ends_with("].mesh"),
+                "{field}: {message}"
+            );
             assert!(message.contains("triangle 0"), "{message}");
         }
         other => panic!("{other:?}"),

@@ -98,6 +98,13 @@ pub const MANIFOLD_RELATIVE_TOLERANCE: f64 = 1.0e-10;
 /// larger ones move the impulse noticeably.
 pub const COMPRESSION_REGULARIZATION: f64 = 1.0e-8;
 
+/// The closing speed, relative to the fastest at the event's start
+/// (dimensionless), that a contact may keep after the event before the
+/// event is refused as unresolvable: 1e-6. Far above the projection's
+/// tolerance ([`MANIFOLD_RELATIVE_TOLERANCE`], 1e-10) and far below any
+/// closing a solvable set leaves.
+pub const UNRESOLVED_FRACTION: f64 = 1.0e-6;
+
 /// The most contacts one event solves (count): 512. A box on two triangles
 /// has about a dozen, a pile of spheres settling at one instant a few
 /// hundred; the dense projection costs `O(n³)` per active-set change.
@@ -421,6 +428,9 @@ fn micro_collisions(
 ///
 /// # Errors
 /// [`ImpactError::TooManyContacts`] above [`MAX_EVENT_CONTACTS`] contacts;
+/// [`ImpactError::NoOpening`] when a contact still closes after the
+/// projections (beyond [`UNRESOLVED_FRACTION`] of the fastest closing
+/// speed: no non-negative impulses open every contact);
 /// [`ImpactError::NotRepresentable`] when a new velocity or an impulse is
 /// not a finite `f32`.
 pub fn respond_contacts(
@@ -458,8 +468,11 @@ pub fn respond_contacts(
     let initial = kinetic_energy(&event);
     let largest = (0..n).map(|i| k[i * n + i]).fold(0.0f64, f64::max);
     let mut regularized = k.clone();
-    for i in 0..n {
-        regularized[i * n + i] += COMPRESSION_REGULARIZATION * largest;
+    if n > 1 {
+        // One contact has nothing to share: its impulse stays exact.
+        for i in 0..n {
+            regularized[i * n + i] += COMPRESSION_REGULARIZATION * largest;
+        }
     }
     let compression = plastic_impulses(&regularized, &u, tolerance);
     // Poisson restitution over the touching contacts; an event in which a
@@ -511,6 +524,16 @@ pub fn respond_contacts(
                 *total += e;
             }
         }
+    }
+    // A set of contacts that no non-negative impulses open (a body pinned
+    // between a kinematic body and a static surface) is refused.
+    let closing_left = event
+        .normal_velocities()
+        .iter()
+        .zip(contacts)
+        .any(|(x, c)| -(x + c.allowed_closing.max(0.0)) > UNRESOLVED_FRACTION * fastest);
+    if closing_left {
+        return Err(ImpactError::NoOpening { contacts: n });
     }
     let impulses: Vec<Vec3d> = contacts
         .iter()

@@ -131,8 +131,10 @@ pub(crate) fn representable(quantity: &'static str, v: &Vec3d) -> Result<(), Imp
 }
 
 /// Rounds `v` to `f32` and recomputes its component of largest `|n_k|` so
-/// that `n · v + offset` is at or just above `target` (see the module docs).
-pub(crate) fn reconstruct(v: Vec3d, n: &Vec3d, target: f64, offset: f64) -> Vec3 {
+/// that `n · v + offset` is at or just above `target` (see the module docs):
+/// a struck body's velocity stored in `f32` never leaves its last contact
+/// closing by rounding.
+pub fn reconstruct(v: Vec3d, n: &Vec3d, target: f64, offset: f64) -> Vec3 {
     let mut out: Vec3 = v.map(|x| x as f32);
     let k = n.iamax();
     if n[k] == 0.0 {

@@ -47,7 +47,7 @@ pub use contacts::{
     respond_contacts, ImpactBody, ImpactContact, ImpactResponse, MAX_EVENT_CONTACTS,
 };
 pub use error::ImpactError;
-pub use impulse::ImpactMass;
+pub use impulse::{reconstruct, ImpactMass};
 pub use manifold::{
     respond_manifold, ManifoldPoint, ManifoldResponse, COMPRESSION_REGULARIZATION, FRICTION_SWEEPS,
     MANIFOLD_RELATIVE_TOLERANCE, MAX_MANIFOLD_POINTS,

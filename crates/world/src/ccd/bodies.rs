@@ -29,7 +29,7 @@ use std::f64::consts::TAU;
 use parapet_geometry::Material;
 use parapet_math::{promote, promote_quat, Mat3d, Quatd, Vec3d};
 use parapet_narrow::moving::{Motion, MovingShape};
-use parapet_solver::impact::{ImpactBody, ImpactMass};
+use parapet_solver::impact::{reconstruct, ImpactBody, ImpactMass};
 use parapet_solver::RigidBody;
 
 use super::error::CcdError;
@@ -74,6 +74,24 @@ pub(crate) struct StepBody {
     pub impacts: u32,
     /// The time of its last impact (s), `-1` before any.
     pub last_impact: f64,
+    /// Its last strike's first contact, for the `f32` rounding of its end
+    /// velocity: the unit normal towards the body, the lever arm, the
+    /// other side's point velocity there (m/s) and the normal speed the
+    /// strike left (m/s).
+    pub last_contact: Option<LastContact>,
+}
+
+/// A struck body's last contact (see [`StepBody::last_contact`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LastContact {
+    /// Unit normal pointing into the body's side.
+    pub normal: Vec3d,
+    /// Lever arm from the body's mass centre (m).
+    pub arm: Vec3d,
+    /// The other side's velocity at the point (m/s).
+    pub other: Vec3d,
+    /// The normal speed the strike left (m/s, `>= 0`).
+    pub target: f64,
 }
 
 /// The motion from the pose `(p0, q0)` to `(p1, q1)` over `dt` seconds, of a
@@ -177,6 +195,7 @@ impl StepBody {
             skin,
             impacts: 0,
             last_impact: -1.0,
+            last_contact: None,
         }
     }
 
@@ -248,8 +267,15 @@ impl StepBody {
             }
         };
         let position = f32_of("position", p)?;
-        let velocity = f32_of("linear velocity", self.motion.velocity)?;
         let spin = f32_of("angular velocity", self.motion.spin)?;
+        let mut velocity = f32_of("linear velocity", self.motion.velocity)?;
+        if let Some(c) = &self.last_contact {
+            // The stored velocity leaves the last contact at its normal
+            // speed or above, whatever the rounding (the spin's part counted
+            // as stored).
+            let offset = c.normal.dot(&(promote(spin).cross(&c.arm) - c.other));
+            velocity = reconstruct(self.motion.velocity, &c.normal, c.target, offset);
+        }
         let q = parapet_math::Quat::new_normalize(q.into_inner().cast::<f32>());
         body.set_position(position);
         body.set_rotation(q);

@@ -77,11 +77,11 @@ pub(crate) enum CcdError {
         refusal: Refusal,
     },
     /// `ccd_max_impacts` is exhausted.
-    #[error("body {body}: swept impact {impacts} in one step exceeds ccd_max_impacts = {limit}")]
+    #[error("body {body}: {impacts} swept impacts in one step, and one more would exceed ccd_max_impacts = {limit}")]
     ImpactLimit {
         /// The body's slot.
         body: usize,
-        /// The impact that would exceed the limit (limit + 1).
+        /// The impacts charged to it when the limit was reached.
         impacts: u32,
         /// The limit.
         limit: u32,

@@ -26,8 +26,10 @@ use parapet_math::Vec3d;
 use parapet_narrow::moving::Hit;
 use parapet_solver::impact::{respond_contacts, ImpactBody, ImpactContact};
 
+use super::bodies::LastContact;
 use super::contact::{event_points, mixed, EventPoint, MANIFOLD_MARGIN};
 use super::error::CcdError;
+use super::policy::Role;
 use super::run::{Impact, Island};
 
 /// The event's contacts: for each, the pair it belongs to and the point.
@@ -102,6 +104,11 @@ fn gather(
     if a.material.mix(&b.material).restitution > 0.0 {
         return (members, contacts);
     }
+    // Struck by a static body, a body takes its other static surfaces in
+    // turn (ties go to the first); struck by anything that moves, it brings
+    // every surface it touches (a body pinned by a kinematic one against
+    // the floor: no impulse opens both, and the event says so).
+    let by_mover = b.role != Role::Fixed;
     let mut seen_pairs = vec![p];
     let mut next = 0;
     while next < members.len() && contacts.len() < own + CLUSTER_CONTACTS {
@@ -112,6 +119,16 @@ fn gather(
         }
         for &q in &island.pairs_of[m] {
             if seen_pairs.contains(&q) || contacts.len() >= own + CLUSTER_CONTACTS {
+                continue;
+            }
+            // A body struck by a surface takes its other surfaces in turn (a
+            // tie between two triangles goes to the first, the second then
+            // no longer closes); two bodies struck together bring theirs,
+            // and so does every body the event reaches (the floor under a
+            // struck stack).
+            let qp = &island.pairs[q];
+            let other = if qp.a == m { qp.b } else { qp.a };
+            if next <= 2 && !by_mover && !island.bodies[other].role.is_mover() {
                 continue;
             }
             seen_pairs.push(q);
@@ -232,20 +249,49 @@ pub(crate) fn strike(
     let mut struck = Vec::with_capacity(movers.len());
     for (i, m) in movers {
         let body = &mut island.bodies[m];
-        body.impacts += 1;
-        if body.impacts > limit {
+        if body.impacts >= limit {
             return Err(CcdError::ImpactLimit {
                 body: body.slot,
                 impacts: body.impacts,
                 limit,
             });
         }
+        body.impacts += 1;
         let (v, w) = response.velocities[i];
         body.strike(t, v, w);
         body.last_impact = t;
+        body.last_contact = last_contact(i, &impact_contacts, &response.velocities);
         struck.push(m);
     }
     Ok(struck)
+}
+
+/// The first contact of body `i` among `contacts`, with the velocities
+/// after the event, as the body's [`LastContact`].
+fn last_contact(
+    i: usize,
+    contacts: &[ImpactContact],
+    velocities: &[(Vec3d, Vec3d)],
+) -> Option<LastContact> {
+    let c = contacts.iter().find(|c| c.a == i || c.b == Some(i))?;
+    let (sign, arm, other, other_arm) = if c.a == i {
+        (1.0, c.arm_a, c.b, c.arm_b)
+    } else {
+        (-1.0, c.arm_b, Some(c.a), c.arm_a)
+    };
+    let normal = c.normal * sign;
+    let (v, w) = velocities[i];
+    let other = other.map_or(Vec3d::zeros(), |o| {
+        let (vo, wo) = velocities[o];
+        vo + wo.cross(&other_arm)
+    });
+    let target = normal.dot(&(v + w.cross(&arm) - other)).max(0.0);
+    Some(LastContact {
+        normal,
+        arm,
+        other,
+        target,
+    })
 }
 
 /// Records one impact per pair of the event that took an impulse, in the
