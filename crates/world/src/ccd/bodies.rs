@@ -72,6 +72,9 @@ pub(crate) struct StepBody {
     pub skin: f64,
     /// Impacts charged to it in this step.
     pub impacts: u32,
+    /// Advancement iterations of the time-of-impact queries of its pairs
+    /// (as the mover A of the pair).
+    pub iterations: u64,
     /// The time of its last impact (s), `-1` before any.
     pub last_impact: f64,
     /// Its last strike's first contact, for the `f32` rounding of its end
@@ -194,6 +197,7 @@ impl StepBody {
             reach,
             skin,
             impacts: 0,
+            iterations: 0,
             last_impact: -1.0,
             last_contact: None,
         }

@@ -110,6 +110,8 @@ pub(crate) struct IslandOutcome {
     pub counts: Counts,
     /// The swept boxes the struck movers took after their impacts.
     pub reach: Vec<(usize, Aabbd)>,
+    /// Every mover's arbiter iterations (step index, count).
+    pub iterations: Vec<(usize, u64)>,
 }
 
 /// Why an island stopped.
@@ -304,11 +306,12 @@ impl<'c, 'a> Island<'c, 'a> {
         let toi = answer.map_err(|refusal| {
             CcdError::from_refusal(a.slot, Other::Body(b.slot), refusal, self.ctx.budget)
         })?;
+        let mesh = matches!(b.swept.shape.as_ref(), MovingShape::Mesh(_));
         self.outcome.counts.queries += 1;
         self.outcome.counts.iterations += toi.iterations() as u64;
-        if matches!(b.swept.shape.as_ref(), MovingShape::Mesh(_)) {
-            self.outcome.counts.mesh_queries += 1;
-        }
+        self.outcome.counts.mesh_queries += u64::from(mesh);
+        let a = self.pairs[p].a;
+        self.bodies[a].iterations += toi.iterations() as u64;
         let pair = &mut self.pairs[p];
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();

@@ -215,10 +215,12 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
     let mut counts = Counts::default();
     let mut struck: Vec<Option<StepBody>> = vec![None; bodies.len()];
     let mut impacts: Vec<Impact> = Vec::new();
+    let mut iterations: Vec<(usize, u64)> = Vec::new();
     for result in &rounds.results {
         match result {
             Ok(out) => {
                 counts.add(&out.counts);
+                iterations.extend(out.iterations.iter().copied());
                 for (g, b) in &out.struck {
                     struck[*g] = Some(b.clone());
                 }
