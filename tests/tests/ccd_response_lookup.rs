@@ -121,7 +121,7 @@ fn an_almost_axial_impact_lands_on_the_restitution_target_with_one_impact() {
                             assert!(e.normal_impulse.norm() < 1e-5, "{what}: {e:?}");
                         }
                         let v = w.body(ball).unwrap().linear_velocity();
-                        assert_within_dot_roundoff(&n, v, 0.0, &what);
+                        assert_within_dot_roundoff(&n, v, 0.0, &format!("{what} later step"));
                     }
                 }
                 checked += 1;

@@ -164,6 +164,7 @@ fn a_box_sliding_and_tumbling_on_a_rough_terrain_takes_at_most_8_impacts_a_step_
         let b = w.body(id).unwrap();
         travelled += (b.position() - before).norm();
         let depth = box_depth(&field, b, e);
+        eprintln!("step {step} depth {depth} impacts {}", impacts(&w, id));
         assert!(
             depth <= ALLOWANCE,
             "step {step}: {depth} m below the terrain"

@@ -52,7 +52,8 @@
 //! contact at the same point), so linear and angular momentum of the
 //! bodies that take impulses are conserved, and no step adds kinetic
 //! energy for restitution in `[0, 1]`; every contact ends non-closing up to
-//! [`MANIFOLD_RELATIVE_TOLERANCE`] of the fastest closing speed.
+//! [`MANIFOLD_RELATIVE_TOLERANCE`] of the fastest closing speed (and never
+//! below the rounding floor [`SPEED_ROUNDING`] of the point speeds).
 //!
 //! # Source and precision domain
 //! Moreau, "Unilateral contact and dry friction in finite freedom dynamics"
@@ -104,6 +105,14 @@ pub const COMPRESSION_REGULARIZATION: f64 = 1.0e-8;
 /// tolerance ([`MANIFOLD_RELATIVE_TOLERANCE`], 1e-10) and far below any
 /// closing a solvable set leaves.
 pub const UNRESOLVED_FRACTION: f64 = 1.0e-6;
+
+/// The rounding floor of the event's speeds, relative to the fastest
+/// point speed of its contacts (dimensionless): 1e-12. The normal
+/// velocities are sums of a few products of `f64` values of that size
+/// (1e-16 relative each); a contact closing slower than this floor closes
+/// by rounding alone, so it neither starts an event nor counts as left
+/// closing after one.
+pub const SPEED_ROUNDING: f64 = 1.0e-12;
 
 /// The most contacts one event solves (count): 512. A box on two triangles
 /// has about a dozen, a pile of spheres settling at one instant a few
@@ -456,7 +465,11 @@ pub fn respond_contacts(
         .map(|(x, c)| x + c.allowed_closing.max(0.0))
         .collect();
     let fastest = u.iter().fold(0.0f64, |m, &x| m.max(-x));
-    if !(fastest > 0.0 && fastest.is_finite()) {
+    let speed_scale = (0..contacts.len())
+        .map(|i| event.relative(i).norm() + contacts[i].allowed_closing.abs())
+        .fold(0.0f64, f64::max);
+    let floor = SPEED_ROUNDING * speed_scale;
+    if !(fastest > floor && fastest.is_finite()) {
         return Ok(None);
     }
     let k = event.normal_coupling();
@@ -464,7 +477,7 @@ pub fn respond_contacts(
     if !(0..n).any(|i| k[i * n + i] > 0.0 && k[i * n + i].is_finite()) {
         return Ok(None);
     }
-    let tolerance = MANIFOLD_RELATIVE_TOLERANCE * fastest;
+    let tolerance = (MANIFOLD_RELATIVE_TOLERANCE * fastest).max(floor);
     let initial = kinetic_energy(&event);
     let largest = (0..n).map(|i| k[i * n + i]).fold(0.0f64, f64::max);
     let mut regularized = k.clone();
@@ -531,7 +544,7 @@ pub fn respond_contacts(
         .normal_velocities()
         .iter()
         .zip(contacts)
-        .any(|(x, c)| -(x + c.allowed_closing.max(0.0)) > UNRESOLVED_FRACTION * fastest);
+        .any(|(x, c)| -(x + c.allowed_closing.max(0.0)) > (UNRESOLVED_FRACTION * fastest).max(floor));
     if closing_left {
         return Err(ImpactError::NoOpening { contacts: n });
     }

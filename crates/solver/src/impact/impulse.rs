@@ -152,7 +152,9 @@ pub fn reconstruct(v: Vec3d, n: &Vec3d, target: f64, offset: f64) -> Vec3 {
     let c = x as f32;
     let dot = |vk: f32| rest + n[k] * vk as f64;
     let mut best: Option<(f64, f32)> = None;
-    for cand in [c.next_down(), c, c.next_up()] {
+    // The rounded value first: among candidates with the same dot product
+    // (a neighbour one ulp away may not move it), the nearest wins.
+    for cand in [c, c.next_down(), c.next_up()] {
         let d = dot(cand);
         if d >= target && best.is_none_or(|(b, _)| d < b) {
             best = Some((d, cand));

@@ -55,9 +55,11 @@ pub(crate) struct StepBody {
     pub motion: Motion,
     /// When the motion started (s from the step's start).
     pub since: f64,
-    /// The split (pose-only) velocities the first motion carries, which an
-    /// impulse does not see and which end at the first impact.
-    pub split: (Vec3d, Vec3d),
+    /// The velocity and spin an impulse sees (m/s, rad/s, world): the
+    /// body's own stored ones until its first strike (its first motion,
+    /// from its two poses, also carries the split, pose-only, velocities
+    /// and the poses' `f32` rounding), then the strike's.
+    pub velocities: (Vec3d, Vec3d),
     /// Inverse mass (1/kg; zero unless a mover).
     pub inverse_mass: f64,
     /// Local inverse inertia (1/(kg m²); zero unless a mover).
@@ -156,10 +158,24 @@ impl StepBody {
                 Some(e) => {
                     let spin = promote(body.angular_velocity() + body.split_angular_velocity());
                     let finish = (promote(e.position()), unit_f64(e.rotation()));
-                    free_motion(start, finish, com, spin, dt)
+                    let mut m = free_motion(start, finish, com, spin, dt);
+                    if e.rotation() == body.rotation() {
+                        // The same stored rotation (a locked or resting
+                        // body): no turn, not the `f64` residue of one.
+                        m.spin = Vec3d::zeros();
+                    }
+                    m
                 }
                 None => Motion::new(start.0, start.1, com, Vec3d::zeros(), Vec3d::zeros()),
             }
+        };
+        let velocities = if swept.world_frame || end.is_none() {
+            (Vec3d::zeros(), Vec3d::zeros())
+        } else {
+            (
+                promote(body.linear_velocity()),
+                promote(body.angular_velocity()),
+            )
         };
         let mover = role.is_mover();
         let skin = swept.shape.core().map_or(0.0, |c| c.skin());
@@ -179,10 +195,7 @@ impl StepBody {
             swept,
             motion,
             since: 0.0,
-            split: (
-                promote(body.split_linear_velocity()),
-                promote(body.split_angular_velocity()),
-            ),
+            velocities,
             inverse_mass: if mover {
                 body.inverse_mass() as f64
             } else {
@@ -229,8 +242,8 @@ impl StepBody {
                 inverse_mass: self.inverse_mass,
                 inverse_inertia: r * self.inverse_inertia * r.transpose(),
             },
-            velocity: self.motion.velocity - self.split.0,
-            spin: self.motion.spin - self.split.1,
+            velocity: self.velocities.0,
+            spin: self.velocities.1,
         }
     }
 
@@ -249,7 +262,7 @@ impl StepBody {
             ..m
         };
         self.since = t;
-        self.split = (Vec3d::zeros(), Vec3d::zeros());
+        self.velocities = (v, w);
     }
 
     /// Writes the body's state at the end of a step of `dt` seconds into

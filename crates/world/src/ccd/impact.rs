@@ -24,7 +24,7 @@
 
 use parapet_math::Vec3d;
 use parapet_narrow::moving::Hit;
-use parapet_solver::impact::{respond_contacts, ImpactBody, ImpactContact};
+use parapet_solver::impact::{respond_contacts, ImpactBody, ImpactContact, SPEED_ROUNDING};
 
 use super::bodies::LastContact;
 use super::contact::{event_points, mixed, EventPoint, MANIFOLD_MARGIN};
@@ -223,6 +223,14 @@ pub(crate) fn strike(
         return Ok(Vec::new());
     };
     island.outcome.counts.impacts += 1;
+    if std::env::var("PARAPET_DEBUG").is_ok() {
+        let u: Vec<String> = impact_contacts.iter().map(|c| {
+            let (ba, bb) = (&bodies[c.a], &bodies[c.b.unwrap()]);
+            let rel = ba.velocity + ba.spin.cross(&c.arm_a) - bb.velocity - bb.spin.cross(&c.arm_b);
+            format!("{:.4}/{:.4}", c.normal.dot(&rel), c.allowed_closing)
+        }).collect();
+        eprintln!("strike t={t:.6} pair {p} members {} contacts {} gap {:.2e} u {:?} restitution {}", members.len(), contacts.len(), hit.gap, u, response.restitution);
+    }
     if members.len() > 2 {
         island.outcome.counts.cascades += 1;
     }
@@ -260,17 +268,21 @@ pub(crate) fn strike(
         let (v, w) = response.velocities[i];
         body.strike(t, v, w);
         body.last_impact = t;
-        body.last_contact = last_contact(i, &impact_contacts, &response.velocities);
+        body.last_contact = last_contact(i, &impact_contacts, &bodies, &response.velocities);
         struck.push(m);
     }
     Ok(struck)
 }
 
 /// The first contact of body `i` among `contacts`, with the velocities
-/// after the event, as the body's [`LastContact`].
+/// after the event, as the body's [`LastContact`]. A normal speed left
+/// below the rounding floor of the point's speeds before and after
+/// ([`SPEED_ROUNDING`]) is the `f64` residue of a plastic contact: its
+/// target is 0.
 fn last_contact(
     i: usize,
     contacts: &[ImpactContact],
+    before: &[ImpactBody],
     velocities: &[(Vec3d, Vec3d)],
 ) -> Option<LastContact> {
     let c = contacts.iter().find(|c| c.a == i || c.b == Some(i))?;
@@ -285,7 +297,15 @@ fn last_contact(
         let (vo, wo) = velocities[o];
         vo + wo.cross(&other_arm)
     });
-    let target = normal.dot(&(v + w.cross(&arm) - other)).max(0.0);
+    let relative = v + w.cross(&arm) - other;
+    let b = &before[i];
+    let speeds = relative.norm() + (b.velocity + b.spin.cross(&arm)).norm();
+    let target = normal.dot(&relative);
+    let target = if target > SPEED_ROUNDING * speeds {
+        target
+    } else {
+        0.0
+    };
     Some(LastContact {
         normal,
         arm,

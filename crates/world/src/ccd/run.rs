@@ -9,12 +9,14 @@
 //!    target: the pair's impact gap, [`super::tolerances`]); each hit is an
 //!    event in the island's queue ([`super::queue`]).
 //! 2. The earliest event is taken. A pair that is not closing fast (it
-//!    would sink less than half its held depth by the end of the step at
-//!    its present closing speed: a resting contact, the discrete solver's,
-//!    or a pair just struck) is *held* instead: queried again with the
-//!    target lowered by the held depth below its present distance, so that
-//!    resting boxes and stacks make no event and a struck pair is not
-//!    struck again by its rounding. Any other event is an impact: the contact points at that
+//!    would sink less than its held depth by the end of the step at its
+//!    present closing speed: a resting, scraping or separating contact,
+//!    the discrete solver's, or a pair just struck) is *held* instead:
+//!    queried again with its target lowered to its *floor*, one held depth
+//!    below touching (or one tolerance below a pair deeper than that), so
+//!    that resting boxes and stacks make no event. A pair at its floor
+//!    that hardly closes is held a quarter tolerance deeper.
+//!    Any other event is an impact: the contact points at that
 //!    instant ([`super::contact`]) go to
 //!    `parapet_solver::impact::respond_contacts` with both bodies' masses.
 //!    A second impact of a body at the same instant is a *cascade* (a body
@@ -150,6 +152,8 @@ pub(crate) struct Pair {
     pub lengths: PairLengths,
     /// Strikes it took in this step.
     pub strikes: u32,
+    /// Whether its floor was lowered by its reserve in this step.
+    pub reserve_used: bool,
     /// The hit of its last query.
     pub hit: Option<Hit>,
 }
@@ -162,15 +166,25 @@ pub(crate) struct Pair {
 /// tolerances cost iterations).
 pub const PROGRESS_FRACTION: f64 = 1.0 / 4.0;
 
+/// The contact tolerances (count) by which a pair that reached its held
+/// floor and hardly closes there is let sink further once per step: 8,
+/// half of [`super::tolerances::DEPTH_TOLERANCES`]. A box sliding and
+/// turning on a surface at its floor is then carried through the rest of
+/// the step by one query with a margin the arbiter crosses in a few
+/// iterations, instead of by holds a fraction of a tolerance apart.
+pub const RESERVE_TOLERANCES: f64 = 8.0;
+
 /// The held floor (m) of a pair at distance `gap` (m): its held depth
 /// below touching, or, for a pair already deeper (from an earlier step,
-/// before the discrete solver's correction), one tolerance below where it
-/// is: never deeper than the deeper of the two.
-fn floor_below(gap: f64, lengths: &PairLengths) -> f64 {
-    if gap >= -lengths.held {
-        -lengths.held
+/// before the discrete solver's correction), its reserve below where it
+/// is ([`RESERVE_TOLERANCES`]; the reserve is then spent): never deeper
+/// than the deeper of the two.
+fn floor_below(gap: f64, lengths: &PairLengths) -> (f64, bool) {
+    let reserve = RESERVE_TOLERANCES * lengths.tolerance;
+    if gap - reserve >= -lengths.held {
+        (-lengths.held, false)
     } else {
-        gap - lengths.tolerance
+        (gap - reserve, true)
     }
 }
 
@@ -273,6 +287,7 @@ impl<'c, 'a> Island<'c, 'a> {
             tolerance: lengths.tolerance,
             lengths,
             strikes: 0,
+            reserve_used: false,
             hit: None,
         });
         self.pair_at.insert((a, b), p);
@@ -303,6 +318,9 @@ impl<'c, 'a> Island<'c, 'a> {
             .with_budget(self.ctx.budget);
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
         let answer = time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request);
+        if answer.is_err() && std::env::var("PARAPET_DEBUG").is_ok() {
+            eprintln!("refused query t={t} target {target} tol {} floor {:?} strikes {} ma {:?} mb {:?} lengths {:?}", pair.tolerance, pair.floor, pair.strikes, ma, mb, pair.lengths);
+        }
         let toi = answer.map_err(|refusal| {
             CcdError::from_refusal(a.slot, Other::Body(b.slot), refusal, self.ctx.budget)
         })?;
@@ -316,6 +334,9 @@ impl<'c, 'a> Island<'c, 'a> {
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();
         if let Toi::Hit(h) = toi {
+            if std::env::var("PARAPET_DEBUG").is_ok() && h.gap > target + pair.tolerance {
+                eprintln!("odd hit {h:?} target {target} tol {} ma {ma:?} mb {mb:?}", pair.tolerance);
+            }
             let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
             let (lower, other) = if b.role.is_mover() {
                 (a.order.min(b.order), a.order.max(b.order))
@@ -337,17 +358,25 @@ impl<'c, 'a> Island<'c, 'a> {
 
     /// Holds pair `p`, at distance at most `gap` (m) at step time `t`, and
     /// queries it again: down to its held floor (set now, one held depth
-    /// below its distance, when `slow` and it has none), or, a pair at its
-    /// floor or not closing at all, one contact tolerance below its
-    /// distance.
-    fn hold(&mut self, p: usize, t: f64, gap: f64, slow: bool) -> Result<(), CcdError> {
+    /// below touching or one tolerance below a deeper distance, when it
+    /// has none), or, a pair at its floor, a fraction of a tolerance below
+    /// its distance.
+    fn hold(&mut self, p: usize, t: f64, gap: f64) -> Result<(), CcdError> {
         let pair = &mut self.pairs[p];
         let tol = pair.lengths.tolerance;
-        if slow && pair.floor.is_none() {
-            pair.floor = Some(floor_below(gap, &pair.lengths));
+        if pair.floor.is_none() {
+            let (floor, spent) = floor_below(gap, &pair.lengths);
+            pair.floor = Some(floor);
+            pair.reserve_used = spent;
         }
         match pair.floor {
             Some(f) if gap > f + tol => (pair.target, pair.tolerance) = (f, tol),
+            Some(f) if !pair.reserve_used => {
+                pair.reserve_used = true;
+                let lowered = f.min(gap) - RESERVE_TOLERANCES * tol;
+                pair.floor = Some(lowered);
+                (pair.target, pair.tolerance) = (lowered, tol);
+            }
             _ => {
                 // One small step deeper, with a tolerance finer still, so
                 // that a pair that does not close is not hit again at once
@@ -439,7 +468,7 @@ impl<'c, 'a> Island<'c, 'a> {
         for k in 0..self.pairs_of[m].len() {
             let p = self.pairs_of[m][k];
             let pair = &mut self.pairs[p];
-            pair.target = pair.floor.unwrap_or(pair.lengths.gap);
+            pair.target = pair.lengths.gap;
             pair.tolerance = pair.lengths.tolerance;
             self.query(p, t)?;
         }
@@ -491,30 +520,34 @@ impl<'c, 'a> Island<'c, 'a> {
         let closing = self.closing(p, t, &hit);
         let lengths = self.pairs[p].lengths;
         // How far the pair would sink by the end of the step at its present
-        // closing speed decides: hardly at all, held a tolerance deeper;
-        // less than its held depth and not at its held floor yet, held down
-        // to that floor (a resting or scraping contact: the discrete
-        // solver's); anything more, struck.
+        // closing speed decides: less than its held depth and not at its
+        // held floor yet, held down to that floor (a resting, scraping or
+        // separating contact: the discrete solver's); at its floor and
+        // hardly closing, held a small step deeper; anything more, struck.
         let sink = closing * (self.ctx.dt - t);
+        if std::env::var("PARAPET_DEBUG").is_ok() {
+            eprintln!("event t={t:.7} pair {p} gap {:.3e} closing {closing:.3e} sink {sink:.3e} floor {:?} target {:.3e} tol {:.2e}", hit.gap, self.pairs[p].floor, self.pairs[p].target, self.pairs[p].tolerance);
+        }
         let at_floor = self.pairs[p]
             .floor
             .is_some_and(|f| hit.gap <= f + lengths.tolerance);
-        if !(sink > lengths.tolerance) || (!(sink > lengths.held) && !at_floor) {
+        if (!at_floor && !(sink > lengths.held)) || (at_floor && !(sink > lengths.tolerance)) {
             self.outcome.counts.holds += 1;
-            let slow = sink > lengths.tolerance;
-            return Ok(self.hold(p, t, hit.gap, slow)?);
+            return Ok(self.hold(p, t, hit.gap)?);
         }
         let struck = strike(self, p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {
             self.outcome.counts.holds += 1;
-            return Ok(self.hold(p, t, hit.gap, false)?);
+            return Ok(self.hold(p, t, hit.gap)?);
         }
         let pair = &mut self.pairs[p];
         if pair.floor.is_none() && !(sink > 2.0 * lengths.held) {
             // Struck slowly: a scraping or pressing contact; it may sink
             // to a floor before its next strike (a micro-collision then
             // meets it at the speed it left with).
-            pair.floor = Some(floor_below(hit.gap, &lengths));
+            let (floor, spent) = floor_below(hit.gap, &lengths);
+            pair.floor = Some(floor);
+            pair.reserve_used = spent;
         }
         for m in struck {
             self.struck[m] = true;
