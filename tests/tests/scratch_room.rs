@@ -87,6 +87,9 @@ fn scratch_many() {
         let half = Vec3::new(3.0, 3.0, 3.0);
         let mut w = PhysicsWorld::new();
         w.collision_detection = SPHERE_MESH_CCD;
+        if let Ok(n) = std::env::var("SUBSTEPS") {
+            w.ccd_max_substeps = n.parse().unwrap();
+        }
         if case % 2 == 0 {
             w.gravity = Vec3::zeros();
         }
@@ -146,6 +149,9 @@ fn scratch_many() {
                     continue;
                 }
                 if let Some(over) = room_overreach(b, half) {
+                    if std::env::var("CASE").is_ok() && over > 0.002 {
+                        println!("case {case} step {step}: {id:?} depth {over} tolerance {}", room_tolerance(b.shape()));
+                    }
                     if over > room_tolerance(b.shape()) {
                         println!("case {case} step {step}: {id:?} over {over}");
                         bad = true;

@@ -20,6 +20,14 @@
 //!   Minkowski difference, and a flat or lower-dimensional difference has
 //!   depth zero, which a candidate normal to it attains. It is both bounds.
 //!
+//! - overlapping a one-sided triangle (a mesh's): the depth is how far the
+//!   other core reaches behind the triangle's face plane, `s` along the
+//!   face normal alone. A surface has a front and a back, not a thickness:
+//!   the convex depth, the least overlap over every axis, would let a core
+//!   deep behind a wall near a triangle's edge count as barely touching,
+//!   while the face measure never is less than it (so it is only ever
+//!   earlier) and is what "how deep behind the surface" means to a caller.
+//!
 //! Skins are not included here: the caller subtracts them.
 //!
 //! # Precision domain
@@ -119,6 +127,23 @@ fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
     }
 }
 
+/// Whether a posed core is a one-sided triangle (three points, one face).
+fn is_triangle(c: &PosedCore) -> bool {
+    c.points.len() == 3 && c.faces.len() == 1
+}
+
+/// The axis (from A towards B) along which an overlap with a one-sided
+/// triangle is measured: minus the triangle's front normal when B is one,
+/// its front normal when A is one; `None` for other pairs (and for two
+/// triangles, which keep the convex measure).
+fn one_sided_axis(a: &PosedCore, b: &PosedCore) -> Option<Vec3d> {
+    match (is_triangle(a), is_triangle(b)) {
+        (false, true) => Some(-b.faces[0]),
+        (true, false) => Some(a.faces[0]),
+        _ => None,
+    }
+}
+
 /// The cosine (dimensionless) within which a face normal is tried as the
 /// lower bound's axis in place of the nearest points' direction: cos 1°.
 /// Two cores a hair apart have nearest points whose direction carries
@@ -173,6 +198,20 @@ pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Br
             on_b: near.on_b,
             support_a: (support.0, support.1),
             support_b: (support.2, support.3),
+        };
+    }
+    if let Some(front) = one_sided_axis(a, b) {
+        // A one-sided triangle measures an overlap by how deep the other
+        // core reaches behind its face plane (module docs).
+        let (lower, ia, ib) = separation_along(&a.points, &b.points, &front);
+        return Bracket {
+            axis: front,
+            lower,
+            upper: lower,
+            on_a: a.points[ia],
+            on_b: b.points[ib],
+            support_a: ([ia as u32, 0, 0], 1),
+            support_b: ([ib as u32, 0, 0], 1),
         };
     }
     candidate_axes(a, b, axes);

@@ -55,10 +55,10 @@ pub(crate) struct StepBody {
     pub motion: Motion,
     /// When the motion started (s from the step's start).
     pub since: f64,
-    /// The velocity and spin an impulse sees (m/s, rad/s, world): the
-    /// body's own stored ones until its first strike (its first motion,
-    /// from its two poses, also carries the split, pose-only, velocities
-    /// and the poses' `f32` rounding), then the strike's.
+    /// The velocity and spin an impulse sees (m/s, rad/s, world): on the
+    /// body's first motion, its path's without the split (pose-only)
+    /// velocities, or its stored ones where the two agree up to the poses'
+    /// `f32` rounding; after a strike, the strike's.
     pub velocities: (Vec3d, Vec3d),
     /// Inverse mass (1/kg; zero unless a mover).
     pub inverse_mass: f64,
@@ -132,6 +132,37 @@ pub(crate) fn free_motion(
     }
 }
 
+/// How far (m) an `f32` pose coordinate of magnitude `x` may be from the
+/// exact one: two ulps (the stored coordinate and its integration).
+fn pose_rounding(x: f64) -> f64 {
+    2.0 * f32::EPSILON as f64 * x.abs().max(1.0)
+}
+
+/// The velocity and spin an impulse sees on a body's first motion: its
+/// stored ones where they agree with its path (the motion less the split
+/// velocities) up to the `f32` rounding of the two poses over the step,
+/// so that an impulse is exact where the path is the stored velocity
+/// carried over the step; else the path's (an integrator's large turn per
+/// step is not the stored spin times the step), so that the impulse stops
+/// the motion the arbiter swept.
+fn impulse_velocities(body: &RigidBody, motion: &Motion, dt: f64) -> (Vec3d, Vec3d) {
+    let path = (
+        motion.velocity - promote(body.split_linear_velocity()),
+        motion.spin - promote(body.split_angular_velocity()),
+    );
+    let stored = (
+        promote(body.linear_velocity()),
+        promote(body.angular_velocity()),
+    );
+    let linear = pose_rounding(motion.center.amax()) / dt;
+    let angular = pose_rounding(1.0) / dt;
+    if (path.0 - stored.0).amax() <= linear && (path.1 - stored.1).amax() <= angular {
+        stored
+    } else {
+        path
+    }
+}
+
 /// The unit `f64` rotation of an `f32` quaternion.
 pub(crate) fn unit_f64(q: parapet_math::Quat) -> Quatd {
     Quatd::new_normalize(promote_quat(q).into_inner())
@@ -172,10 +203,7 @@ impl StepBody {
         let velocities = if swept.world_frame || end.is_none() {
             (Vec3d::zeros(), Vec3d::zeros())
         } else {
-            (
-                promote(body.linear_velocity()),
-                promote(body.angular_velocity()),
-            )
+            impulse_velocities(body, &motion, dt)
         };
         let mover = role.is_mover();
         let skin = swept.shape.core().map_or(0.0, |c| c.skin());

@@ -10,9 +10,11 @@
 //! touches at that instant, and the corners that would touch within a
 //! hair. Against a mesh, every triangle of the mesh within that margin is
 //! tested (a box landing across a seam touches two triangles), with the
-//! mesh's active edges. When the test finds nothing at that scale (its
-//! rounding and the arbiter's differ by a hair), the arbiter's own witness
-//! point and normal are the event's one contact: an event is never lost.
+//! mesh's active edges. When no point of the test carries the arbiter's
+//! normal at the arbiter's point (the test finds nothing at that scale,
+//! its rounding and the arbiter's differing by a hair, or it measures an
+//! overlap along another axis), the arbiter's own witness point and normal
+//! join the event's contacts: an event is never lost.
 //!
 //! # Source
 //! docs/continuous-collision.md, "How a step works".
@@ -184,8 +186,16 @@ pub(crate) fn event_points(
             out[0].point = h.point_a;
         }
     }
-    if out.is_empty() {
-        if let Some(h) = hit {
+    // The arbiter's witness joins when no point of the test carries its
+    // normal there (the test found nothing at that scale, or measured the
+    // overlap along another axis or at another point than the arbiter's):
+    // the event is the arbiter's, and the strike must stop the pair along
+    // its normal where it closes.
+    if let Some(h) = hit {
+        let carried = |p: &EventPoint| {
+            p.normal == h.normal && (p.point - h.point_a).norm() <= MANIFOLD_MARGIN
+        };
+        if !out.iter().any(carried) {
             out.push(EventPoint {
                 point: h.point_a,
                 normal: h.normal,

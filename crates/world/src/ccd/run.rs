@@ -174,18 +174,25 @@ pub const PROGRESS_FRACTION: f64 = 1.0 / 4.0;
 /// iterations, instead of by holds a fraction of a tolerance apart.
 pub const RESERVE_TOLERANCES: f64 = 8.0;
 
-/// The held floor (m) of a pair at distance `gap` (m): its held depth
-/// below touching, or, for a pair already deeper (from an earlier step,
-/// before the discrete solver's correction), its reserve below where it
-/// is ([`RESERVE_TOLERANCES`]; the reserve is then spent): never deeper
-/// than the deeper of the two.
+/// The deepest floor (m) a pair's reserve may lower it to: its held depth
+/// and [`RESERVE_TOLERANCES`] tolerances below touching.
+fn deepest_floor(lengths: &PairLengths) -> f64 {
+    -lengths.held - RESERVE_TOLERANCES * lengths.tolerance
+}
+
+/// The held floor (m) of a pair at distance `gap` (m), and whether its
+/// reserve is spent by it: its held depth below touching; for a pair
+/// already deeper (from an earlier step, before the discrete solver's
+/// correction), its reserve below where it is but never below the deepest
+/// floor ([`deepest_floor`]), or, a pair at that depth already, one
+/// tolerance below where it is.
 fn floor_below(gap: f64, lengths: &PairLengths) -> (f64, bool) {
     let reserve = RESERVE_TOLERANCES * lengths.tolerance;
     if gap - reserve >= -lengths.held {
-        (-lengths.held, false)
-    } else {
-        (gap - reserve, true)
+        return (-lengths.held, false);
     }
+    let floor = (gap - reserve).max(deepest_floor(lengths));
+    (floor.min(gap - lengths.tolerance), true)
 }
 
 /// The island's working state.
@@ -373,7 +380,9 @@ impl<'c, 'a> Island<'c, 'a> {
             Some(f) if gap > f + tol => (pair.target, pair.tolerance) = (f, tol),
             Some(f) if !pair.reserve_used => {
                 pair.reserve_used = true;
-                let lowered = f.min(gap) - RESERVE_TOLERANCES * tol;
+                let lowered = (f.min(gap) - RESERVE_TOLERANCES * tol)
+                    .max(deepest_floor(&pair.lengths))
+                    .min(gap - tol);
                 pair.floor = Some(lowered);
                 (pair.target, pair.tolerance) = (lowered, tol);
             }
