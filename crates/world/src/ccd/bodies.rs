@@ -55,6 +55,10 @@ pub(crate) struct StepBody {
     pub motion: Motion,
     /// When the motion started (s from the step's start).
     pub since: f64,
+    /// The motions it left at its strikes, each with the step time it
+    /// started (its path through the step is these, then `motion` from
+    /// `since`).
+    pub pieces: Vec<(f64, Motion)>,
     /// The velocity and spin an impulse sees (m/s, rad/s, world): on the
     /// body's first motion, its path's without the split (pose-only)
     /// velocities, or its stored ones where the two agree up to the poses'
@@ -223,6 +227,7 @@ impl StepBody {
             swept,
             motion,
             since: 0.0,
+            pieces: Vec::new(),
             velocities,
             inverse_mass: if mover {
                 body.inverse_mass() as f64
@@ -275,6 +280,15 @@ impl StepBody {
         }
     }
 
+    /// The body's path through the step: each motion with the step time it
+    /// started (time 0 of each motion is its start), in time order; each
+    /// holds until the next one starts, the last to the end of the step.
+    pub(crate) fn path(&self) -> Vec<(f64, Motion)> {
+        let mut path = self.pieces.clone();
+        path.push((self.since, self.motion));
+        path
+    }
+
     /// The world mass centre at step time `t` (m).
     pub(crate) fn center_at(&self, t: f64) -> Vec3d {
         self.motion.center_at(t - self.since)
@@ -284,6 +298,7 @@ impl StepBody {
     /// (an impulse's result): the split part is spent.
     pub(crate) fn strike(&mut self, t: f64, v: Vec3d, w: Vec3d) {
         let m = self.motion_from(t);
+        self.pieces.push((self.since, self.motion));
         self.motion = Motion {
             velocity: v,
             spin: w,

@@ -48,6 +48,12 @@ pub(crate) struct CcdOutcome {
     pub events: Vec<ContactEvent>,
     /// The report and per-body stats of the step.
     pub ledger: CcdLedger,
+    /// The paths of the bodies struck in the step, by slot: each motion of
+    /// the body with the step time (s) it started, in time order (time 0
+    /// of a motion is its start; each holds until the next starts, the
+    /// last to the end of the step). A body not listed moved along its
+    /// free motion from its start pose to its end pose.
+    pub paths: Vec<(usize, Vec<(f64, parapet_narrow::moving::Motion)>)>,
 }
 
 /// Why the continuous stage failed.
@@ -264,6 +270,11 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
     if !refused.is_empty() {
         return Err(StageFailure::Refused(refused));
     }
+    let paths = bodies
+        .iter()
+        .zip(&struck)
+        .filter_map(|(b, s)| s.as_ref().map(|s| (b.slot, s.path())))
+        .collect();
     let mut moved = vec![false; world.slots.len()];
     for (slot, body) in updates {
         if let Some(entry) = world.slots[slot].as_mut() {
@@ -275,6 +286,7 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
         moved,
         events,
         ledger,
+        paths,
     })
 }
 
