@@ -509,6 +509,11 @@ impl<'c, 'a> Island<'c, 'a> {
             self.take(event)?;
         }
         let mut outcome = std::mem::take(&mut self.outcome);
+        for (l, b) in self.bodies.iter().enumerate() {
+            if b.role.is_mover() {
+                outcome.iterations.push((self.global[l], b.iterations));
+            }
+        }
         for (l, struck) in self.struck.iter().enumerate() {
             if *struck {
                 outcome
