@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use parapet_geometry::bvh::{TriangleBoundsTree, MAX_TRIANGLES};
-use parapet_geometry::{active_edges, Aabb, ActiveEdges, Shape};
+use parapet_geometry::{open_edges, Aabb, ActiveEdges, Shape};
 use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Refusal};
@@ -103,7 +103,7 @@ impl Core {
     }
 
     /// A one-sided triangle of a mesh (body frame), no skin, whose edges
-    /// `active` are features (a mesh boundary or a convex crease). Only
+    /// `active` are open (a mesh boundary or a convex crease). Only
     /// those edges give the triangle's separating axes: a core overlapping
     /// the triangle may leave it across an active edge, but not across a
     /// seam or a concave crease, where the neighbouring face holds it, nor
@@ -195,7 +195,7 @@ impl Core {
 #[derive(Debug, Clone)]
 pub struct MeshSide {
     triangles: Arc<[[Vec3; 3]]>,
-    /// Each triangle's active edges (by end positions, over the soup).
+    /// Each triangle's open edges (by end positions, over the soup).
     edges: Arc<[ActiveEdges]>,
     tree: Arc<TriangleBoundsTree>,
     offset: Vec3d,
@@ -206,9 +206,10 @@ pub struct MeshSide {
 impl MeshSide {
     /// A mesh side over `triangles` (shape frame) and their tree (built by
     /// the caller over the same slice), placed in the body frame at
-    /// `offset` with rotation `rotation`. The triangles' active edges are
-    /// found here, over the triangles as a soup (edges matched by their end
-    /// positions: `parapet_geometry::active_edges`).
+    /// `offset` with rotation `rotation`. The triangles' open edges (those
+    /// a body may leave the surface across) are found here, over the
+    /// triangles as a soup (edges matched by their end positions:
+    /// `parapet_geometry::open_edges`).
     pub fn new(
         triangles: Arc<[[Vec3; 3]]>,
         tree: Arc<TriangleBoundsTree>,
@@ -220,7 +221,7 @@ impl MeshSide {
         let soup: Vec<[u32; 3]> = (0..triangles.len() as u32)
             .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
             .collect();
-        let edges = active_edges(&vertices, &soup).into();
+        let edges = open_edges(&vertices, &soup).into();
         MeshSide {
             triangles,
             edges,

@@ -25,20 +25,13 @@
 //!   towards its front (a surface has no thickness to leave through its
 //!   back), and its edges give axes (the in-plane normal across an edge,
 //!   an edge crossed with the other core's edges) only where they are
-//!   features: a mesh boundary or a convex crease. Across a seam or a
-//!   concave crease the neighbouring face holds the core, so a core deep
-//!   behind a wall next to such an edge counts as deep, not as barely
-//!   touching the edge. Dropping axes only deepens the measure (it stays
-//!   an upper bound of the convex depth's negative), and it is continuous
-//!   where a core enters over the face or an active edge; entering over an
-//!   inactive edge, the neighbour's measure is already as deep.
-//! - a mesh triangle with no active edge (inside a flat or gently curved
-//!   surface, or between concave creases: held by its neighbours on every
-//!   side) is the surface itself there: the signed distance of the other
-//!   core to the triangle's plane, towards its front, apart or overlapping
-//!   (both bounds). A core that slides behind a wall past a concave corner
-//!   is then measured against the other wall's plane before it reaches
-//!   that wall's triangle, not only once it overlaps it.
+//!   open: a mesh boundary or a convex crease
+//!   (`parapet_geometry::open_edges`). Across a flat seam or a concave
+//!   crease the neighbouring face holds the core, so a core deep behind a
+//!   wall next to such an edge counts as deep, not as barely touching the
+//!   edge. Dropping axes only deepens the measure, and it is continuous
+//!   where a core enters over the face or an open edge; entering over a
+//!   closed edge, the neighbour's measure is already as deep.
 //! Skins are not included here: the caller subtracts them.
 //!
 //! # Precision domain
@@ -127,7 +120,7 @@ fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
             }
             // In-plane axes from the other core's edges separate coplanar
             // flat pieces; a mesh triangle with an edge held by its
-            // neighbour (fewer than three active edges) does not offer
+            // neighbour (fewer than three open edges) does not offer
             // them: the core would leave in the plane across that edge.
             if core.edges.len() == 3 {
                 for e in &other.edges {
@@ -150,18 +143,6 @@ fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
 /// Whether a posed core is a one-sided triangle (three points, one face).
 fn is_triangle(c: &PosedCore) -> bool {
     c.points.len() == 3 && c.faces.len() == 1
-}
-
-/// The axis (from A towards B) of a pair with a mesh triangle that has no
-/// active edge, the other core not a triangle: minus the triangle's front
-/// normal when it is B, its front normal when it is A (module docs).
-fn surface_front(a: &PosedCore, b: &PosedCore) -> Option<Vec3d> {
-    let interior = |c: &PosedCore| is_triangle(c) && c.edges.is_empty();
-    match (interior(a), interior(b)) {
-        (false, true) if !is_triangle(a) => Some(-b.faces[0]),
-        (true, false) if !is_triangle(b) => Some(a.faces[0]),
-        _ => None,
-    }
 }
 
 /// Whether the axis `n` (from A towards B) would measure an overlap with a
@@ -200,21 +181,6 @@ fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
 
 /// The bracket of two posed cores (see the module docs); `axes` is scratch.
 pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Bracket {
-    if let Some(front) = surface_front(a, b) {
-        // Inside a surface: the signed distance to the face's plane
-        // (module docs).
-        let (s, ia, ib) = separation_along(&a.points, &b.points, &front);
-        return Bracket {
-            axis: front,
-            lower: s,
-            upper: s,
-            on_a: a.points[ia],
-            // A's extreme point, moved along the axis onto the plane.
-            on_b: a.points[ia] + front * s,
-            support_a: ([ia as u32, 0, 0], 1),
-            support_b: ([ib as u32, 0, 0], 1),
-        };
-    }
     let near = nearest(&a.points, &b.points);
     let mut support = ([0u32; 3], 0u8, [0u32; 3], 0u8);
     for k in 0..near.count.min(3) {
