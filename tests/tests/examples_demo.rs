@@ -184,7 +184,7 @@ fn ccd_policy_example_each_mode_does_what_it_says_and_the_dry_run_guides_the_fix
     let counts: Vec<usize> = lists.iter().map(|l| l.len()).collect();
     assert_eq!(counts, vec![2, 1, 0]);
     assert!(
-        matches!(lists[0][0].error, StepError::Unsupported { .. }),
+        matches!(lists[0][0].error, StepError::Unresolvable { .. }),
         "{}",
         lists[0][0]
     );
