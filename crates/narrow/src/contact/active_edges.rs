@@ -232,11 +232,11 @@ mod tests {
         );
         // Vertex 1 lies on edges 0 and 1.
         for edges in [[false, true, false], [true, false, false]] {
-            let m = admit(at_vertex.clone(), &floor(), ActiveEdges::from_edges(edges));
+            let m = admit(at_vertex, &floor(), ActiveEdges::from_edges(edges));
             assert_eq!(m.normal, at_vertex.normal, "{edges:?}");
         }
         let m = admit(
-            at_vertex.clone(),
+            at_vertex,
             &floor(),
             ActiveEdges::from_edges([false, false, true]),
         );
@@ -250,7 +250,7 @@ mod tests {
             edge_contact()
         );
         let face = LocalManifold::single(-Vec3d::z(), Vec3d::new(0.2, 0.2, 0.0), 0.01);
-        assert_eq!(admit(face.clone(), &floor(), ActiveEdges::NONE), face);
+        assert_eq!(admit(face, &floor(), ActiveEdges::NONE), face);
     }
 
     #[test]

@@ -341,7 +341,7 @@ const CLIP_CAPACITY: usize = 8;
 /// deepest vertex joins when it lies over the face (within `tol`) and the
 /// clip missed it. The normal is the face's.
 fn box_face_contact(h: &Vec3d, f: usize, tri: &[Vec3d; 3], margin: f64, tol: f64) -> LocalManifold {
-    let (k, sign) = (f / 2, if f % 2 == 0 { 1.0 } else { -1.0 });
+    let (k, sign) = (f / 2, if f.is_multiple_of(2) { 1.0 } else { -1.0 });
     let n = direction(k) * sign;
     let mut a = [Vec3d::zeros(); CLIP_CAPACITY];
     let mut b = [Vec3d::zeros(); CLIP_CAPACITY];

@@ -94,10 +94,8 @@ pub fn reduce_mesh_points(points: &mut Vec<MeshPoint>, scratch: &mut ContactScra
         // The group's members, deepest first (ties by index), without the
         // duplicates of a deeper member.
         work.members.clear();
-        for i in 0..points.len() {
-            if work.groups[i] == usize::MAX
-                && promote(points[i].normal).dot(&normal) >= GROUP_NORMAL_COS
-            {
+        for (i, p) in points.iter().enumerate() {
+            if work.groups[i] == usize::MAX && promote(p.normal).dot(&normal) >= GROUP_NORMAL_COS {
                 work.groups[i] = group;
                 work.members.push(i);
             }

@@ -176,6 +176,12 @@ impl PlacedShape {
         }
     }
 
+    /// Whether the shape is a box or a hull (a polytope whose contacts
+    /// against a mesh make patches worth reducing).
+    pub fn is_polytope(&self) -> bool {
+        matches!(self.kind, Kind::Cuboid { .. } | Kind::Solid(_))
+    }
+
     /// The rotation from the working frame to the world: `None` for a
     /// frame with the world's axes.
     fn frame_rotation(&self) -> Option<&Mat3d> {
