@@ -2,8 +2,7 @@
 //! pyramids of 55 (10 rows) and 210 (20 rows), each cube 1,000 kg, placed a
 //! centimetre apart (so every cube lands on the one below in the first
 //! steps), friction 0.5. The floor is flat and cut into triangles of
-//! 0.7 m (a grid whose seams fall under the cubes at random places), with
-//! active edges.
+//! 0.7 m (a grid whose seams fall under the cubes at odd places).
 //!
 //! [`StackReport`] judges a stack independently of parapet's contacts: the
 //! worst overlap of two cubes (the least overlap over the 15 separating
@@ -15,6 +14,8 @@
 
 use parapet::prelude::*;
 
+use crate::obb::Obb;
+use crate::terrain::HeightField;
 use crate::SceneError;
 
 /// Half extent (m) of every cube: 1 m cubes.
@@ -102,36 +103,12 @@ impl StackLayout {
     }
 }
 
-/// The tessellated floor: the square `[-FLOOR_HALF, FLOOR_HALF]²` at
-/// `z = 0`, a grid of `FLOOR_CELL` cells each cut in two along alternating
-/// diagonals, counter-clockwise from +z: its vertices and triangles.
-pub fn floor_triangles() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+/// The tessellated floor: a flat height field at `z = 0` of
+/// [`FLOOR_CELL`] cells, about `2 FLOOR_HALF` metres square, each cell cut
+/// in two along its diagonal (10,368 triangles).
+pub fn stack_field() -> HeightField {
     let n = (2.0 * FLOOR_HALF / FLOOR_CELL).ceil() as usize;
-    let step = 2.0 * FLOOR_HALF / n as f32;
-    let mut vertices = Vec::with_capacity((n + 1) * (n + 1));
-    for j in 0..=n {
-        for i in 0..=n {
-            vertices.push(Vec3::new(
-                -FLOOR_HALF + step * i as f32,
-                -FLOOR_HALF + step * j as f32,
-                0.0,
-            ));
-        }
-    }
-    let at = |i: usize, j: usize| (j * (n + 1) + i) as u32;
-    let mut triangles = Vec::with_capacity(2 * n * n);
-    for j in 0..n {
-        for i in 0..n {
-            if (i + j) % 2 == 0 {
-                triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
-                triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
-            } else {
-                triangles.push([at(i, j), at(i + 1, j), at(i, j + 1)]);
-                triangles.push([at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]);
-            }
-        }
-    }
-    (vertices, triangles)
+    HeightField::generate(0, n, n, FLOOR_CELL as f64, 0.0)
 }
 
 /// The stack `layout` on the tessellated floor in `mode`: the world and
@@ -147,11 +124,7 @@ pub fn stack_world(
     let mut world = PhysicsWorld::new();
     world.collision_detection = mode;
     let material = Material::new(FRICTION, 0.0, 0.5)?;
-    let (vertices, triangles) = floor_triangles();
-    world.add_body(
-        RigidBody::new_static(Shape::mesh_with_active_edges(vertices, triangles)?)
-            .with_material(material),
-    )?;
+    world.add_body(RigidBody::new_static(stack_field().mesh()?).with_material(material))?;
     let half = Vec3::new(CUBE_HALF, CUBE_HALF, CUBE_HALF);
     let mut ids = Vec::with_capacity(layout.places.len());
     for [x, y, z] in layout.starts() {
@@ -186,7 +159,8 @@ impl StackReport {
     /// The report of cubes at `poses` (centre, rotation) against `layout`.
     pub fn of(layout: &StackLayout, poses: &[(Vec3, Quat)]) -> StackReport {
         let mut report = StackReport::default();
-        let boxes: Vec<Obb> = poses.iter().map(|(c, q)| Obb::new(*c, *q)).collect();
+        let half = [CUBE_HALF as f64; 3];
+        let boxes: Vec<Obb> = poses.iter().map(|(c, q)| Obb::new(*c, *q, half)).collect();
         for (k, (place, b)) in layout.places.iter().zip(&boxes).enumerate() {
             let dx = b.center[0] - place[0] as f64;
             let dy = b.center[1] - place[1] as f64;
@@ -208,92 +182,6 @@ impl StackReport {
             .map(|b| (b.position(), b.rotation()))
             .collect();
         Self::of(layout, &poses)
-    }
-}
-
-/// A cube placed in the world, in `f64`: centre, axes, and its turn.
-struct Obb {
-    center: [f64; 3],
-    axes: [[f64; 3]; 3],
-    turn_deg: f64,
-}
-
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-impl Obb {
-    fn new(c: Vec3, q: Quat) -> Obb {
-        let (w, x, y, z) = (q.w as f64, q.i as f64, q.j as f64, q.k as f64);
-        let n = (w * w + x * x + y * y + z * z).sqrt();
-        let (w, x, y, z) = (w / n, x / n, y / n, z / n);
-        // The rotation matrix's columns: the cube's axes in the world.
-        let axes = [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y + w * z),
-                2.0 * (x * z - w * y),
-            ],
-            [
-                2.0 * (x * y - w * z),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z + w * x),
-            ],
-            [
-                2.0 * (x * z + w * y),
-                2.0 * (y * z - w * x),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ];
-        let turn_deg = (2.0 * w.abs().min(1.0).acos()).to_degrees();
-        Obb {
-            center: [c.x as f64, c.y as f64, c.z as f64],
-            axes,
-            turn_deg,
-        }
-    }
-
-    /// Projection radius of the cube on the unit `axis`.
-    fn radius(&self, axis: &[f64; 3]) -> f64 {
-        self.axes
-            .iter()
-            .map(|a| dot(a, axis).abs() * CUBE_HALF as f64)
-            .sum()
-    }
-
-    /// The overlap (m) of two cubes: the least overlap of their projections
-    /// over the 15 separating axes (face normals and edge cross products),
-    /// 0 when an axis separates them.
-    fn overlap(&self, other: &Obb) -> f64 {
-        let d = [
-            other.center[0] - self.center[0],
-            other.center[1] - self.center[1],
-            other.center[2] - self.center[2],
-        ];
-        let mut least = f64::INFINITY;
-        let mut axes: Vec<[f64; 3]> = self.axes.iter().chain(&other.axes).copied().collect();
-        for a in &self.axes {
-            for b in &other.axes {
-                let c = cross(a, b);
-                let len = dot(&c, &c).sqrt();
-                if len > 1e-6 {
-                    axes.push([c[0] / len, c[1] / len, c[2] / len]);
-                }
-            }
-        }
-        for axis in &axes {
-            let o = self.radius(axis) + other.radius(axis) - dot(&d, axis).abs();
-            least = least.min(o);
-        }
-        least.max(0.0)
     }
 }
 

@@ -23,6 +23,7 @@
 //! [`terrain::HeightField`] with the [`prng::SplitMix64`] generator: the same
 //! seed gives the same triangles on every machine.
 
+pub mod bench_boxes;
 pub mod bench_ccd;
 pub mod bench_crowds;
 pub mod bench_dense;
@@ -32,6 +33,7 @@ pub mod bench_walkers;
 pub mod box_stacks;
 pub mod clearance;
 mod error;
+mod obb;
 pub mod prng;
 pub mod scene;
 pub mod stack;

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 
 use parapet_math::{promote, Mat3d, Vec3, Vec3d};
 
-use super::active_edges::admit;
+use super::active_edges::admit_in_place;
 use super::capsule_capsule::capsule_capsule;
 use super::capsule_triangle::capsule_triangle;
 use super::cuboid_triangle::cuboid_triangle;
@@ -230,8 +230,9 @@ impl PlacedShape {
         scratch: &mut ContactScratch,
     ) -> Manifold {
         let local = self.turned(relative_triangle(tri, self.origin));
-        let m = self.triangle_local(&local, margin as f64, scratch);
-        admit(m, &local, edges).into_world_rotated(self.origin, self.frame_rotation())
+        let mut m = self.triangle_local(&local, margin as f64, scratch);
+        admit_in_place(&mut m, &local, edges);
+        m.into_world_rotated(self.origin, self.frame_rotation())
     }
 
     /// [`PlacedShape::triangle`] for a triangle given in `f64` world
@@ -244,8 +245,9 @@ impl PlacedShape {
         scratch: &mut ContactScratch,
     ) -> Manifold {
         let local = self.turned(tri.map(|v| v - self.origin));
-        let m = self.triangle_local(&local, margin as f64, scratch);
-        admit(m, &local, edges).into_world_rotated(self.origin, self.frame_rotation())
+        let mut m = self.triangle_local(&local, margin as f64, scratch);
+        admit_in_place(&mut m, &local, edges);
+        m.into_world_rotated(self.origin, self.frame_rotation())
     }
 
     /// [`PlacedShape::triangle`] with every edge a feature.

@@ -109,9 +109,14 @@ impl SolverBody {
         self.linear_velocity + self.angular_velocity.cross(arm)
     }
 
-    /// Applies the impulse `impulse` (N s) at lever arm `arm`.
+    /// Applies the impulse `impulse` (N s) at lever arm `arm`. Nothing for
+    /// a kinematic or static body (zero inverse mass and tensor: the
+    /// result would be the same bits for any finite impulse).
     #[inline]
     pub(crate) fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+        if self.inverse_mass == 0.0 {
+            return;
+        }
         self.linear_velocity += impulse * self.inverse_mass;
         self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
     }

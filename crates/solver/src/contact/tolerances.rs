@@ -64,7 +64,7 @@ pub const RESTING_DEPTH: f64 = 0.0;
 /// rate), with 6 it stands within millimetres and a pyramid of 210 stands
 /// (measured: `world_stacking_boxes.rs`). 18 passes over the points per
 /// step, against 20 for [`VELOCITY_ITERATIONS`] and [`SPLIT_ITERATIONS`].
-pub const SUBSTEPS: usize = 6;
+pub const SUBSTEPS: usize = 5;
 
 /// The stiffness (Hz) of the soft contact that pushes overlap out: 60 Hz,
 /// and never more than a quarter of the substep rate (Box2D v3's rule: a
