@@ -2,9 +2,13 @@
 //!
 //! - `demo [--quick]`: runs the demo scenes, prints a table per scene and
 //!   writes an SVG plot per scene under `target/parapet/demo/`.
+//! - `bench-report [--quick]`: runs the benches and writes the report.
+//! - `instructions [--quick]`: callgrind instruction counts against rapier3d
+//!   and parry3d, written to `docs/reports/instructions.md`.
 //! - `help`: lists the tasks.
 
 mod bench_report;
+mod instructions;
 
 use std::process::ExitCode;
 
@@ -36,11 +40,13 @@ fn main() -> ExitCode {
             }
         }
         "bench-report" => bench_report::run(rest),
+        "instructions" => instructions::run(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
             println!("  demo [--quick]   run the demo scenes, print a table per scene and");
             println!("                   write an SVG plot per scene under target/parapet/demo/");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
+            println!("  instructions [--quick]   callgrind instruction counts against rapier3d and parry3d, write docs/reports/instructions.md");
             ExitCode::SUCCESS
         }
         other => {

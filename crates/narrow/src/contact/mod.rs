@@ -26,6 +26,7 @@ pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
+mod cuboid_cuboid;
 mod cuboid_triangle;
 mod dispatch;
 mod error;

@@ -23,6 +23,7 @@ use parapet_math::{promote, Mat3d, Vec3, Vec3d};
 use super::active_edges::admit_in_place;
 use super::capsule_capsule::capsule_capsule;
 use super::capsule_triangle::capsule_triangle;
+use super::cuboid_cuboid::{cuboid_cuboid, BoxPair};
 use super::cuboid_triangle::cuboid_triangle;
 use super::placed_solid::{max_distance, mean, own_planes, PlacedSolid, Plane};
 use super::scratch::ContactScratch;
@@ -285,6 +286,35 @@ impl PlacedShape {
     /// answer of [`super::shapes`].
     pub fn pair(&self, other: &PlacedShape, margin: f32, scratch: &mut ContactScratch) -> Manifold {
         let margin = margin as f64;
+        if let Some(pair) = self.box_pair(other) {
+            if let Some(m) = cuboid_cuboid(&pair, margin) {
+                return m.into_world_rotated(self.origin, Some(&self.rotation));
+            }
+        }
+        self.general_pair(other, margin, scratch)
+    }
+
+    /// Two boxes seen from this one's frame, `None` unless both are boxes.
+    pub(crate) fn box_pair(&self, other: &PlacedShape) -> Option<BoxPair> {
+        match (&self.kind, &other.kind) {
+            (Kind::Cuboid { half: ha, .. }, Kind::Cuboid { half: hb, .. }) => Some(BoxPair {
+                half_a: *ha,
+                half_b: *hb,
+                r: self.rotation.tr_mul(&other.rotation),
+                t: self.to_frame(other.origin),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The contact of two shapes by their general tests (a box as a solid),
+    /// what [`Self::pair`] falls back to when the box pair does not answer.
+    pub(crate) fn general_pair(
+        &self,
+        other: &PlacedShape,
+        margin: f64,
+        scratch: &mut ContactScratch,
+    ) -> Manifold {
         match (self.solid_frame(), other.solid_frame()) {
             (Some(a), Some(b)) => {
                 // B moved into A's frame.

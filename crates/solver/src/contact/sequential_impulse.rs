@@ -51,7 +51,11 @@ pub struct ContactImpulse {
 }
 
 /// Two distinct mutable bodies of the slice (`a != b`).
-fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
+pub(super) fn pair(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+) -> (&mut SolverBody, &mut SolverBody) {
     if a < b {
         let (lo, hi) = bodies.split_at_mut(b);
         (&mut lo[a], &mut hi[0])
@@ -62,20 +66,20 @@ fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut
 }
 
 /// Applies `impulse` to B at its arm and its negative to A.
-pub(super) fn apply(bodies: &mut [SolverBody], row: &ContactRow, impulse: &Vec3d) {
+fn apply(bodies: &mut [SolverBody], row: &ContactRow, impulse: &Vec3d) {
     let (a, b) = pair(bodies, row.body_a, row.body_b);
     a.apply_impulse(&-impulse, &row.arm_a);
     b.apply_impulse(impulse, &row.arm_b);
 }
 
 /// The velocity of B's point relative to A's.
-pub(super) fn relative_velocity(bodies: &[SolverBody], row: &ContactRow) -> Vec3d {
+fn relative_velocity(bodies: &[SolverBody], row: &ContactRow) -> Vec3d {
     bodies[row.body_b].velocity_at(&row.arm_b) - bodies[row.body_a].velocity_at(&row.arm_a)
 }
 
 /// The friction impulse of one point: the tangent impulse vector clamped
 /// to the Coulomb cone of its accumulated normal impulse.
-pub(super) fn friction(bodies: &mut [SolverBody], row: &mut ContactRow) {
+fn friction(bodies: &mut [SolverBody], row: &mut ContactRow) {
     if row.friction <= 0.0 {
         return;
     }

@@ -134,14 +134,6 @@ impl SolverBody {
         self.split_angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
     }
 
-    /// The displacement (m) of the body point at lever arm `arm` (from the
-    /// mass centre at the step's start) during the substeps so far, the
-    /// turn taken to first order.
-    #[inline]
-    pub(crate) fn displacement_at(&self, arm: &Vec3d) -> Vec3d {
-        self.moved + self.turned.cross(arm)
-    }
-
     /// Rounds the velocities and split velocities to `f32` and stores them in
     /// `body` (a dynamic body; others are left as they are, since impulses
     /// do not move them).
