@@ -172,14 +172,21 @@ fn edge_contact(
 }
 
 /// Sutherland-Hodgman on a small polygon held inline: the part of `poly`
-/// where `normal . x <= offset`, into `out`; returns its length.
-fn clip(poly: &[Vec3d], normal: &Vec3d, offset: f64, out: &mut [Vec3d; CLIP_CAPACITY]) -> usize {
+/// where `sign * x[k] <= offset` (a side of the reference rectangle), into
+/// `out`; returns its length.
+fn clip(
+    poly: &[Vec3d],
+    k: usize,
+    sign: f64,
+    offset: f64,
+    out: &mut [Vec3d; CLIP_CAPACITY],
+) -> usize {
     let mut len = 0;
-    for k in 0..poly.len() {
-        let p = poly[k];
-        let q = poly[(k + 1) % poly.len()];
-        let dp = normal.dot(&p) - offset;
-        let dq = normal.dot(&q) - offset;
+    for m in 0..poly.len() {
+        let p = poly[m];
+        let q = poly[(m + 1) % poly.len()];
+        let dp = sign * p[k] - offset;
+        let dq = sign * q[k] - offset;
         if dp <= 0.0 && len < CLIP_CAPACITY {
             out[len] = p;
             len += 1;
@@ -230,9 +237,7 @@ fn face_patch(
     let mut len = 4;
     for k in (0..3).filter(|&k| k != i) {
         for s in [1.0, -1.0] {
-            let mut e = Vec3d::zeros();
-            e[k] = s;
-            len = clip(&a[..len], &e, h[k], &mut b);
+            len = clip(&a[..len], k, s, h[k], &mut b);
             std::mem::swap(&mut a, &mut b);
         }
     }
@@ -244,11 +249,15 @@ fn face_patch(
             out.push(q - n * (s * 0.5), -s);
         }
     }
-    // The deepest corner along -n, when over the face.
-    let v = (0..8)
-        .map(corner)
-        .min_by(|x, y| n.dot(x).total_cmp(&n.dot(y)))
-        .unwrap_or(*t);
+    // The deepest corner along -n (the incident box's support point
+    // along -n, the positive half extent on a tie), when over the face.
+    let mut deepest = *hi;
+    for k in 0..3 {
+        if local[k] > 0.0 {
+            deepest[k] = -hi[k];
+        }
+    }
+    let v = r * deepest + t;
     let s = sign * v[i] - h[i];
     if within_margin(s, margin) && -s > out.deepest() + AXIS_TOLERANCE_ABS {
         let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * h.norm();

@@ -103,24 +103,17 @@ impl Jacobians {
     }
 }
 
-/// Applies the impulses `amounts` along the directions `dirs` (N s) to B,
-/// and their negatives to A; nothing to a kinematic or static body.
-fn apply_along(bodies: &mut [SolverBody], row: &ContactRow, dirs: &[&Jacobian], amounts: &[f64]) {
-    let (a, b) = pair(bodies, row.body_a, row.body_b);
-    let mut linear = Vec3d::zeros();
-    let (mut turn_a, mut turn_b) = (Vec3d::zeros(), Vec3d::zeros());
-    for (j, &l) in dirs.iter().zip(amounts) {
-        linear += j.d * l;
-        turn_a += j.ia * l;
-        turn_b += j.ib * l;
-    }
+/// Applies the impulse `l` (N s) along `j` to B and its negative to A;
+/// nothing to a kinematic or static body.
+#[inline]
+fn push(a: &mut SolverBody, b: &mut SolverBody, j: &Jacobian, l: f64) {
     if a.inverse_mass > 0.0 {
-        a.linear_velocity -= linear * a.inverse_mass;
-        a.angular_velocity -= turn_a;
+        a.linear_velocity -= j.d * (l * a.inverse_mass);
+        a.angular_velocity -= j.ia * l;
     }
     if b.inverse_mass > 0.0 {
-        b.linear_velocity += linear * b.inverse_mass;
-        b.angular_velocity += turn_b;
+        b.linear_velocity += j.d * (l * b.inverse_mass);
+        b.angular_velocity += j.ib * l;
     }
 }
 
@@ -128,14 +121,15 @@ fn apply_along(bodies: &mut [SolverBody], row: &ContactRow, dirs: &[&Jacobian], 
 /// soft bias towards the resting depth when `soft` is given (the biased
 /// solve), without it otherwise (the relaxing solve); a point short of the
 /// resting depth may close by its separation in the substep (speculative).
+#[inline]
 fn normal(
-    bodies: &mut [SolverBody],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
     row: &mut ContactRow,
     j: &Jacobians,
     h: f64,
     soft: Option<&Soft>,
 ) {
-    let (a, b) = (&bodies[row.body_a], &bodies[row.body_b]);
     let s = RESTING_DEPTH - row.depth + j.normal.displacement(a, b);
     let (bias, mass_scale, impulse_scale) = match soft {
         _ if s > 0.0 => (s / h, 1.0, 0.0),
@@ -152,16 +146,16 @@ fn normal(
     let applied = new - row.normal_impulse;
     row.normal_impulse = new;
     row.max_normal_impulse = row.max_normal_impulse.max(new);
-    apply_along(bodies, row, &[&j.normal], &[applied]);
+    push(a, b, &j.normal, applied);
 }
 
 /// The friction impulse of one point: the tangent impulse vector clamped
 /// to the Coulomb cone of its normal impulse.
-fn friction(bodies: &mut [SolverBody], row: &mut ContactRow, j: &Jacobians) {
+#[inline]
+fn friction(a: &mut SolverBody, b: &mut SolverBody, row: &mut ContactRow, j: &Jacobians) {
     if row.friction <= 0.0 {
         return;
     }
-    let (a, b) = (&bodies[row.body_a], &bodies[row.body_b]);
     let old = row.tangent_impulse;
     let mut new = [0.0; 2];
     for k in 0..2 {
@@ -176,8 +170,30 @@ fn friction(bodies: &mut [SolverBody], row: &mut ContactRow, j: &Jacobians) {
         new = new.map(|x| x * scale);
     }
     row.tangent_impulse = new;
-    let [t0, t1] = &j.tangents;
-    apply_along(bodies, row, &[t0, t1], &[new[0] - old[0], new[1] - old[1]]);
+    push(a, b, &j.tangents[0], new[0] - old[0]);
+    push(a, b, &j.tangents[1], new[1] - old[1]);
+}
+
+/// One pass over the active points: each point's normal impulse, then its
+/// friction, the pair of bodies looked up once.
+fn solve_pass(
+    bodies: &mut [SolverBody],
+    rows: &mut [ContactRow],
+    jacobians: &[Jacobians],
+    active: &[bool],
+    h: f64,
+    soft: Option<&Soft>,
+) {
+    for ((row, j), _) in rows
+        .iter_mut()
+        .zip(jacobians)
+        .zip(active)
+        .filter(|(_, &on)| on)
+    {
+        let (a, b) = pair(bodies, row.body_a, row.body_b);
+        normal(a, b, row, j, h, soft);
+        friction(a, b, row, j);
+    }
 }
 
 /// The warm start of a substep: every active point's current impulses
@@ -196,18 +212,16 @@ fn warm_start(
         .filter(|(_, &on)| on)
     {
         let limit = row.friction * row.normal_impulse;
-        let length = (row.tangent_impulse[0].powi(2) + row.tangent_impulse[1].powi(2)).sqrt();
+        let [t0, t1] = row.tangent_impulse;
+        let length = (t0 * t0 + t1 * t1).sqrt();
         if length > limit {
             let scale = if length > 0.0 { limit / length } else { 0.0 };
             row.tangent_impulse = row.tangent_impulse.map(|x| x * scale);
         }
-        let [t0, t1] = &j.tangents;
-        let amounts = [
-            row.normal_impulse,
-            row.tangent_impulse[0],
-            row.tangent_impulse[1],
-        ];
-        apply_along(bodies, row, &[&j.normal, t0, t1], &amounts);
+        let (a, b) = pair(bodies, row.body_a, row.body_b);
+        push(a, b, &j.normal, row.normal_impulse);
+        push(a, b, &j.tangents[0], row.tangent_impulse[0]);
+        push(a, b, &j.tangents[1], row.tangent_impulse[1]);
     }
 }
 
@@ -256,24 +270,10 @@ pub(super) fn solve_substeps(
                 b.linear_velocity += b.external_velocity / n;
             }
             warm_start(bodies, &mut rows, &jacobians, &active);
-            for ((row, j), _) in rows
-                .iter_mut()
-                .zip(&jacobians)
-                .zip(&active)
-                .filter(|(_, &on)| on)
-            {
-                normal(bodies, row, j, h, Some(&soft));
-                friction(bodies, row, j);
-            }
+            solve_pass(bodies, &mut rows, &jacobians, &active, h, Some(&soft));
             integrate_positions(bodies, h);
-            for ((row, j), _) in rows
-                .iter_mut()
-                .zip(&jacobians)
-                .zip(&active)
-                .filter(|(_, &on)| on)
-            {
-                normal(bodies, row, j, h, None);
-                friction(bodies, row, j);
+            solve_pass(bodies, &mut rows, &jacobians, &active, h, None);
+            for (row, _) in rows.iter_mut().zip(&active).filter(|(_, &on)| on) {
                 row.total_normal_impulse += row.normal_impulse;
                 row.total_tangent_impulse[0] += row.tangent_impulse[0];
                 row.total_tangent_impulse[1] += row.tangent_impulse[1];
@@ -298,7 +298,8 @@ pub(super) fn solve_substeps(
             let applied = new - row.normal_impulse;
             row.normal_impulse = new;
             row.total_normal_impulse += applied;
-            apply_along(bodies, row, &[&j.normal], &[applied]);
+            let (a, b) = pair(bodies, row.body_a, row.body_b);
+            push(a, b, &j.normal, applied);
         }
     }
     if valid_step {

@@ -55,15 +55,16 @@ pub const PENETRATION_SLOP: f64 = 0.005;
 /// contain it.
 pub const RESTING_DEPTH: f64 = 0.0;
 
-/// Substeps of the contact solve (count): 6. Each substep applies a sixth
+/// Substeps of the contact solve (count): 5. Each substep applies a fifth
 /// of the step's gravity, warm-starts, solves every point once with the
 /// soft bias, moves the bodies (the points' separations follow), and
 /// solves once more without the bias (relax). Box2D v3 takes 4; with 4 a
 /// column of 20 one-metre cubes sways by centimetres at 60 Hz (the soft
 /// contacts of [`CONTACT_HERTZ`] are then capped at 60 Hz by the substep
-/// rate), with 6 it stands within millimetres and a pyramid of 210 stands
-/// (measured: `world_stacking_boxes.rs`). 18 passes over the points per
-/// step, against 20 for [`VELOCITY_ITERATIONS`] and [`SPLIT_ITERATIONS`].
+/// rate), with 5 it stands within millimetres and a pyramid of 210 stands
+/// (measured: `world_stacking_boxes.rs`, the `box_stacks` scenes). 15
+/// passes over the points per step, against 20 for [`VELOCITY_ITERATIONS`]
+/// and [`SPLIT_ITERATIONS`].
 pub const SUBSTEPS: usize = 5;
 
 /// The stiffness (Hz) of the soft contact that pushes overlap out: 60 Hz,

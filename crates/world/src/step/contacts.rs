@@ -102,8 +102,8 @@ fn rebuild_mesh_index(world: &mut PhysicsWorld) -> Result<(), StepError> {
 }
 
 fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), StepError> {
-    let mut colliders = Vec::new();
-    let mut boxes = Vec::new();
+    let mut colliders = Vec::with_capacity(world.slots.len());
+    let mut boxes = Vec::with_capacity(world.slots.len());
     for e in world.entries() {
         if !e.body.collides() || !e.body.shape().is_solid() {
             continue;
@@ -243,8 +243,8 @@ fn mesh_contacts(
     let Some(tree) = world.meshes.tree() else {
         return;
     };
-    let mut candidates = Vec::new();
-    let mut points: Vec<MeshPoint> = Vec::new();
+    let mut candidates = Vec::with_capacity(64);
+    let mut points: Vec<MeshPoint> = Vec::with_capacity(64);
     for (c, b) in colliders.iter().zip(boxes) {
         if c.kind != BodyKind::Dynamic {
             continue;
@@ -325,7 +325,8 @@ pub(crate) fn run(
 ) -> Result<Vec<ContactEvent>, StepError> {
     rebuild_mesh_index(world)?;
     let (colliders, boxes) = colliders(world)?;
-    let mut found = Vec::new();
+    // About a box's reduced patch per collider; grows when more.
+    let mut found = Vec::with_capacity(colliders.len() * 8);
     let mut scratch = ContactScratch::new();
     primitive_contacts(
         world,
@@ -395,8 +396,8 @@ struct Solved {
 
 fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
     let mut index_of = vec![usize::MAX; world.slots.len()];
-    let mut slots: Vec<u32> = Vec::new();
-    let mut bodies: Vec<SolverBody> = Vec::new();
+    let mut slots: Vec<u32> = Vec::with_capacity(world.slots.len());
+    let mut bodies: Vec<SolverBody> = Vec::with_capacity(world.slots.len());
     let mut inputs = Vec::with_capacity(found.len());
     let mut warm_started = false;
     for f in found {
