@@ -94,7 +94,7 @@ fn stand(
             break;
         }
         run.steps_taken += 1;
-        if run.steps_taken % JUDGE_EVERY == 0 || run.steps_taken == steps {
+        if run.steps_taken.is_multiple_of(JUDGE_EVERY) || run.steps_taken == steps {
             let time = run.steps_taken as f64 * DT as f64;
             run.samples
                 .push((time, StackReport::of_world(layout, &world, &ids)));
