@@ -14,7 +14,7 @@ fn push_quat(out: &mut Vec<u64>, x: Quat) {
 }
 
 /// Every stored field of one body as bits, so that NaN states compare too:
-/// kind, collision flag, custom-tensor flag, pose, shape placement, mass
+/// kind, collision flag, custom-tensor flag, collision groups, sensor flag, pose, shape placement, mass
 /// centre, velocities, split velocities, pending loads, mass properties, the
 /// saved dynamic configuration, damping and material. The shape itself is
 /// compared separately (see [`body_snapshot`]).
@@ -23,6 +23,9 @@ pub fn body_bits(b: &RigidBody) -> Vec<u64> {
         b.kind() as u64,
         b.collides() as u64,
         b.has_custom_inverse_inertia() as u64,
+        b.collision_groups().memberships as u64,
+        b.collision_groups().filter as u64,
+        b.is_sensor() as u64,
     ];
     push_vec(&mut out, b.position());
     push_quat(&mut out, b.rotation());

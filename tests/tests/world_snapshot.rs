@@ -409,3 +409,33 @@ fn per_body_ccd_modes_and_the_last_ccd_report_carry_over() {
     }
     steps_alike("per-body modes", &mut world, scene.dt, &no_drive);
 }
+
+/// Collision groups, sensors and excluded pairs are part of the saved
+/// world: a restored world excludes the same pairs and steps to the same
+/// bits; a snapshot whose excluded pair names a removed body is refused.
+#[test]
+fn filters_and_exclusions_carry_over() {
+    let mut world = PhysicsWorld::new();
+    let a = world
+        .add_body(ball(1.0).with_collision_groups(CollisionGroups::new(0b01, 0b10)))
+        .unwrap();
+    let b = world.add_body(ball(1.5).with_sensor(true)).unwrap();
+    let c = world.add_body(ball(2.0)).unwrap();
+    world.ignore_pair(c, a).unwrap();
+    let [from_text, from_cbor] = restored_copies("filters", &world);
+    for copy in [&from_text, &from_cbor] {
+        assert_eq!(copy.ignored_pairs().collect::<Vec<_>>(), vec![(a, c)]);
+        assert_eq!(
+            copy.body(a).unwrap().collision_groups(),
+            CollisionGroups::new(0b01, 0b10)
+        );
+        assert!(copy.body(b).unwrap().is_sensor());
+    }
+    steps_alike("filters", &mut world, 1.0 / 60.0, &no_drive);
+    let json = to_json(&world).unwrap();
+    let stale = edited(&json, |v| {
+        v["ignored_pairs"][0][1] = serde_json::json!({ "index": 7, "generation": 99 });
+    });
+    let err = from_json(&stale).unwrap_err();
+    assert!(err.to_string().contains("ignored_pairs[0]"), "{err}");
+}

@@ -5,10 +5,14 @@
 //! - `bench-report [--quick]`: runs the benches and writes the report.
 //! - `instructions [--quick]`: callgrind instruction counts against rapier3d
 //!   and parry3d, written to `docs/reports/instructions.md`.
+//! - `test [-- ARGS]`: the README's test command: sets up what the tests
+//!   need outside Cargo (the replay page's browser), then `cargo test
+//!   --workspace ARGS`.
 //! - `help`: lists the tasks.
 
 mod bench_report;
 mod instructions;
+mod test;
 
 use std::process::ExitCode;
 
@@ -41,10 +45,15 @@ fn main() -> ExitCode {
         }
         "bench-report" => bench_report::run(rest),
         "instructions" => instructions::run(rest),
+        "test" => test::run(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
             println!("  demo [--quick]   run the demo scenes, print a table per scene and");
             println!("                   write an SVG plot per scene under target/parapet/demo/");
+            println!(
+                "  test [-- ARGS]   the tests: find or install the replay page's browser, then"
+            );
+            println!("                   cargo test --workspace ARGS");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             println!("  instructions [--quick]   callgrind instruction counts against rapier3d and parry3d, write docs/reports/instructions.md");
             ExitCode::SUCCESS

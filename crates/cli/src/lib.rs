@@ -9,6 +9,7 @@
 //! | [`trajectory`] | the trajectory CSV (`step,time,body,name,x,...,wz`): write and read |
 //! | [`plot`] | the SVG plot of positions over time |
 //! | [`batch`] | shards of scene lists, run in parallel, with a summary |
+//! | [`browser`] | finding a headless Chromium for the replay page |
 //! | [`check`] | the dry run: the bodies a scene's first step would refuse |
 //! | [`view`] | the self-contained 3D replay page |
 //! | [`cli`] | the command's arguments and exit status |
@@ -16,6 +17,7 @@
 //! The schema and the command are described for users in `docs/scenes.md`.
 
 pub mod batch;
+pub mod browser;
 pub mod check;
 pub mod cli;
 pub mod plot;

@@ -38,14 +38,16 @@ fn varied_world() -> Result<PhysicsWorld, Box<dyn std::error::Error>> {
             friction: 0.3,
             restitution: 0.7,
             bounce_threshold: 0.1,
-        });
-    world.add_body(ball)?;
+        })
+        .with_collision_groups(CollisionGroups::new(0b0110, 0xffff_00ff));
+    let ball = world.add_body(ball)?;
     let mut capsule = RigidBody::new_dynamic(Shape::capsule(0.2, 0.5)?, 70.0)?
         .with_position(Vec3::new(2.0, 0.0, 1.5))
         .with_rotation(quat(0.9, 0.1, 0.2, 0.3));
     capsule.set_inverse_inertia(Mat3::zeros())?;
     capsule.set_linear_damping(0.25)?;
-    world.add_body(capsule)?;
+    let capsule = world.add_body(capsule)?;
+    world.ignore_pair(capsule, ball)?;
     let mut crate_box = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.5, 0.25, 0.125))?, 3.0)?
         .with_position(Vec3::new(-2.0, 1.0, 0.5))
         .with_angular_velocity(Vec3::new(0.0, 0.0, 0.7));
@@ -83,6 +85,10 @@ fn varied_world() -> Result<PhysicsWorld, Box<dyn std::error::Error>> {
         .with_position(Vec3::new(0.0, 6.0, 0.5))
         .with_angular_velocity(Vec3::new(0.0, 0.0, 2.0));
     world.add_body(spinner)?;
+    let gate = RigidBody::new_static(Shape::cuboid(Vec3::new(0.05, 3.0, 2.0))?)
+        .with_position(Vec3::new(8.0, 0.0, 2.0))
+        .with_sensor(true);
+    world.add_body(gate)?;
     Ok(world)
 }
 
@@ -103,6 +109,10 @@ fn assert_same_world(a: &PhysicsWorld, b: &PhysicsWorld) {
     assert_eq!(a.collision_detection, b.collision_detection);
     assert_eq!(a.ccd_max_impacts, b.ccd_max_impacts);
     assert_eq!(a.ccd_max_substeps, b.ccd_max_substeps);
+    assert_eq!(
+        a.ignored_pairs().collect::<Vec<_>>(),
+        b.ignored_pairs().collect::<Vec<_>>()
+    );
     for ((_, x), (_, y)) in a.bodies().zip(b.bodies()) {
         assert_eq!(x, y, "RigidBody equality (shapes included)");
     }

@@ -117,7 +117,7 @@ pub mod shape {
 /// Rigid bodies: motion modes, mass properties, forces and impulses, and the
 /// id a world gives a body ([`BodyId`](body::BodyId)).
 pub mod body {
-    pub use parapet_solver::body::{BodyError, BodyKind, RigidBody};
+    pub use parapet_solver::body::{BodyError, BodyKind, CollisionGroups, RigidBody};
     pub use parapet_world::BodyId;
 }
 
@@ -222,7 +222,7 @@ pub mod quantities {
 
 /// The names a scene needs, in one `use parapet::prelude::*;`.
 pub mod prelude {
-    pub use crate::body::{BodyError, BodyId, BodyKind, RigidBody};
+    pub use crate::body::{BodyError, BodyId, BodyKind, CollisionGroups, RigidBody};
     pub use crate::ccd::{
         BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };

@@ -26,4 +26,4 @@ pub mod integrate;
 mod tangent_basis;
 pub mod tolerances;
 
-pub use body::{BodyError, BodyKind, CcdMode, RigidBody};
+pub use body::{BodyError, BodyKind, CcdMode, CollisionGroups, RigidBody};

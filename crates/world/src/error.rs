@@ -209,6 +209,13 @@ pub enum WorldError {
         /// The refused id.
         body: BodyId,
     },
+    /// A pair of a body with itself ([`crate::PhysicsWorld::ignore_pair`],
+    /// [`crate::PhysicsWorld::restore_pair`]).
+    #[error("{body} cannot be paired with itself (limit: two distinct bodies)")]
+    SameBody {
+        /// The id given twice.
+        body: BodyId,
+    },
     /// The world holds as many bodies as its slot index can address.
     #[error("the world holds {count} bodies (limit: {limit})")]
     TooManyBodies {

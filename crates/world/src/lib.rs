@@ -27,6 +27,7 @@ mod contact_cache;
 mod contact_query;
 mod error;
 mod event;
+mod filters;
 mod mesh_index;
 mod ray;
 mod shape_pose;

@@ -6,7 +6,9 @@
 //! triangle when a mesh was added or removed since the last step (same
 //! answers). The nearest distance wins; equal distances go to the body
 //! added first, then to the lower triangle index. Bodies with
-//! `collides == false` are skipped; meshes are one-sided.
+//! `collides == false` and sensors are skipped, and so are bodies whose
+//! collision groups do not accept the ray's
+//! ([`PhysicsWorld::try_cast_ray_filtered`]); meshes are one-sided.
 //!
 //! [`PhysicsWorld::try_cast_ray`] tells a refused ray from a miss
 //! ([`RayError`]); [`PhysicsWorld::cast_ray`] is its `Option` form for
@@ -15,6 +17,8 @@
 use parapet_geometry::bvh::Ray;
 use parapet_math::{promote, Vec3};
 use parapet_narrow::ray::{self as narrow, cast_shape, cast_triangle, RayIntersection};
+
+use parapet_solver::{CollisionGroups, RigidBody};
 
 use crate::shape_pose::shape_pose;
 use crate::{BodyId, PhysicsWorld, RayHit};
@@ -128,11 +132,49 @@ impl PhysicsWorld {
         direction: Vec3,
         max_distance: f32,
     ) -> Result<Option<RayHit>, RayError> {
+        self.try_cast_ray_filtered(origin, direction, max_distance, CollisionGroups::ALL)
+    }
+
+    /// [`PhysicsWorld::try_cast_ray`] seen by a ray with collision groups
+    /// `groups`: a body is hit only when the ray's groups and the body's
+    /// accept each other ([`CollisionGroups::interacts_with`]; a wheel's
+    /// ground probe that ignores its own chassis). Sensors are never hit.
+    ///
+    /// ```
+    /// use parapet_world::PhysicsWorld;
+    /// use parapet_solver::{CollisionGroups, RigidBody};
+    /// use parapet_geometry::Shape;
+    /// use parapet_math::Vec3;
+    ///
+    /// let mut world = PhysicsWorld::new();
+    /// let chassis = RigidBody::new_static(Shape::sphere(1.0)?)
+    ///     .with_collision_groups(CollisionGroups::new(0b10, !0));
+    /// world.add_body(chassis)?;
+    /// let down = Vec3::new(0.0, 0.0, -1.0);
+    /// let probe = CollisionGroups::new(0b01, !0b10); // ignores group 2
+    /// let from = Vec3::new(0.0, 0.0, 5.0);
+    /// assert!(world.try_cast_ray(from, down, 10.0)?.is_some());
+    /// assert!(world.try_cast_ray_filtered(from, down, 10.0, probe)?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`PhysicsWorld::try_cast_ray`], for the bodies the ray can hit.
+    pub fn try_cast_ray_filtered(
+        &self,
+        origin: Vec3,
+        direction: Vec3,
+        max_distance: f32,
+        groups: CollisionGroups,
+    ) -> Result<Option<RayHit>, RayError> {
         validate(origin, direction, max_distance)?;
         let body_error = |body: BodyId| move |source| RayError::Body { body, source };
+        let hits = |body: &RigidBody| {
+            body.collides() && !body.is_sensor() && groups.interacts_with(body.collision_groups())
+        };
         let mut nearest = Nearest::default();
         for e in self.entries() {
-            if !e.body.collides() {
+            if !hits(&e.body) {
                 continue;
             }
             if e.body.shape().is_solid() {
@@ -172,7 +214,7 @@ impl PhysicsWorld {
                     let Some(owner) = self.slots[self.meshes.owner(t) as usize].as_ref() else {
                         continue;
                     };
-                    if !owner.body.collides() {
+                    if !hits(&owner.body) {
                         continue;
                     }
                     let triangle = &self.meshes.triangles()[t];
@@ -199,6 +241,20 @@ impl PhysicsWorld {
     /// valid by construction; use `try_cast_ray` to tell the two apart.
     pub fn cast_ray(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
         self.try_cast_ray(origin, direction, max_distance)
+            .ok()
+            .flatten()
+    }
+
+    /// [`PhysicsWorld::try_cast_ray_filtered`] as an `Option`, as
+    /// [`PhysicsWorld::cast_ray`] is of [`PhysicsWorld::try_cast_ray`].
+    pub fn cast_ray_filtered(
+        &self,
+        origin: Vec3,
+        direction: Vec3,
+        max_distance: f32,
+        groups: CollisionGroups,
+    ) -> Option<RayHit> {
+        self.try_cast_ray_filtered(origin, direction, max_distance, groups)
             .ok()
             .flatten()
     }

@@ -112,6 +112,8 @@ pub struct PhysicsWorld {
     pub(crate) ccd_ledger: CcdLedger,
     /// The length (s) of the last successful step (the dry run assumes it).
     pub(crate) last_dt: Option<f32>,
+    /// The pairs excluded by `ignore_pair` (crate::filters).
+    pub(crate) ignored_pairs: crate::filters::IgnoredPairs,
 }
 
 impl Default for PhysicsWorld {
@@ -194,6 +196,7 @@ impl PhysicsWorld {
             contact_cache: ContactCache::default(),
             ccd_ledger: CcdLedger::default(),
             last_dt: None,
+            ignored_pairs: Default::default(),
         }
     }
 
@@ -264,6 +267,7 @@ impl PhysicsWorld {
             self.ccd_mesh.invalidate();
         }
         self.contact_cache.forget(id);
+        self.ignored_pairs.forget(id);
         // Trailing free slots are released so that a world emptied of its
         // bodies gives their memory back.
         while let Some(None) = self.slots.last() {

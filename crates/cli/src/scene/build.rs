@@ -10,9 +10,11 @@
 //!    (`set_inertia`), `inverse_inertia` (`set_inverse_inertia`) or
 //!    `lock_rotation` (a zero inverse), at most one of the three;
 //! 3. the switch to `kinematic` or `static` for a body given a mass;
-//! 4. pose, velocities, material, `collides`, `ccd`, damping, pending force
-//!    and torque, split velocities;
-//! 5. `PhysicsWorld::add_body` (which captures a mesh's world triangles).
+//! 4. pose, velocities, material, `collides`, `ccd`, `collision_groups`,
+//!    `sensor`, damping, pending force and torque, split velocities;
+//! 5. `PhysicsWorld::add_body` (which captures a mesh's world triangles);
+//! 6. after every body, the `ignored_pairs` by name
+//!    (`PhysicsWorld::ignore_pair`).
 
 use parapet::math::nalgebra::Quaternion as NaQuaternion;
 use parapet::prelude::*;
@@ -97,6 +99,22 @@ pub fn build_scene(scene: SceneFile) -> Result<LoadedScene, FieldError> {
         })?;
         ids.push(id);
         names.push(name);
+    }
+    for (k, pair) in scene.ignored_pairs.iter().enumerate() {
+        let path = root.key("ignored_pairs").index(k);
+        let mut pair_ids = [ids[0]; 2];
+        for (side, name) in pair.iter().enumerate() {
+            let Some(at) = names.iter().position(|n| n == name) else {
+                return Err(FieldError::new(
+                    path.index(side),
+                    format!("`{name}` names no body of the scene"),
+                ));
+            };
+            pair_ids[side] = ids[at];
+        }
+        world
+            .ignore_pair(pair_ids[0], pair_ids[1])
+            .map_err(|e| FieldError::new(path.clone(), e.to_string()))?;
     }
     Ok(LoadedScene {
         scene,
@@ -358,6 +376,12 @@ fn surface(spec: &BodySpec, body: &mut RigidBody, path: &FieldPath) -> Result<()
     }
     if let Some(mode) = spec.ccd {
         body.set_ccd(mode.into());
+    }
+    if let Some(g) = spec.collision_groups {
+        body.set_collision_groups(CollisionGroups::new(g.memberships, g.filter));
+    }
+    if let Some(sensor) = spec.sensor {
+        body.set_sensor(sensor);
     }
     if let Some(d) = spec.linear_damping {
         checked(body, path, "linear_damping", |b| b.set_linear_damping(d))?;

@@ -38,6 +38,11 @@ pub struct SceneFile {
     pub world: WorldSpec,
     /// The bodies, in insertion order (trajectory rows follow it).
     pub bodies: Vec<BodySpec>,
+    /// Pairs of body names that never interact, whatever their collision
+    /// groups (`PhysicsWorld::ignore_pair`: the parts of one machine);
+    /// default none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored_pairs: Vec<[String; 2]>,
 }
 
 /// The `world` object: the public configuration fields of `PhysicsWorld`.
@@ -185,6 +190,14 @@ pub struct BodySpec {
     /// The per-body continuous-collision policy; default `Inherit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ccd: Option<CcdName>,
+    /// Which bodies it may touch (`parapet::body::CollisionGroups`);
+    /// default: member of every group, accepting every group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collision_groups: Option<GroupsSpec>,
+    /// Whether the body is a sensor (reports what enters, leaves or crosses
+    /// it, stops nothing); default `false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensor: Option<bool>,
     /// Linear damping (1/s), finite and non-negative; default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linear_damping: Option<f32>,
@@ -208,6 +221,17 @@ pub struct BodySpec {
 
 fn is_false(value: &bool) -> bool {
     !*value
+}
+
+/// The `collision_groups` object: 32-bit memberships and filter; two
+/// bodies interact when each one's memberships meet the other's filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupsSpec {
+    /// The groups the body belongs to (one bit per group).
+    pub memberships: u32,
+    /// The groups it interacts with (one bit per group).
+    pub filter: u32,
 }
 
 /// The `shape_offset` object: the shape's pose in the body frame.

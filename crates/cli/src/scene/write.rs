@@ -17,8 +17,8 @@ use super::build::{build_body, build_shape};
 use super::error::{FieldError, FieldPath};
 use super::json::SceneFormatter;
 use super::schema::{
-    BodySpec, KindName, MaterialSpec, Matrix, ModeName, OffsetSpec, Quaternion, SceneFile,
-    ShapeSpec, Vector, WorldSpec, FORMAT,
+    BodySpec, GroupsSpec, KindName, MaterialSpec, Matrix, ModeName, OffsetSpec, Quaternion,
+    SceneFile, ShapeSpec, Vector, WorldSpec, FORMAT,
 };
 
 fn vector(v: &Vec3) -> Vector {
@@ -119,12 +119,22 @@ pub fn scene_from_world(
         .enumerate()
         .map(|(i, (_, body))| body_spec(body, &root.key("bodies").index(i)))
         .collect::<Result<Vec<_>, _>>()?;
+    let ids: Vec<BodyId> = world.bodies().map(|(id, _)| id).collect();
+    let name = |id: BodyId| {
+        let at = ids.iter().position(|&i| i == id).unwrap_or(usize::MAX);
+        format!("body{at}")
+    };
+    let ignored_pairs = world
+        .ignored_pairs()
+        .map(|(a, b)| [name(a), name(b)])
+        .collect();
     Ok(SceneFile {
         format: FORMAT.to_owned(),
         dt,
         steps,
         world: spec,
         bodies,
+        ignored_pairs,
     })
 }
 
@@ -174,6 +184,14 @@ pub fn body_spec(body: &RigidBody, path: &FieldPath) -> Result<BodySpec, FieldEr
         material,
         collides: (!body.collides()).then_some(false),
         ccd: (body.ccd() != parapet::ccd::CcdMode::Inherit).then(|| body.ccd().into()),
+        collision_groups: (body.collision_groups() != CollisionGroups::ALL).then(|| {
+            let g = body.collision_groups();
+            GroupsSpec {
+                memberships: g.memberships,
+                filter: g.filter,
+            }
+        }),
+        sensor: body.is_sensor().then_some(true),
         linear_damping: damping(body.linear_damping()),
         angular_damping: damping(body.angular_damping()),
         force: unless_zero(&body.force()),

@@ -18,6 +18,7 @@
 //! dynamic) is retained unchanged for restoration.
 
 mod ccd_mode;
+mod collision_groups;
 mod dynamics;
 mod error;
 pub(crate) mod forces;
@@ -27,6 +28,7 @@ pub(crate) mod mass;
 mod validate;
 
 pub use ccd_mode::{CcdMode, UnknownCcdMode};
+pub use collision_groups::CollisionGroups;
 pub use error::BodyError;
 pub use kind::BodyKind;
 
@@ -57,6 +59,13 @@ pub struct RigidBody {
     /// default, `Inherit`).
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) ccd: CcdMode,
+    /// Which bodies it may touch (a body read by older code has the
+    /// default, [`CollisionGroups::ALL`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) collision_groups: CollisionGroups,
+    /// Whether it is a sensor (reports crossings, applies no impulse).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) sensor: bool,
     pub(crate) linear_damping: f32,
     pub(crate) angular_damping: f32,
     pub(crate) split_linear_velocity: Vec3,
@@ -93,6 +102,8 @@ impl RigidBody {
             torque: Vec3::zeros(),
             collides: true,
             ccd: CcdMode::Inherit,
+            collision_groups: CollisionGroups::ALL,
+            sensor: false,
             linear_damping: 0.0,
             angular_damping: 0.0,
             split_linear_velocity: Vec3::zeros(),

@@ -108,6 +108,9 @@ pub(crate) struct State {
     pub ccd_work: CcdWork,
     /// The length (s) of the last successful step (the dry run's default).
     pub last_dt: Option<f32>,
+    /// The pairs excluded by `ignore_pair` (lower id first, ascending).
+    #[serde(default)]
+    pub ignored_pairs: Vec<(BodyId, BodyId)>,
 }
 
 impl State {
@@ -142,6 +145,7 @@ impl State {
             ccd_ledger: world.ccd_ledger.clone(),
             ccd_work: world.ccd_work,
             last_dt: world.last_dt,
+            ignored_pairs: world.ignored_pairs.iter().collect(),
         }
     }
 
@@ -160,6 +164,7 @@ impl State {
             });
         }
         self.check_slots()?;
+        self.check_ignored_pairs()?;
         let contact_count = usize::try_from(self.contact_count)
             .map_err(|_| inconsistent("contact_count", "does not fit this machine's usize"))?;
         let slots: Vec<Option<Entry>> = self
@@ -193,10 +198,35 @@ impl State {
             ccd_ledger: self.ccd_ledger,
             ccd_work: self.ccd_work,
             last_dt: self.last_dt,
+            ignored_pairs: crate::filters::IgnoredPairs::from_pairs(self.ignored_pairs),
         };
         restore_mesh_index(&mut world, self.mesh_index)?;
         restore_mesh_check(&mut world, self.mesh_check)?;
         Ok(world)
+    }
+
+    /// The excluded pairs name two distinct live bodies, lower id first,
+    /// each pair once, ascending (as the world keeps them).
+    fn check_ignored_pairs(&self) -> Result<(), SnapshotError> {
+        let live = |id: BodyId| {
+            self.slots
+                .get(id.index() as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|e| e.id == id)
+        };
+        for (k, &(a, b)) in self.ignored_pairs.iter().enumerate() {
+            let field = format!("ignored_pairs[{k}]");
+            if !(live(a) && live(b)) {
+                return Err(inconsistent(&field, "names a body that is not live"));
+            }
+            if a >= b {
+                return Err(inconsistent(&field, "is not two distinct ids, lower first"));
+            }
+            if k > 0 && self.ignored_pairs[k - 1] >= (a, b) {
+                return Err(inconsistent(&field, "is not after the pair before it"));
+            }
+        }
+        Ok(())
     }
 
     /// The slot, free-list, order and generation invariants of the world

@@ -5,17 +5,19 @@
 //!
 //! Order, so that the same inputs give the same bits:
 //! 1. The mesh index is rebuilt if a mesh was added or removed.
-//! 2. Colliders: every body with `collides == true` and a solid shape, in
-//!    insertion order, with its shape placed once for the step
-//!    ([`PlacedShape`]) and its world bounds grown by the margin. Bodies
-//!    with `collides == false` are skipped entirely (no transforms, no pair
-//!    scans; see docs/physics.md, "Disabled collisions").
+//! 2. Colliders: every body with `collides == true` and a solid shape that
+//!    is not a sensor, in insertion order, with its shape placed once for
+//!    the step ([`PlacedShape`]) and its world bounds grown by the margin.
+//!    Bodies with `collides == false` are skipped entirely (no transforms,
+//!    no pair scans; see docs/physics.md, "Disabled collisions").
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
-//!    dynamic), tested by [`PlacedShape::pair`] (the answer of
+//!    dynamic) that interact (collision groups and exclusions,
+//!    `crate::filters`), tested by [`PlacedShape::pair`] (the answer of
 //!    `parapet_narrow::contact::shapes`).
 //! 4. Each dynamic collider queries the mesh index with its grown bounds;
-//!    candidates come in triangle insertion order, triangles of owners with
-//!    `collides == false` are skipped, and each candidate is tested by
+//!    candidates come in triangle insertion order, triangles of owners that
+//!    do not interact with the body (collisions off, groups, exclusions) or
+//!    are sensors are skipped, and each candidate is tested by
 //!    [`PlacedShape::triangle`] (one-sided, the answer of
 //!    `parapet_narrow::contact::shape_mesh_triangle`). A deferral predicate
 //!    may hand any contact point (pair or mesh) to the continuous stage.
@@ -105,7 +107,9 @@ fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), Ste
     let mut colliders = Vec::with_capacity(world.slots.len());
     let mut boxes = Vec::with_capacity(world.slots.len());
     for e in world.entries() {
-        if !e.body.collides() || !e.body.shape().is_solid() {
+        // A sensor stops nothing: it never enters the contact solve (its
+        // crossings are found by the sensor stage).
+        if !e.body.collides() || e.body.is_sensor() || !e.body.shape().is_solid() {
             continue;
         }
         let not_representable = || StepError::NotRepresentable {
@@ -149,6 +153,9 @@ fn primitive_contacts(
         // i < j: A was added first.
         let (ca, cb) = (&colliders[i], &colliders[j]);
         let (ba, bb) = (&body(world, ca.slot).body, &body(world, cb.slot).body);
+        if !world.pair_interacts(ca.id, ba, cb.id, bb) {
+            continue;
+        }
         let manifold = ca.placed.pair(&cb.placed, CONTACT_MARGIN, scratch);
         let material = ba.material().mix(&bb.material());
         for (k, p) in manifold.points().iter().enumerate() {
@@ -260,7 +267,7 @@ fn mesh_contacts(
             let t = t as usize;
             let owner_slot = world.meshes.owner(t);
             let owner = body(world, owner_slot);
-            if !owner.body.collides() {
+            if owner.body.is_sensor() || !world.pair_interacts(c.id, solid, owner.id, &owner.body) {
                 continue;
             }
             if current != Some(owner_slot) {
