@@ -93,7 +93,8 @@ impl PyShape {
             .map_err(|e| errors::shape_error(&e))
     }
 
-    /// The shape's kind: "sphere", "capsule", "box", "hull" or "mesh".
+    /// The shape's kind: "sphere", "capsule", "cuboid", "convex hull" or
+    /// "triangle mesh".
     #[getter]
     fn kind(&self) -> &'static str {
         self.0.kind_name()
