@@ -4,7 +4,8 @@
 //!   writes an SVG plot per scene under `target/parapet/demo/`.
 //! - `test [-- ARGS]`: the README's test command: sets up what the tests
 //!   need outside Cargo (the replay page's browser), then `cargo test
-//!   --workspace ARGS`.
+//!   --workspace ARGS`, then the Python package's tests (pytest, in a
+//!   virtual environment under the target directory).
 //! - `help`: lists the tasks.
 
 mod bench_report;
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
             println!(
                 "  test [-- ARGS]   the tests: find or install the replay page's browser, then"
             );
-            println!("                   cargo test --workspace ARGS");
+            println!("                   cargo test --workspace ARGS, then the Python package's pytest suite");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             ExitCode::SUCCESS
         }

@@ -7,7 +7,7 @@
 //!
 //! The wrapper is thin on purpose: each Python method calls one Rust method
 //! of the same name, errors keep the Rust messages, and no physics happens
-//! here. `docs/python.md` is the user's page.
+//! here. The crate's `README.md` is the user's guide.
 
 use pyo3::prelude::*;
 
