@@ -153,7 +153,13 @@ fn python_tests(root: &Path) -> Result<(), String> {
     run_step(
         "pip install crates/python[test] (maturin builds the package)",
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .arg(format!("{}[test]", package.display()))
             .current_dir(root),
     )?;

@@ -397,7 +397,11 @@ impl PyBody {
     }
 
     /// The world velocity (m/s) of the body point at the world point `point`.
-    fn point_velocity(&self, py: Python<'_>, point: &Bound<'_, PyAny>) -> PyResult<(f64, f64, f64)> {
+    fn point_velocity(
+        &self,
+        py: Python<'_>,
+        point: &Bound<'_, PyAny>,
+    ) -> PyResult<(f64, f64, f64)> {
         let p = convert::vec3(point, "point")?;
         self.read(py, |b| convert::tuple3d(b.point_velocity(p)))
     }
@@ -514,7 +518,10 @@ impl PyBody {
     }
 
     /// Sets `material` and returns the body.
-    fn with_material(mut slf: PyRefMut<'_, Self>, value: PyMaterial) -> PyResult<PyRefMut<'_, Self>> {
+    fn with_material(
+        mut slf: PyRefMut<'_, Self>,
+        value: PyMaterial,
+    ) -> PyResult<PyRefMut<'_, Self>> {
         let py = slf.py();
         slf.set_material(py, value)?;
         Ok(slf)
@@ -566,7 +573,9 @@ impl PyBody {
         match (&self.place, state) {
             (Place::Own(_), Ok(s)) => format!("<RigidBody {s}>"),
             (Place::InWorld { id, .. }, Ok(s)) => format!("<RigidBody {s}, {id} of a world>"),
-            (Place::InWorld { id, .. }, Err(_)) => format!("<RigidBody view of {id}, no longer in its world>"),
+            (Place::InWorld { id, .. }, Err(_)) => {
+                format!("<RigidBody view of {id}, no longer in its world>")
+            }
             (Place::Own(_), Err(_)) => "<RigidBody>".into(),
         }
     }

@@ -6,7 +6,15 @@ use pyo3::prelude::*;
 /// The id a world gives a body: a slot index and a generation that is never
 /// reused, so that a removed body's id is refused rather than naming a new
 /// body. Hashable and ordered (by generation, then index, as in Rust).
-#[pyclass(name = "BodyId", module = "parapet", frozen, eq, ord, hash, from_py_object)]
+#[pyclass(
+    name = "BodyId",
+    module = "parapet",
+    frozen,
+    eq,
+    ord,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct PyBodyId(pub(crate) parapet::body::BodyId);
 

@@ -63,7 +63,10 @@ fn constants(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let impacts = w::CCD_MAX_IMPACTS_LIMIT;
     m.add("CCD_MAX_IMPACTS_LIMIT", (*impacts.start(), *impacts.end()))?;
     let substeps = w::CCD_MAX_SUBSTEPS_LIMIT;
-    m.add("CCD_MAX_SUBSTEPS_LIMIT", (*substeps.start(), *substeps.end()))?;
+    m.add(
+        "CCD_MAX_SUBSTEPS_LIMIT",
+        (*substeps.start(), *substeps.end()),
+    )?;
     m.add("CONTACT_MARGIN", w::CONTACT_MARGIN)?;
     m.add("CHECK_CCD_DEFAULT_DT", parapet::ccd::CHECK_CCD_DEFAULT_DT)?;
     m.add("AUTO_MOTION_FRACTION", parapet::ccd::AUTO_MOTION_FRACTION)?;

@@ -15,7 +15,14 @@ use parapet::collide::ContactKind;
 /// The world's collision-detection mode: `DISCRETE` (the default) or
 /// `SPHERE_MESH_CCD` (continuous: a supported body never passes through a
 /// surface between two steps; what the mode cannot promise is refused).
-#[pyclass(name = "CollisionDetection", module = "parapet", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "CollisionDetection",
+    module = "parapet",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyCollisionDetection(pub(crate) CollisionDetection);
 
@@ -129,7 +136,14 @@ impl PyCcdMode {
 
 /// How a body moves: `Dynamic` (forces and contacts), `Kinematic` (its
 /// prescribed velocity only) or `Static` (never).
-#[pyclass(name = "BodyKind", module = "parapet", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "BodyKind",
+    module = "parapet",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum PyBodyKind {
     /// Moved by forces, impulses and contacts.
@@ -163,7 +177,14 @@ impl From<BodyKind> for PyBodyKind {
 /// How a contact was found: `ContactKind.Initial` (a contact point of the
 /// step's start) or `ContactKind.Swept` (an impact the continuous stage found
 /// within the step).
-#[pyclass(name = "ContactKind", module = "parapet", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "ContactKind",
+    module = "parapet",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyContactKind(pub(crate) ContactKind);
 

@@ -25,13 +25,19 @@ fn torque(lever_arm: &Bound<'_, PyAny>, force: &Bound<'_, PyAny>) -> PyResult<Ou
 /// Linear momentum m v (kg m/s).
 #[pyfunction]
 fn linear_momentum(mass: f32, velocity: &Bound<'_, PyAny>) -> PyResult<Out3> {
-    Ok(tuple3d(q::linear_momentum(mass, &vec3(velocity, "velocity")?)))
+    Ok(tuple3d(q::linear_momentum(
+        mass,
+        &vec3(velocity, "velocity")?,
+    )))
 }
 
 /// Angular momentum I w (kg m²/s) for an inertia tensor (three rows) and an
 /// angular velocity in the same frame.
 #[pyfunction]
-fn angular_momentum(inertia: &Bound<'_, PyAny>, angular_velocity: &Bound<'_, PyAny>) -> PyResult<Out3> {
+fn angular_momentum(
+    inertia: &Bound<'_, PyAny>,
+    angular_velocity: &Bound<'_, PyAny>,
+) -> PyResult<Out3> {
     Ok(tuple3d(q::angular_momentum(
         &mat3(inertia, "inertia")?,
         &vec3(angular_velocity, "angular_velocity")?,
@@ -55,7 +61,10 @@ fn orbital_angular_momentum(
 /// Translational kinetic energy m |v|² / 2 (J).
 #[pyfunction]
 fn translational_kinetic_energy(mass: f32, velocity: &Bound<'_, PyAny>) -> PyResult<f64> {
-    Ok(q::translational_kinetic_energy(mass, &vec3(velocity, "velocity")?))
+    Ok(q::translational_kinetic_energy(
+        mass,
+        &vec3(velocity, "velocity")?,
+    ))
 }
 
 /// Rotational kinetic energy w . (I w) / 2 (J).

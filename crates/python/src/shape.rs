@@ -301,7 +301,14 @@ impl PyMaterial {
 /// and `filter` (the groups it interacts with), one bit per group; two
 /// bodies interact when each one's memberships meet the other's filter.
 /// Also filters ray casts.
-#[pyclass(name = "CollisionGroups", module = "parapet", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "CollisionGroups",
+    module = "parapet",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PyCollisionGroups(pub(crate) CollisionGroups);
 

@@ -135,7 +135,12 @@ impl PyWorld {
 
     /// A view of body `id`, None for a stale or foreign id.
     fn body(slf: &Bound<'_, Self>, id: PyBodyId) -> PyResult<Option<PyBody>> {
-        let present = slf.try_borrow().map_err(|_| busy())?.inner.body(id.0).is_some();
+        let present = slf
+            .try_borrow()
+            .map_err(|_| busy())?
+            .inner
+            .body(id.0)
+            .is_some();
         Ok(present.then(|| PyBody::view(slf.clone().unbind(), id.0)))
     }
 
@@ -176,7 +181,11 @@ impl PyWorld {
     /// The contact events of the last successful step: initial contacts,
     /// then swept impacts by time.
     fn events(&self) -> Vec<PyContactEvent> {
-        self.inner.events().iter().map(PyContactEvent::from).collect()
+        self.inner
+            .events()
+            .iter()
+            .map(PyContactEvent::from)
+            .collect()
     }
 
     /// Initial contact points plus swept impacts of the last successful step.
@@ -222,7 +231,9 @@ impl PyWorld {
     ) -> PyResult<Option<PyRayHit>> {
         let o = convert::vec3(origin, "origin")?;
         let d = convert::vec3(direction, "direction")?;
-        let groups = groups.map(|g| g.0).unwrap_or(parapet::body::CollisionGroups::ALL);
+        let groups = groups
+            .map(|g| g.0)
+            .unwrap_or(parapet::body::CollisionGroups::ALL);
         self.inner
             .try_cast_ray_filtered(o, d, max_distance, groups)
             .map(|hit| hit.as_ref().map(PyRayHit::from))
@@ -260,7 +271,11 @@ impl PyWorld {
     /// The world triangles captured when mesh body `id` was added, as a
     /// NumPy (n, 3, 3) float32 array (triangle, corner, axis); None for
     /// other bodies and stale ids.
-    fn mesh_snapshot<'py>(&self, py: Python<'py>, id: PyBodyId) -> Option<Bound<'py, PyArray3<f32>>> {
+    fn mesh_snapshot<'py>(
+        &self,
+        py: Python<'py>,
+        id: PyBodyId,
+    ) -> Option<Bound<'py, PyArray3<f32>>> {
         let triangles = self.inner.mesh_snapshot(id.0)?;
         let flat: Vec<f32> = triangles
             .iter()
@@ -360,7 +375,8 @@ impl PyWorld {
     /// `dt` (s) and `steps` steps, which `parse_scene` reads back to the
     /// same bodies. Raises SceneError for what a scene cannot describe.
     fn to_scene_json(&self, dt: f32, steps: u64) -> PyResult<String> {
-        parapet_cli::scene::world_to_json(&self.inner, dt, steps).map_err(errors::SceneError::new_err)
+        parapet_cli::scene::world_to_json(&self.inner, dt, steps)
+            .map_err(errors::SceneError::new_err)
     }
 
     /// An independent copy of the world (bodies, settings, caches).
@@ -379,7 +395,9 @@ impl PyWorld {
     }
 
     /// Pickling: the world as its CBOR snapshot.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let from_bytes = slf.get_type().getattr("from_bytes")?;
         let bytes = slf.borrow().to_bytes(slf.py())?;
         Ok((from_bytes, (bytes,)))
