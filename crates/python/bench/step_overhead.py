@@ -17,6 +17,8 @@ stepping's cost, set-up and interpreter start-up excluded:
 overhead = (py(20) - py(0)) / (rs(20) - rs(0)) - 1.
 """
 
+from __future__ import annotations
+
 import sys
 
 import parapet
@@ -54,7 +56,7 @@ def digest(world: PhysicsWorld) -> str:
     return f"{h:016x}"
 
 
-def main(argv: list) -> None:
+def main(argv: list[str]) -> None:
     if argv[1] == "write":
         with open(argv[2], "w") as out:
             out.write(world_of_1000().to_scene_json(DT, 20))

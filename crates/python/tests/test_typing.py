@@ -16,8 +16,9 @@ def test_the_stubs_match_the_native_module():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_checks_the_examples():
+def test_mypy_checks_the_examples_and_the_bench():
     paths = [str(p) for p in sorted(EXAMPLES.glob("*.py"))]
+    paths += [str(p) for p in sorted((EXAMPLES.parent / "bench").glob("*.py"))]
     result = run("mypy", "--strict", "--no-incremental", *paths)
     assert result.returncode == 0, result.stdout + result.stderr
 
