@@ -44,3 +44,24 @@ def test_another_thread_runs_while_a_world_steps():
     # stamps cover most of the span.
     assert duration > 0.05, f"the step took only {duration:.3f} s: too short to tell"
     assert inside and max(inside) - min(inside) > 0.5 * duration
+
+
+def test_touching_a_world_while_it_steps_raises_instead_of_tearing_it():
+    world = heavy_world()
+    view = world.body(world.ids()[0])
+    assert view is not None
+    errors = []
+    thread = threading.Thread(target=lambda: world.step(0.01))
+    thread.start()
+    while thread.is_alive():
+        for read in (world.positions, lambda: view.position):
+            try:
+                read()
+            except RuntimeError as e:
+                errors.append(str(e))
+    thread.join()
+    # Refused while the step ran (the world is borrowed by it), readable
+    # again after.
+    assert errors, "no read overlapped the step"
+    assert any("in use" in e for e in errors) and all("borrow" in e or "in use" in e for e in errors)
+    assert world.positions().shape == (3000, 3) and view.position == tuple(world.positions()[0])

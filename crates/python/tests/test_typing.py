@@ -33,3 +33,25 @@ def test_mypy_catches_a_bare_integer_mode(tmp_path):
     result = run("mypy", "--no-incremental", str(script))
     assert result.returncode == 1, result.stdout
     assert 'variable has type "CollisionDetection"' in result.stdout, result.stdout
+
+
+def test_every_public_name_has_a_docstring():
+    # The docstrings come from the Rust doc comments of the native module:
+    # every class, function, method and property a script can reach.
+    import inspect
+
+    import parapet
+
+    missing = []
+    for name in parapet.__all__:
+        obj = getattr(parapet, name)
+        if (inspect.isclass(obj) or callable(obj)) and not (obj.__doc__ or "").strip():
+            missing.append(name)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for attr, member in vars(obj).items():
+                if attr.startswith("_") or isinstance(member, obj):
+                    continue  # dunders, and constants such as CcdMode.Auto
+                if not (getattr(member, "__doc__", None) or "").strip():
+                    missing.append(f"{name}.{attr}")
+    assert missing == []
+    assert "GIL" in (parapet.PhysicsWorld.step.__doc__ or "")
