@@ -136,8 +136,52 @@ fn rows_of<T: numpy::Element + Copy>(
         .collect())
 }
 
-/// Triangles `[(a, b, c), ...]` of vertex indices, each in `0..=u32::MAX`.
+/// The error of a vertex index out of `0..=u32::MAX`.
+fn bad_index(what: &str, value: &dyn std::fmt::Display) -> PyErr {
+    crate::errors::ShapeError::new_err(format!(
+        "{what} = {value} is not a vertex index (limit: an integer in 0..={})",
+        u32::MAX
+    ))
+}
+
+/// The rows of an integer `(n, 3)` array as index triples.
+fn index_rows<T: numpy::Element + Copy + TryInto<u32> + std::fmt::Display>(
+    array: &PyReadonlyArray2<'_, T>,
+) -> PyResult<Vec<[u32; 3]>> {
+    let shape = array.shape();
+    if shape[1] != 3 {
+        return Err(PyValueError::new_err(format!(
+            "triangles must have shape (n, 3), got ({}, {})",
+            shape[0], shape[1]
+        )));
+    }
+    let mut out = Vec::with_capacity(shape[0]);
+    for (t, row) in array.as_array().rows().into_iter().enumerate() {
+        let mut indices = [0u32; 3];
+        for (k, slot) in indices.iter_mut().enumerate() {
+            let value = row[k];
+            *slot = value
+                .try_into()
+                .map_err(|_| bad_index(&format!("triangles[{t}][{k}]"), &value))?;
+        }
+        out.push(indices);
+    }
+    Ok(out)
+}
+
+/// Triangles `[(a, b, c), ...]` of vertex indices, each in `0..=u32::MAX`:
+/// a NumPy `(n, 3)` integer array (read without a per-triangle Python
+/// call) or any sequence of sequences.
 pub(crate) fn triangles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
+    if let Ok(array) = obj.extract::<PyReadonlyArray2<'_, u32>>() {
+        return index_rows(&array);
+    }
+    if let Ok(array) = obj.extract::<PyReadonlyArray2<'_, i32>>() {
+        return index_rows(&array);
+    }
+    if let Ok(array) = obj.extract::<PyReadonlyArray2<'_, i64>>() {
+        return index_rows(&array);
+    }
     let mut out = Vec::new();
     for (t, item) in obj.try_iter()?.enumerate() {
         let item = item?;
@@ -146,10 +190,7 @@ pub(crate) fn triangles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
         let mut indices = [0u32; 3];
         for (k, (slot, value)) in indices.iter_mut().zip([a, b, c]).enumerate() {
             if value.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&value) {
-                return Err(crate::errors::ShapeError::new_err(format!(
-                    "{what}[{k}] = {value} is not a vertex index (limit: an integer in 0..={})",
-                    u32::MAX
-                )));
+                return Err(bad_index(&format!("{what}[{k}]"), &value));
             }
             *slot = value as u32;
         }

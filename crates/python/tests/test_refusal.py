@@ -127,6 +127,10 @@ def test_shape_material_and_body_errors_carry_the_rust_message():
         Shape.mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, -2)])
     with pytest.raises(ShapeError):
         Shape.mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 7)])
+    import numpy as np
+
+    with pytest.raises(ShapeError, match="triangles\\[0\\]\\[1\\] = -1 is not a vertex index"):
+        Shape.mesh(np.zeros((3, 3)), np.array([[0, -1, 2]]))
     with pytest.raises(MaterialError, match="restitution"):
         Material(restitution=2.0)
     with pytest.raises(BodyError):
