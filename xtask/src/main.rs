@@ -7,7 +7,8 @@
 //!   and parry3d, written to `docs/reports/instructions.md`.
 //! - `test [-- ARGS]`: the README's test command: sets up what the tests
 //!   need outside Cargo (the replay page's browser), then `cargo test
-//!   --workspace ARGS`.
+//!   --workspace ARGS`, then the Python package's tests (pytest, in a
+//!   virtual environment under the target directory).
 //! - `help`: lists the tasks.
 
 mod bench_report;
@@ -53,7 +54,7 @@ fn main() -> ExitCode {
             println!(
                 "  test [-- ARGS]   the tests: find or install the replay page's browser, then"
             );
-            println!("                   cargo test --workspace ARGS");
+            println!("                   cargo test --workspace ARGS, then the Python package's pytest suite");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
             println!("  instructions [--quick]   callgrind instruction counts against rapier3d and parry3d, write docs/reports/instructions.md");
             ExitCode::SUCCESS
