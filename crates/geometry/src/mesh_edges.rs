@@ -131,9 +131,18 @@ pub fn open_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges>
     edges_beyond(vertices, triangles, OPEN_EDGE_ANGLE)
 }
 
+/// The fold (rad) beyond which a concave crease is extended across: 30
+/// degrees. Past a gentler crease, a point held behind one triangle's plane
+/// by `h` and under the neighbour's edge lies at most `h / cos(30°)` ≈ 1.15
+/// `h` behind the neighbour's plane, within the continuous step's promised
+/// depth (the held depth plus two tolerances); a nearly flat crease
+/// extended would instead lie inside the neighbour's held band and hold a
+/// resting body against two planes at once.
+pub const CONCAVE_CREASE_ANGLE: f64 = std::f64::consts::FRAC_PI_6;
+
 /// The concave creases of every triangle of the mesh `(vertices,
 /// triangles)`, in triangle order: edges shared with a consistently wound
-/// neighbour that folds towards the front by more than [`OPEN_EDGE_ANGLE`]
+/// neighbour that folds towards the front by more than [`CONCAVE_CREASE_ANGLE`]
 /// (a room's corner, the foot of a kerb). Near such an edge the surface's
 /// solid side is the union of both triangles' back half-spaces, so a point
 /// behind a triangle's plane just beyond the edge is inside (the
@@ -145,7 +154,7 @@ pub fn concave_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdg
         lt > 0.0
             && lu > 0.0
             && nt.dot(&(u[far] - t[0])) > 0.0
-            && nt.dot(&nu) < OPEN_EDGE_ANGLE.cos() * lt * lu
+            && nt.dot(&nu) < CONCAVE_CREASE_ANGLE.cos() * lt * lu
     })
 }
 

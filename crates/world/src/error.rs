@@ -113,11 +113,11 @@ pub enum StepError {
         limit: u32,
     },
     /// The island of bodies that can meet this one in the step took more
-    /// events than its budget: 64 per candidate pair plus 4 per body per
+    /// events than its budget: 256 per candidate pair plus 16 per body per
     /// allowed impact (`ccd_max_impacts` + 1), so that the step ends even
     /// if a pair kept coming back at one instant. Raise `ccd_max_impacts`
     /// or shorten the step.
-    #[error("{body}'s island needs more than {limit} events in one step (events so far: {events}; limit: 64 per candidate pair and 4 per body per allowed impact, from ccd_max_impacts)")]
+    #[error("{body}'s island needs more than {limit} events in one step (events so far: {events}; limit: 256 per candidate pair and 16 per body per allowed impact, from ccd_max_impacts)")]
     EventLimit {
         /// The body the last event involved.
         body: BodyId,

@@ -224,10 +224,12 @@ pub(crate) struct Island<'c, 'a> {
 }
 
 /// The most events one island may take (count): a generous multiple of its
-/// pairs and impacts, so that the loop ends even if a pair kept coming back
-/// at one instant; beyond it the step is refused (`StepError::EventLimit`).
+/// pairs and impacts (holds are events too: a body resting on a rough
+/// terrain takes a few per pair and step), so that the loop ends even if a
+/// pair kept coming back at one instant; beyond it the step is refused
+/// (`StepError::EventLimit`).
 pub(crate) fn event_budget(pairs: usize, movers: usize, max_impacts: u32) -> u64 {
-    64 * (pairs as u64 + 1) + 4 * movers as u64 * (max_impacts as u64 + 1)
+    256 * (pairs as u64 + 1) + 16 * movers as u64 * (max_impacts as u64 + 1)
 }
 
 impl<'c, 'a> Island<'c, 'a> {
