@@ -21,6 +21,8 @@ use crate::bench_crowds::{
     crowd_layout, CrowdLayout, FRICTION, WALKER_HALF_HEIGHT, WALKER_MASS, WALKER_RADIUS,
 };
 use crate::clearance::height_above;
+/// What [`VersusScene::judge`] found: the scenes' one verdict type.
+pub use crate::scene::Verdict;
 use crate::scene::CROSSING_TOLERANCE;
 use crate::terrain::HeightField;
 
@@ -105,15 +107,6 @@ pub struct VersusScene {
     /// Steps the bench takes from the prepared state before it starts
     /// again (1: every measured step is the scene's second step).
     pub run: usize,
-}
-
-/// What [`VersusScene::judge`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Verdict {
-    /// Bodies sunk into the terrain.
-    pub sunk: usize,
-    /// Bodies passed into or through each other (pairs).
-    pub crossed: usize,
 }
 
 impl VersusScene {
