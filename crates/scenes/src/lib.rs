@@ -12,6 +12,8 @@
 //!   the terrain (a turning body: certified sub-steps).
 //! - [`chassis_kerb()`], [`car_rollover()`], [`hull_crate()`]: vehicle
 //!   scenes, boxes and hulls that turn (turning solids).
+//! - [`box_stacks`]: a column of 20 cubes and pyramids of 55 and 210 on a
+//!   tessellated floor, with an independent judge of whether they stand.
 //!
 //! Each scene function takes the collision-detection mode and a step count
 //! and returns a [`Scene`]: the world plus what to measure; [`run`] steps it
@@ -21,12 +23,14 @@
 //! [`terrain::HeightField`] with the [`prng::SplitMix64`] generator: the same
 //! seed gives the same triangles on every machine.
 
+pub mod bench_boxes;
 pub mod bench_ccd;
 pub mod bench_crowds;
 pub mod bench_dense;
 pub mod bench_vehicles;
 pub mod bench_versus;
 pub mod bench_walkers;
+pub mod box_stacks;
 pub mod bus_crowd;
 pub mod car_crash;
 pub mod clearance;
@@ -36,6 +40,7 @@ pub mod dominoes;
 mod error;
 pub mod judge;
 pub mod lift;
+mod obb;
 pub mod overlap;
 pub mod prng;
 pub mod scene;

@@ -191,15 +191,19 @@ pub struct Refusal {
     pub world_unchanged: bool,
 }
 
-/// What a judge found over a run: how many bodies ever sank behind the
-/// ground and how many ever crossed into or through another body (or a
-/// wall), each counted once.
+/// What a judge found: bodies sunk behind the ground, bodies crossed into
+/// or through another body (or a wall), cubes of a stack displaced. A
+/// scene run counts each body once over the run; the comparison scenes
+/// count what one state shows (their crossings in pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Verdict {
     /// Bodies sunk into the terrain.
     pub sunk: usize,
-    /// Bodies passed into or through each other (pairs).
+    /// Bodies (or, in the comparison scenes, pairs) passed into or through
+    /// each other.
     pub crossed: usize,
+    /// Cubes of a stack displaced from their places (a stack that fell).
+    pub displaced: usize,
 }
 
 /// What a scene run did.
@@ -404,6 +408,7 @@ pub fn run(mut scene: Scene, progress: &mut dyn FnMut(usize, usize)) -> SceneRun
         verdict: Verdict {
             sunk: tally.sunk.len(),
             crossed: tally.crossed.len(),
+            displaced: 0,
         },
         worst: tally.worst,
     }

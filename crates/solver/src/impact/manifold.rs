@@ -53,6 +53,7 @@ use parapet_geometry::Material;
 use parapet_math::nalgebra::{Matrix2, Vector2};
 use parapet_math::Vec3d;
 
+use super::impulse::representable;
 use super::nnls::plastic_impulses;
 use super::{ImpactError, ImpactMass};
 use crate::tangent_basis::tangent_basis;
@@ -238,7 +239,10 @@ fn friction_sweeps(
 /// normal effective mass.
 ///
 /// # Errors
-/// [`ImpactError::TooManyContacts`] above [`MAX_MANIFOLD_POINTS`] points.
+/// [`ImpactError::TooManyContacts`] above [`MAX_MANIFOLD_POINTS`] points;
+/// [`ImpactError::NotRepresentable`] (quantity "impulse") when a point's
+/// impulse or its normal part has a component beyond `f32`, as
+/// [`super::respond_turning_point`] refuses.
 pub fn respond_manifold(
     mass: &ImpactMass,
     velocity: Vec3d,
@@ -311,12 +315,18 @@ pub fn respond_manifold(
             *total += e;
         }
     }
-    let impulses = points
+    let impulses: Vec<Vec3d> = points
         .iter()
         .zip(&normal)
         .zip(&friction)
         .map(|((p, &l), f)| p.normal * l + f)
         .collect();
+    // The limits of `respond_turning_point`: every impulse and its normal
+    // part within `f32` (the world stores and reports them in `f32`).
+    for ((p, &l), impulse) in points.iter().zip(&normal).zip(&impulses) {
+        representable("impulse", impulse)?;
+        representable("impulse", &(p.normal * l))?;
+    }
     Ok(Some(ManifoldResponse {
         linear_velocity: v,
         angular_velocity: w,

@@ -276,3 +276,25 @@ fn too_many_points_are_refused() {
         }
     );
 }
+
+#[test]
+fn an_impulse_beyond_f32_is_refused_as_for_a_turning_point() {
+    // A box of 1e39 kg closing at 10 m/s needs 2.5e39 N s at each corner:
+    // beyond f32, refused naming the impulse, as `respond_turning_point`
+    // refuses it.
+    let heavy = ImpactMass {
+        inverse_mass: 1e-39,
+        inverse_inertia: box_mass().inverse_inertia * 1e-39,
+    };
+    let m = Material::new(0.0, 0.0, 0.5).unwrap();
+    let r = respond_manifold(
+        &heavy,
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+        &corners(m),
+    );
+    assert!(
+        matches!(r, Err(ImpactError::NotRepresentable { quantity: "impulse", value }) if value.abs() > f32::MAX as f64),
+        "{r:?}"
+    );
+}
