@@ -244,7 +244,10 @@ fn outcome(r: &SceneRun) -> String {
             r.verdict.sunk, r.verdict.crossed
         )),
     };
-    let refused = r.refusal.as_ref().map(|f| format!("refused at step {}", f.step));
+    let refused = r
+        .refusal
+        .as_ref()
+        .map(|f| format!("refused at step {}", f.step));
     match (crossed, refused) {
         (None, None) => "holds".to_string(),
         (Some(c), None) => c,
@@ -256,11 +259,7 @@ fn outcome(r: &SceneRun) -> String {
 /// The table of every scene: what DISCRETE crosses, what
 /// SPHERE_MESH_CCD holds.
 fn write_summary(out: &mut dyn Write, scenes: &[SceneReport]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "\n{:<18} {:<44} SPHERE_MESH_CCD",
-        "scene", "DISCRETE"
-    )?;
+    writeln!(out, "\n{:<18} {:<44} SPHERE_MESH_CCD", "scene", "DISCRETE")?;
     for s in scenes {
         writeln!(
             out,
