@@ -7,6 +7,10 @@
 //! `f32` rounding. They fail until the continuous step keeps that
 //! promise in these cases; the assertion messages say how far off it is.
 
+mod ccd_scenes_support;
+
+use ccd_scenes_support::worlds::{drops, head_on, kinematic};
+use ccd_scenes_support::{run_checked, Oracle};
 use parapet::ccd::tolerances::promised_depth;
 use parapet::prelude::*;
 use parapet_scenes::control::Control;
@@ -14,6 +18,25 @@ use parapet_scenes::judge::storage_allowance;
 use parapet_scenes::overlap::{depth, Placed, Solid};
 use parapet_scenes::town::{box_mesh, car};
 use parapet_scenes::{run, Scene, SceneError};
+
+/// `world` with only the bodies of insertion ranks `keep` (0 the first)
+/// left: the smallest case that still fails.
+fn only(mut world: PhysicsWorld, keep: &[usize]) -> PhysicsWorld {
+    let ids: Vec<BodyId> = world.bodies().map(|(id, _)| id).collect();
+    for (rank, id) in ids.into_iter().enumerate() {
+        if !keep.contains(&rank) {
+            world.remove_body(id).unwrap();
+        }
+    }
+    world
+}
+
+/// Steps a family's failing case, asserting no refusal and no violation.
+fn family_case(case: &str, mut world: PhysicsWorld, oracle: &Oracle, steps: usize) {
+    if let Err(e) = run_checked(case, &mut world, oracle, 1.0 / 60.0, steps) {
+        panic!("{e}");
+    }
+}
 
 /// Runs `scene` in SPHERE_MESH_CCD and asserts no refused step and no
 /// finding of its judge.
@@ -131,4 +154,86 @@ fn a_car_on_a_rising_mesh_lift_stays_within_its_promised_depth() {
         worst.0,
         worst.1
     );
+}
+
+/// Two turning boxes (0.81 x 0.78 x 0.22 m, 8.2 kg, and 0.58 x 0.66 x
+/// 0.20 m, 38 kg) falling at 23 m/s, one 0.48 m above the other and 1.1 m
+/// aside, spinning at up to 11 rad/s, onto a rough terrain (drops family,
+/// seed 3624468505, bodies 2 and 6). Measured: step 5 is refused, "body 2
+/// (slot 1) needs more than 16 impacts in one step" (`ImpactLimit`).
+#[test]
+fn two_turning_boxes_dropped_on_a_terrain_hold_with_the_default_limits() {
+    let (w, oracle) = drops(3_624_468_505, true);
+    family_case("drops seed 3624468505", only(w, &[0, 1, 5]), &oracle, 40);
+}
+
+/// One turning capsule (r 0.105 m, half height 0.22 m, 37 kg) falling at
+/// 16.7 m/s and spinning at 8 rad/s onto a static floor box with three
+/// static blocks (drops family, seed 2965700665, body 12). Measured: step
+/// 8 is refused, "body 12 (slot 11) needs more than 256 advancement
+/// iterations in one time-of-impact query" (`SubstepLimit`).
+#[test]
+fn a_turning_capsule_dropped_on_static_boxes_holds_with_the_default_limits() {
+    let (w, oracle) = drops(2_965_700_665, false);
+    family_case(
+        "drops seed 2965700665",
+        only(w, &[0, 1, 2, 3, 11]),
+        &oracle,
+        40,
+    );
+}
+
+/// A turning hull (0.6 x 0.9 x 0.5 m, 14 kg) at 38 m/s and a sphere (r
+/// 0.37 m, 21 kg) at 28 m/s head-on, both spinning (6 and 25 rad/s), no
+/// gravity (head-on family, seed 0x4ead0055, its second pair). Measured:
+/// step 4, their meeting, is refused, "body 3 (slot 2) needs more than
+/// 256 advancement iterations in one time-of-impact query"
+/// (`SubstepLimit`).
+#[test]
+fn a_turning_hull_and_a_sphere_head_on_hold_with_the_default_limits() {
+    let (w, _) = head_on(0x4EAD_0055);
+    family_case(
+        "head-on seed 0x4ead0055",
+        only(w, &[2, 3]),
+        &Oracle::default(),
+        30,
+    );
+}
+
+/// A turning box (0.98 x 0.94 x 0.24 m, 5.6 kg) at 37 m/s and a turning
+/// capsule (r 0.23 m, half height 0.37 m, 25 kg) at 36 m/s head-on,
+/// spinning at 18 and 26 rad/s, no gravity (head-on family, seed
+/// 0x4ead0075, its first pair). Measured: step 4 is refused, "body 1
+/// (slot 0) needs more than 16 impacts in one step" (`ImpactLimit`).
+#[test]
+fn a_turning_box_and_a_turning_capsule_head_on_hold_with_the_default_limits() {
+    let (w, _) = head_on(0x4EAD_0075);
+    family_case(
+        "head-on seed 0x4ead0075",
+        only(w, &[0, 1]),
+        &Oracle::default(),
+        30,
+    );
+}
+
+/// A kinematic sphere (r 0.43 m) at 26 m/s turning at 3 rad/s into one
+/// capsule (r 0.19 m, half height 0.21 m, 26 kg, restitution 0.27)
+/// floating at rest, no gravity, nothing else (kinematic family, seed
+/// 0x41a30009). Measured: step 11 is refused, "body 5 (slot 4) needs
+/// more than 16 impacts in one step" (`ImpactLimit`).
+#[test]
+fn a_kinematic_sphere_through_one_floating_capsule_holds_with_the_default_limits() {
+    let (w, oracle) = kinematic(0x41A3_0009, 0);
+    family_case("kinematic seed 0x41a30009", only(w, &[4, 6]), &oracle, 30);
+}
+
+/// A kinematic closed box mesh at 25 m/s turning at 1.3 rad/s into one
+/// capsule (r 0.10 m, half height 0.18 m, 45 kg) floating at rest, no
+/// gravity, nothing else (kinematic family, seed 0x41a30403). Measured:
+/// step 11 is refused, "body 2 (slot 1) needs more than 16 impacts in one
+/// step" (`ImpactLimit`).
+#[test]
+fn a_kinematic_box_mesh_through_one_floating_capsule_holds_with_the_default_limits() {
+    let (w, oracle) = kinematic(0x41A3_0403, 4);
+    family_case("kinematic seed 0x41a30403", only(w, &[1, 6]), &oracle, 30);
 }
