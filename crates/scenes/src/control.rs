@@ -149,11 +149,11 @@ impl Control {
             } => {
                 if let Some(b) = world.body_mut(*body) {
                     let (z, vz) = (b.position().z, b.linear_velocity().z);
+                    // Down from the top; up from the bottom or from rest;
+                    // else on as it goes.
                     let vz = if z >= *high {
                         -*speed
-                    } else if z <= *low {
-                        *speed
-                    } else if vz == 0.0 {
+                    } else if z <= *low || vz == 0.0 {
                         *speed
                     } else {
                         vz

@@ -7,7 +7,7 @@
 //! (capsules) going to and fro over four zebra crossings, 10 kerbs and
 //! medians (static boxes), 20 bollards (static capsules) and 8 projectiles
 //! (spheres of 5 cm at 120 to 150 m/s, six fired down at the road and two
-//! into the bus): 102 bodies. Cars are driven until they touch anything
+//! into the bus): 101 bodies with the road. Cars are driven until they touch anything
 //! but the road, then left to the world.
 //!
 //! [`crossroads`] steps at 1/60 s, [`crossroads_coarse`] at 1/20 s (a
