@@ -54,12 +54,12 @@ fn holds(scene: Result<Scene, SceneError>) {
     assert!(!r.crossed(), "{}: {:?}", r.name, r.worst);
 }
 
-/// The crossroads at 1/60 s for its 10 s. Measured: step 113 (1.88 s) is
-/// refused, "body 2 (slot 1) needs more than 256 advancement iterations
-/// in one time-of-impact query" (`SubstepLimit`): the first eastbound car
-/// in a pile-up of four cars in the crossing (bodies 2, 12, 18, 19 within
-/// 6 m); with `ccd_max_substeps = 65536` the same step is refused by
-/// `ImpactLimit` on body 18 (16 impacts). Before that, the car parked on
+/// The crossroads at 1/60 s for its 10 s. Measured: step 122 (2.03 s) is
+/// refused, "body 19 (slot 18) needs more than 256 advancement iterations
+/// in one time-of-impact query" (`SubstepLimit`), in a pile-up of cars in
+/// the crossing (bodies 2, 12, 18 and 19 within 6 m; an earlier build
+/// refused step 113 the same way, and with `ccd_max_substeps = 65536` by
+/// `ImpactLimit`, 16 impacts on body 18). Before that, the car parked on
 /// the lift is found 5.85 mm inside it (allowed 5.81 mm; see
 /// `a_car_on_a_rising_mesh_lift_stays_within_its_promised_depth`).
 #[test]
@@ -67,10 +67,11 @@ fn the_crossroads_at_60_hz_holds_ten_seconds_with_the_default_limits() {
     holds(parapet_scenes::crossroads::crossroads(SPHERE_MESH_CCD, 600));
 }
 
-/// The crossroads at 1/20 s for its 10 s. Measured: step 18 (0.9 s) is
-/// refused, "body 5 (slot 4) needs more than 16 impacts in one step"
-/// (`ImpactLimit`): an eastbound car driven at 10-15 m/s into the walkers
-/// of the zebra crossing at x = -10 m.
+/// The crossroads at 1/20 s for its 10 s. Measured: step 10 (0.5 s) is
+/// refused, "body 5 (slot 4) needs more than 256 advancement iterations
+/// in one time-of-impact query" (`SubstepLimit`; an earlier build refused
+/// step 18 by `ImpactLimit`, 16 impacts): an eastbound car driven at 10-15
+/// m/s into the walkers of the zebra crossing at x = -10 m.
 #[test]
 fn the_crossroads_at_20_hz_holds_ten_seconds_with_the_default_limits() {
     holds(parapet_scenes::crossroads::crossroads_coarse(
