@@ -15,15 +15,11 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use parapet::prelude::*;
 use parapet_scenes::{capsule_walker, fast_box_wall, Scene};
 
-/// The scene's world after `warm` steps (with its walking drive applied).
+/// The scene's world after `warm` steps (with its controllers applied).
 fn advanced(scene: Scene, warm: usize) -> (PhysicsWorld, Scene) {
     let mut s = scene;
     for _ in 0..warm {
-        if let Some(walk) = s.drive {
-            let b = s.world.body_mut(s.subject).expect("subject");
-            let v = b.linear_velocity();
-            b.set_linear_velocity(Vec3::new(walk.x, walk.y, v.z));
-        }
+        s.apply_controls();
         s.world.step(s.dt).expect("the scene steps");
     }
     (s.world.clone(), s)

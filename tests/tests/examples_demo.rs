@@ -148,7 +148,8 @@ fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
     let mut text = Vec::new();
     let report = xtask::demo::run(true, &dir, &mut text, false).unwrap();
     let text = String::from_utf8(text).unwrap();
-    assert_eq!(report.scenes.len(), 8, "{text}");
+    // The eight demo scenes, then the eight town scenes.
+    assert_eq!(report.scenes.len(), 16, "{text}");
     assert!(report.all_as_expected(), "{text}");
     for s in &report.scenes {
         let svg = std::fs::read_to_string(&s.plot).unwrap();
@@ -169,6 +170,15 @@ fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
         text.contains(&dir.display().to_string()),
         "the demo says where the plots are"
     );
+    // The summary names every scene beside what each mode did.
+    for s in &report.scenes {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(s.name) && l.contains("crossed")),
+            "{}: no summary line\n{text}",
+            s.name
+        );
+    }
     // The stacks: the column and the pyramid of 55 stand their second in
     // DISCRETE (all_as_expected above holds them to the stack limits).
     let stacks: Vec<&str> = report.stacks.iter().map(|s| s.name.as_str()).collect();

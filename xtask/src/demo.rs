@@ -1,23 +1,31 @@
-//! `cargo xtask demo`: runs every scene of `parapet_scenes::demo_scenes` in
+//! `cargo xtask demo`: runs every scene of `parapet_scenes::demo_scenes`
+//! and `parapet_scenes::town_scenes` in
 //! DISCRETE and in SPHERE_MESH_CCD, prints a table per scene (steps, impacts,
 //! contacts, final positions, energy, whether anything crossed a surface by
 //! the scenes' independent clearance checks, refusals) and writes one SVG
 //! plot per scene (the measured gap to the surface over time, both modes)
-//! with plotters' SVG backend. Progress goes to stderr for any scene run
-//! that takes more than a second. `--quick` runs a tenth of the steps (the
-//! test that keeps the demo from rotting uses it).
+//! with plotters' SVG backend, then a summary: per scene, what DISCRETE
+//! crosses and what SPHERE_MESH_CCD holds (or refuses). Progress goes to
+//! stderr for any scene run that takes more than a second. `--quick` runs
+//! a tenth of the steps, and of the town scenes the few steps that show
+//! what DISCRETE crosses (the test that keeps the demo from rotting uses
+//! it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use parapet::prelude::*;
-use parapet_scenes::{demo_scenes, SceneError, SceneRun};
+use parapet_scenes::judge::Found;
+use parapet_scenes::{demo_scenes, town_scenes, SceneError, SceneRun};
 use plotters::prelude::*;
 
 /// Lowest gap (m) drawn in a plot: a body that fell through keeps falling,
 /// and its curve is clipped here so that the other curve stays readable.
 pub const PLOT_FLOOR: f64 = -2.0;
+
+/// Final positions printed per run (the crossroads watches 20 cars).
+const SHOWN_POSITIONS: usize = 4;
 
 /// How long (s) a scene run may go before progress is shown.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
@@ -177,17 +185,42 @@ fn write_table(out: &mut dyn Write, report: &SceneReport) -> std::io::Result<()>
         )?;
     }
     for r in [&report.discrete, &report.ccd] {
-        let positions: Vec<String> = r
+        let mut positions: Vec<String> = r
             .final_positions
             .iter()
+            .take(SHOWN_POSITIONS)
             .map(|(id, p)| format!("{id} ({:.3}, {:.3}, {:.3})", p.x, p.y, p.z))
             .collect();
+        if r.final_positions.len() > SHOWN_POSITIONS {
+            positions.push(format!(
+                "and {} more",
+                r.final_positions.len() - SHOWN_POSITIONS
+            ));
+        }
         writeln!(
             out,
             "  {} final positions (m): {}",
             mode_name(r.mode),
             positions.join(", ")
         )?;
+        if let Some((t, w)) = &r.worst {
+            writeln!(
+                out,
+                "  {} judge: {} sunk, {} crossed; deepest: {} {:.4} m {} {} at t = {t:.3} s (allowed {:.4} m)",
+                mode_name(r.mode),
+                r.verdict.sunk,
+                r.verdict.crossed,
+                w.label,
+                w.depth,
+                match w.found {
+                    Found::Inside => "inside a",
+                    Found::Through => "through a",
+                    _ => "behind the",
+                },
+                w.other_label,
+                w.allowance
+            )?;
+        }
         if let Some(f) = &r.refusal {
             writeln!(
                 out,
@@ -198,6 +231,45 @@ fn write_table(out: &mut dyn Write, report: &SceneReport) -> std::io::Result<()>
                 if f.world_unchanged { "yes" } else { "NO" }
             )?;
         }
+    }
+    Ok(())
+}
+
+/// What a run shows in the summary: what it crossed, or that it held.
+fn outcome(r: &SceneRun) -> String {
+    let judged = r.verdict.sunk + r.verdict.crossed;
+    let crossed = match (r.crossed_at, judged) {
+        (None, _) => None,
+        (Some(t), 0) => Some(format!("crossed at t = {t:.2} s")),
+        (Some(t), _) => Some(format!(
+            "{} sunk, {} crossed (first at t = {t:.2} s)",
+            r.verdict.sunk, r.verdict.crossed
+        )),
+    };
+    let refused = r
+        .refusal
+        .as_ref()
+        .map(|f| format!("refused at step {}", f.step));
+    match (crossed, refused) {
+        (None, None) => "holds".to_string(),
+        (Some(c), None) => c,
+        (None, Some(f)) => format!("holds until {f}"),
+        (Some(c), Some(f)) => format!("{c}; {f}"),
+    }
+}
+
+/// The table of every scene: what DISCRETE crosses, what
+/// SPHERE_MESH_CCD holds.
+fn write_summary(out: &mut dyn Write, scenes: &[SceneReport]) -> std::io::Result<()> {
+    writeln!(out, "\n{:<18} {:<44} SPHERE_MESH_CCD", "scene", "DISCRETE")?;
+    for s in scenes {
+        writeln!(
+            out,
+            "{:<18} {:<44} {}",
+            s.name,
+            outcome(&s.discrete),
+            outcome(&s.ccd)
+        )?;
     }
     Ok(())
 }
@@ -303,12 +375,17 @@ pub fn run(
         out,
         "gap: distance from the watched body to the surface it approaches (negative: overlap);\n\
          crossed: a core point of the watched body ended behind the surface it approaches\n\
-         (independent check in parapet-scenes, not parapet's contacts; tolerance {} m)",
+         (independent check in parapet-scenes, not parapet's contacts; tolerance {} m);\n\
+         in the town scenes (crossroads and after), every dynamic body is judged against every\n\
+         other body and the ground: crossed when it ends inside one, passes through one or sinks\n\
+         behind the ground deeper than the continuous mode promises (gap: minus the deepest overlap)",
         parapet_scenes::scene::CROSSING_TOLERANCE
     )?;
     std::fs::create_dir_all(out_dir)?;
-    let discrete = demo_scenes(DISCRETE, quick)?;
-    let ccd = demo_scenes(SPHERE_MESH_CCD, quick)?;
+    let mut discrete = demo_scenes(DISCRETE, quick)?;
+    discrete.extend(town_scenes(DISCRETE, quick)?);
+    let mut ccd = demo_scenes(SPHERE_MESH_CCD, quick)?;
+    ccd.extend(town_scenes(SPHERE_MESH_CCD, quick)?);
     let mut scenes = Vec::new();
     for (d, c) in discrete.into_iter().zip(ccd) {
         let (name, title) = (d.name, d.title);
@@ -330,6 +407,7 @@ pub fn run(
         scenes.len(),
         out_dir.display()
     )?;
+    write_summary(out, &scenes)?;
     let stacks = crate::demo_stacks::run(quick, out)?;
     Ok(DemoReport { scenes, stacks })
 }

@@ -14,6 +14,12 @@
 //!   over those steps (bodies sunk into the ground, pairs passed into each
 //!   other, cubes displaced from their stack).
 //!
+//! - instructions per step of the continuous step beside the discrete one
+//!   in the worlds the continuous step is held to (the town crossroads at
+//!   1/60 and 1/20 s, 64 tumbling boxes on 8,192 triangles, crowds of 64
+//!   and 256 walkers 1 and 1.8 m apart), the `town_profile` example's
+//!   timed steps, with the ratio and the aim.
+//!
 //! Writes `docs/reports/instructions.md` and `instructions.csv`; `--quick`
 //! (a smoke run: a few steps) writes to `target/parapet/instructions/`.
 //! Refuses at once, naming the command, when valgrind is missing.
@@ -112,6 +118,8 @@ pub fn run(args: &[String]) -> ExitCode {
             "versus_profile",
             "--example",
             "contact_cost",
+            "--example",
+            "town_profile",
         ])
         .status();
     if !build.is_ok_and(|s| s.success()) {
@@ -268,11 +276,83 @@ fn measure(quick: bool) -> Result<(String, String), String> {
         }
         eprintln!("measured {}", s.name);
     }
+    ccd_beside_discrete(quick, &examples, &mut md, &mut csv)?;
     let _ = writeln!(md, "\n## What each engine let through\n");
     let _ = writeln!(md, "| scene | engine | over the measured steps |");
     let _ = writeln!(md, "|---|---|---|");
     md.push_str(&checks);
     Ok((md, csv))
+}
+
+/// The worlds of the continuous step's speed aims: name (as
+/// `town_profile` takes it), warm-up steps, measured steps, and the aim
+/// (largest CCD / DISCRETE instruction ratio).
+const CCD_AIMS: [(&str, usize, usize, f64); 7] = [
+    ("crossroads", 60, 30, 1.5),
+    ("crossroads_coarse", 5, 10, 1.5),
+    ("boxes_64", 0, 30, 2.0),
+    ("crowd_64_1", 0, 30, 1.3),
+    ("crowd_64_1.8", 0, 30, 1.3),
+    ("crowd_256_1", 0, 30, 1.3),
+    ("crowd_256_1.8", 0, 30, 1.3),
+];
+
+/// The section of SPHERE_MESH_CCD beside DISCRETE in the same worlds.
+fn ccd_beside_discrete(
+    quick: bool,
+    examples: &Path,
+    md: &mut String,
+    csv: &mut String,
+) -> Result<(), String> {
+    let _ = writeln!(md, "\n## SPHERE_MESH_CCD beside DISCRETE\n");
+    let _ = writeln!(
+        md,
+        "Each world's timed steps of `benches/examples/town_profile.rs` after its warm-up steps: the town \
+         crossroads of `parapet_scenes::crossroads` at 1/60 s (after 1 s) and at 1/20 s (after 0.25 s), driven \
+         by its controllers; 64 tumbling boxes on 8,192 triangles (`parapet_scenes::bench_vehicles`, after its \
+         1 s warm-up); crowds of 64 and 256 walkers 1 and 1.8 m apart on 8,192 triangles \
+         (`parapet_scenes::bench_crowds`, steered). The aim is the largest ratio the continuous step should \
+         cost.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| world | steps | DISCRETE per step | SPHERE_MESH_CCD per step | ratio | aim |"
+    );
+    let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|");
+    for (name, warm, steps, aim) in CCD_AIMS {
+        let steps = if quick { 2 } else { steps };
+        let mut per_step = Vec::new();
+        for mode in ["discrete", "ccd"] {
+            let exe = examples.join("town_profile");
+            let args = [
+                name.to_string(),
+                mode.to_string(),
+                warm.to_string(),
+                steps.to_string(),
+            ];
+            let (ir, out) = callgrind(&exe, &args, "town_profile::timed_step")?;
+            let stepped = out.contains(&format!("{steps} of {steps} stepped"));
+            per_step.push(stepped.then_some(ir as f64 / steps as f64));
+            let _ = writeln!(
+                csv,
+                "{name},parapet_{mode},{:.0},\"{out}\"",
+                ir as f64 / steps as f64
+            );
+        }
+        let fmt = |x: Option<f64>| x.map_or("refused".to_string(), |v| format!("{v:.0}"));
+        let ratio = match (per_step[0], per_step[1]) {
+            (Some(d), Some(c)) => format!("{:.2}", c / d),
+            _ => "-".to_string(),
+        };
+        let _ = writeln!(
+            md,
+            "| {name} | {steps} | {} | {} | {ratio} | {aim} |",
+            fmt(per_step[0]),
+            fmt(per_step[1])
+        );
+        eprintln!("measured {name}");
+    }
+    Ok(())
 }
 
 /// What `versus_profile` said about the run, without its wall-clock time (meaningless under valgrind):

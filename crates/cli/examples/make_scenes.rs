@@ -14,6 +14,7 @@ use std::path::Path;
 use parapet::prelude::*;
 use parapet_cli::scene::{scene_from_world, write_scene};
 use parapet_scenes::terrain::HeightField;
+use parapet_scenes::{Measure, Scene};
 
 /// One example scene: its file stem and its JSON text.
 pub struct Example {
@@ -36,6 +37,28 @@ fn json(world: &PhysicsWorld, dt: f32, steps: usize, names: &[String]) -> Result
 
 fn named(names: &[&str]) -> Vec<String> {
     names.iter().map(|n| (*n).to_owned()).collect()
+}
+
+/// The names of a judged scene's bodies: each judged body by its label
+/// and its rank among the bodies of that label (`car_1`, `walker_12`),
+/// the others (the ground) `ground`.
+fn judged_names(scene: &Scene) -> Vec<String> {
+    let Measure::Bodies(judge) = &scene.measure else {
+        return Vec::new();
+    };
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    scene
+        .world
+        .bodies()
+        .map(|(id, _)| match judge.bodies.iter().find(|j| j.body == id) {
+            Some(j) => {
+                let k = counts.entry(j.label).or_default();
+                *k += 1;
+                format!("{}_{k}", j.label.replace(' ', "_"))
+            }
+            None => "ground".to_owned(),
+        })
+        .collect()
 }
 
 /// Spheres and rotation-locked capsules, 6 by 6 (36 bodies), falling at up
@@ -92,6 +115,11 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
     // 60 steps of 1/60 s: the chassis strikes the kerb wall and bounces.
     let kerb = parapet_scenes::vehicles::chassis_kerb(ccd, 60)?;
     let stack_names = named(&["floor", "stack0", "stack1", "stack2", "stack3", "striker"]);
+    // The town scenes without their controllers (a file has none): the
+    // cars coast from their driving speeds, the walkers stand, the lift
+    // keeps rising at 2 m/s and the bus crosses.
+    let crossroads = parapet_scenes::crossroads::crossroads(ccd, 600)?;
+    let crash = parapet_scenes::car_crash::car_crash(ccd, 90)?;
     Ok(vec![
         Example {
             stem: "tunneling",
@@ -127,6 +155,19 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
         Example {
             stem: "crowd",
             text: json(&crowd, 1.0 / 60.0, 90, &crowd_names)?,
+        },
+        Example {
+            stem: "crossroads",
+            text: json(
+                &crossroads.world,
+                crossroads.dt,
+                crossroads.steps,
+                &judged_names(&crossroads),
+            )?,
+        },
+        Example {
+            stem: "car_crash",
+            text: json(&crash.world, crash.dt, crash.steps, &judged_names(&crash))?,
         },
         Example {
             stem: "chassis_kerb",

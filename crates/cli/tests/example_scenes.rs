@@ -41,7 +41,9 @@ fn every_example_scene_runs_all_its_steps() -> Result<(), Box<dyn std::error::Er
     }
     stems.sort();
     let expected = [
+        "car_crash",
         "chassis_kerb",
+        "crossroads",
         "crowd",
         "fast_box_wall",
         "struck_stack",

@@ -178,10 +178,21 @@ fn out_of_f32_range() {
 }
 
 #[test]
-fn a_mesh_body_that_is_not_static() {
-    let text = scene_with(BALL).replace("\"kind\": \"static\"", "\"kind\": \"kinematic\"");
+fn a_mesh_body_that_is_dynamic() {
+    let text = scene_with(BALL).replace("\"kind\": \"static\"", "\"kind\": \"dynamic\"");
     let e = refuse(&text);
-    assert_at(&e, &text, 7, "\"kinematic\"", "bodies[0].kind");
+    assert_at(&e, &text, 7, "\"dynamic\"", "bodies[0].kind");
+    assert!(e.to_string().contains("static or kinematic"), "{e}");
+}
+
+/// A kinematic mesh (a lift, a platform) reads: its triangles move with
+/// its pose.
+#[test]
+fn a_kinematic_mesh_body_reads() {
+    let text = scene_with(BALL).replace("\"kind\": \"static\"", "\"kind\": \"kinematic\"");
+    let loaded = parse_scene(&text, "scenes/case.json").unwrap();
+    let (_, floor) = loaded.world.bodies().next().unwrap();
+    assert_eq!(floor.kind(), parapet::prelude::BodyKind::Kinematic);
 }
 
 #[test]

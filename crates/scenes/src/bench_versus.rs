@@ -27,6 +27,8 @@ use crate::bench_crowds::{
 use crate::box_stacks::{StackLayout, MAX_ASIDE, MAX_OVERLAP, MAX_TURN_DEG};
 use crate::clearance::height_above;
 use crate::obb::Obb;
+/// What [`VersusScene::judge`] found: the scenes' one verdict type.
+pub use crate::scene::Verdict;
 use crate::scene::{CROSSING_TOLERANCE, SOLID_CROSSING_TOLERANCE};
 use crate::terrain::HeightField;
 
@@ -128,17 +130,6 @@ pub struct VersusScene {
     /// Steps the bench takes from the prepared state before it starts
     /// again (1: every measured step is the scene's second step).
     pub run: usize,
-}
-
-/// What [`VersusScene::judge`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Verdict {
-    /// Bodies sunk into the terrain.
-    pub sunk: usize,
-    /// Bodies passed into or through each other (pairs).
-    pub crossed: usize,
-    /// Cubes of a stack displaced from their places (a stack that fell).
-    pub displaced: usize,
 }
 
 /// A body's pose as an engine reports it: centre (m) and rotation, a unit

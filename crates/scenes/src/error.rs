@@ -21,4 +21,11 @@ pub enum SceneError {
     /// The world refused a body.
     #[error("scene world: {0}")]
     World(#[from] WorldError),
+    /// A body of a judged scene has a shape the judge has no solid for (a
+    /// hull or a mesh given without one).
+    #[error("scene judge: the {label} has a shape the judge has no solid for (limit: a sphere, a capsule or a box, or a solid given with the body)")]
+    Unjudged {
+        /// What the body is in the scene.
+        label: &'static str,
+    },
 }

@@ -14,6 +14,14 @@
 //!   scenes, boxes and hulls that turn (turning solids).
 //! - [`box_stacks`]: a column of 20 cubes and pyramids of 55 and 210 on a
 //!   tessellated floor, with an independent judge of whether they stand.
+//! - [`town_scenes`]: the scenes users build, each judged body against
+//!   body by [`judge`]: a town crossroads of 101 bodies at 1/60 and 1/20 s
+//!   ([`crossroads`]), car crashes ([`car_crash`]), a kinematic bus through
+//!   a crowd ([`bus_crowd`]), a lift carrying spheres up at 30 m/s
+//!   ([`lift`]), 1,024 spheres dropped on a mesh ([`sphere_rain`]),
+//!   dominoes struck by a box ([`dominoes`]) and spinning sticks on a
+//!   static box floor ([`spinning_stick`]); their bodies are in [`town`],
+//!   their drivers, walkers and lifts in [`control`].
 //!
 //! Each scene function takes the collision-detection mode and a step count
 //! and returns a [`Scene`]: the world plus what to measure; [`run`] steps it
@@ -31,13 +39,24 @@ pub mod bench_vehicles;
 pub mod bench_versus;
 pub mod bench_walkers;
 pub mod box_stacks;
+pub mod bus_crowd;
+pub mod car_crash;
 pub mod clearance;
+pub mod control;
+pub mod crossroads;
+pub mod dominoes;
 mod error;
+pub mod judge;
+pub mod lift;
 mod obb;
+pub mod overlap;
 pub mod prng;
 pub mod scene;
+pub mod sphere_rain;
+pub mod spinning_stick;
 pub mod stack;
 pub mod terrain;
+pub mod town;
 pub mod tumbler;
 pub mod tunneling;
 pub mod vehicles;
@@ -45,7 +64,7 @@ pub mod walker;
 pub mod wall;
 
 pub use error::SceneError;
-pub use scene::{run, Measure, Refusal, Sample, Scene, SceneRun};
+pub use scene::{run, Measure, Refusal, Sample, Scene, SceneRun, Verdict};
 pub use stack::sphere_stack;
 pub use tumbler::tumbling_capsule;
 pub use tunneling::tunneling;
@@ -72,5 +91,27 @@ pub fn demo_scenes(mode: CollisionDetection, quick: bool) -> Result<Vec<Scene>, 
         chassis_kerb(mode, n(60))?,
         car_rollover(mode, n(120))?,
         hull_crate(mode, n(90))?,
+    ])
+}
+
+/// The town scenes in `mode` ([`town_scenes`]'s list), with their demo
+/// step counts, or, when `quick`, the few steps that show what DISCRETE
+/// crosses (a second of the crossroads; 256 spheres of the rain instead of
+/// 1,024).
+///
+/// # Errors
+///
+/// [`SceneError`] if a scene cannot be built.
+pub fn town_scenes(mode: CollisionDetection, quick: bool) -> Result<Vec<Scene>, SceneError> {
+    let n = |full: usize, short: usize| if quick { short } else { full };
+    Ok(vec![
+        crossroads::crossroads(mode, n(600, 60))?,
+        crossroads::crossroads_coarse(mode, n(200, 20))?,
+        car_crash::car_crash(mode, n(90, 20))?,
+        bus_crowd::bus_crowd(mode, n(180, 60))?,
+        lift::lift_spheres(mode, n(90, 5))?,
+        sphere_rain::sphere_rain(mode, n(1024, 256), n(90, 10))?,
+        dominoes::dominoes(mode, n(120, 12))?,
+        spinning_stick::spinning_sticks(mode, n(60, 15))?,
     ])
 }

@@ -1,13 +1,18 @@
-//! A scene: a built [`PhysicsWorld`], its step and step count, the body to
-//! watch and what to measure about it; [`run`] steps it and records, after
-//! every step, the watched clearance (the plotted quantity), whether anything
-//! crossed a surface (by the independent checks of [`crate::clearance`]),
-//! impacts, energy and, when the world refuses a step, the error and whether
-//! the world stayed exactly as it was.
+//! A scene: a built [`PhysicsWorld`], its step and step count, its
+//! controllers, the body to watch and what to measure about it; [`run`]
+//! steps it and records, after every step, the watched clearance (the
+//! plotted quantity), whether anything crossed a surface or another body
+//! (by the independent checks of [`crate::clearance`] and
+//! [`crate::judge`]), impacts, energy and, when the world refuses a step,
+//! the error and whether the world stayed exactly as it was.
+
+use std::collections::BTreeSet;
 
 use parapet::prelude::*;
 
 use crate::clearance::{below_terrain, height_above, passed_through_along_x};
+use crate::control::Control;
+use crate::judge::{BodiesJudge, Finding, Found};
 use crate::terrain::HeightField;
 
 /// How far (m) a core point may sit behind a surface before it counts as
@@ -112,6 +117,25 @@ pub enum Measure {
         /// Sum of the striker's and a stack sphere's radii (m).
         radius_sum: f64,
     },
+    /// Every dynamic body of the judge against every other judged body and
+    /// the ground ([`BodiesJudge`]); the gap is minus the deepest overlap
+    /// (0 when nothing overlaps), and a body crossed when it ended inside
+    /// another, passed through one or sank behind the ground deeper than
+    /// the continuous mode promises.
+    Bodies(BodiesJudge),
+}
+
+impl Measure {
+    /// Whether a crossing is a sinking behind the ground (else a crossing
+    /// of a wall or of another body), for the verdict's counts.
+    fn is_ground(&self) -> bool {
+        matches!(
+            self,
+            Measure::AboveFloor { .. }
+                | Measure::AboveTerrain { .. }
+                | Measure::SolidAboveTerrain { .. }
+        )
+    }
 }
 
 /// A scene ready to run.
@@ -133,9 +157,17 @@ pub struct Scene {
     pub watched: Vec<BodyId>,
     /// What to measure.
     pub measure: Measure,
-    /// A walking velocity (m/s, horizontal) set on the subject before each
-    /// step, keeping its vertical velocity: a character controller.
-    pub drive: Option<Vec3>,
+    /// The controllers, applied in order before each step.
+    pub controls: Vec<Control>,
+}
+
+impl Scene {
+    /// Applies every controller to the world, for the next step.
+    pub fn apply_controls(&mut self) {
+        for c in &mut self.controls {
+            c.apply(&mut self.world);
+        }
+    }
 }
 
 /// One measurement after a step.
@@ -157,6 +189,21 @@ pub struct Refusal {
     /// Whether every body was exactly as before the call (the contract of
     /// [`PhysicsWorld::step`]).
     pub world_unchanged: bool,
+}
+
+/// What a judge found: bodies sunk behind the ground, bodies crossed into
+/// or through another body (or a wall), cubes of a stack displaced. A
+/// scene run counts each body once over the run; the comparison scenes
+/// count what one state shows (their crossings in pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Verdict {
+    /// Bodies sunk into the terrain.
+    pub sunk: usize,
+    /// Bodies (or, in the comparison scenes, pairs) passed into or through
+    /// each other.
+    pub crossed: usize,
+    /// Cubes of a stack displaced from their places (a stack that fell).
+    pub displaced: usize,
 }
 
 /// What a scene run did.
@@ -185,6 +232,11 @@ pub struct SceneRun {
     pub energy_end: f64,
     /// The refused step, if the world refused one (the run stops there).
     pub refusal: Option<Refusal>,
+    /// How many bodies sank or crossed over the run.
+    pub verdict: Verdict,
+    /// The deepest finding of a [`Measure::Bodies`] judge over the run,
+    /// with the time (s) of its step.
+    pub worst: Option<(f64, Finding)>,
 }
 
 impl SceneRun {
@@ -249,6 +301,7 @@ fn gap(scene: &Scene, world: &PhysicsWorld) -> f64 {
             .filter_map(|id| world.body(*id))
             .map(|s| (p - s.position()).cast::<f64>().norm() - radius_sum)
             .fold(f64::INFINITY, f64::min),
+        Measure::Bodies(judge) => -judge.deepest(world),
     }
 }
 
@@ -273,6 +326,7 @@ fn crossed(scene: &Scene, before: &PhysicsWorld, after: &PhysicsWorld) -> bool {
         Measure::SolidToWall { wall, points } => {
             world_points(b1, points).any(|q| q.x as f64 > wall + SOLID_CROSSING_TOLERANCE)
         }
+        Measure::Bodies(judge) => !judge.findings(before, after).is_empty(),
         Measure::ToStack { stack, radius_sum } => {
             stack
                 .iter()
@@ -300,13 +354,9 @@ pub fn run(mut scene: Scene, progress: &mut dyn FnMut(usize, usize)) -> SceneRun
     let (mut swept_impacts, mut contacts, mut steps_taken) = (0, 0, 0);
     let mut crossed_at = None;
     let mut refusal = None;
+    let mut tally = Tally::default();
     for step in 0..scene.steps {
-        if let Some(walk) = scene.drive {
-            if let Some(b) = scene.world.body_mut(scene.subject) {
-                let v = b.linear_velocity();
-                b.set_linear_velocity(Vec3::new(walk.x, walk.y, v.z));
-            }
-        }
+        scene.apply_controls();
         let before = scene.world.clone();
         if let Err(error) = scene.world.step(scene.dt) {
             let world_unchanged = before
@@ -330,7 +380,7 @@ pub fn run(mut scene: Scene, progress: &mut dyn FnMut(usize, usize)) -> SceneRun
             .filter(|e| e.kind == ContactKind::Swept)
             .count();
         contacts += scene.world.contact_count();
-        if crossed_at.is_none() && crossed(&scene, &before, &scene.world) {
+        if tally.judge(&scene, &before, time) && crossed_at.is_none() {
             crossed_at = Some(time);
         }
         samples.push(Sample {
@@ -355,5 +405,51 @@ pub fn run(mut scene: Scene, progress: &mut dyn FnMut(usize, usize)) -> SceneRun
         energy_start,
         energy_end: mechanical_energy(&scene.world),
         refusal,
+        verdict: Verdict {
+            sunk: tally.sunk.len(),
+            crossed: tally.crossed.len(),
+            displaced: 0,
+        },
+        worst: tally.worst,
+    }
+}
+
+/// The bodies found so far over a run, and the deepest finding.
+#[derive(Default)]
+struct Tally {
+    sunk: BTreeSet<BodyId>,
+    crossed: BTreeSet<BodyId>,
+    worst: Option<(f64, Finding)>,
+}
+
+impl Tally {
+    /// Judges the step from `before` to the scene's world at `time`;
+    /// whether anything crossed.
+    fn judge(&mut self, scene: &Scene, before: &PhysicsWorld, time: f64) -> bool {
+        let Measure::Bodies(judge) = &scene.measure else {
+            let hit = crossed(scene, before, &scene.world);
+            if hit {
+                let set = if scene.measure.is_ground() {
+                    &mut self.sunk
+                } else {
+                    &mut self.crossed
+                };
+                set.insert(scene.subject);
+            }
+            return hit;
+        };
+        let findings = judge.findings(before, &scene.world);
+        for f in &findings {
+            let set = if f.found == Found::Sunk {
+                &mut self.sunk
+            } else {
+                &mut self.crossed
+            };
+            set.insert(f.body);
+            if self.worst.as_ref().is_none_or(|(_, w)| f.depth > w.depth) {
+                self.worst = Some((time, f.clone()));
+            }
+        }
+        !findings.is_empty()
     }
 }

@@ -65,6 +65,6 @@ pub fn sphere_stack(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
             stack,
             radius_sum: 2.0 * RADIUS as f64,
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }

@@ -55,6 +55,6 @@ pub fn tumbling_capsule(mode: CollisionDetection, steps: usize) -> Result<Scene,
             half_height: HALF_HEIGHT as f64,
             radius: RADIUS as f64,
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }

@@ -56,6 +56,6 @@ pub fn tunneling(mode: CollisionDetection, steps: usize) -> Result<Scene, SceneE
             core_drop: 0.0,
             radius: RADIUS as f64,
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }

@@ -69,7 +69,7 @@ pub fn box_surface(h: Vec3) -> Vec<Vec3> {
 }
 
 /// The chassis body (no pose yet).
-fn chassis() -> Result<RigidBody, SceneError> {
+pub(crate) fn chassis() -> Result<RigidBody, SceneError> {
     let h = Vec3::from(CHASSIS_HALF);
     Ok(RigidBody::new_dynamic(Shape::cuboid(h)?, CHASSIS_MASS)?
         .with_material(Material::new(0.8, 0.1, 0.5)?))
@@ -121,7 +121,7 @@ pub fn chassis_kerb(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
             wall: KERB_X as f64,
             points: box_surface(Vec3::from(CHASSIS_HALF)),
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }
 
@@ -162,7 +162,7 @@ pub fn car_rollover(mode: CollisionDetection, steps: usize) -> Result<Scene, Sce
             field,
             points: box_surface(Vec3::from(CHASSIS_HALF)),
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }
 
@@ -233,6 +233,6 @@ pub fn hull_crate(mode: CollisionDetection, steps: usize) -> Result<Scene, Scene
             field,
             points: crate_surface(),
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }

@@ -5,6 +5,7 @@
 
 use parapet::prelude::*;
 
+use crate::control::Control;
 use crate::scene::{Measure, Scene};
 use crate::terrain::HeightField;
 use crate::SceneError;
@@ -64,6 +65,9 @@ pub fn capsule_walker(mode: CollisionDetection, steps: usize) -> Result<Scene, S
             half_height: HALF_HEIGHT as f64,
             radius: RADIUS as f64,
         },
-        drive: Some(Vec3::new(WALK[0], WALK[1], 0.0)),
+        controls: vec![Control::Walk {
+            body: walker,
+            velocity: [WALK[0], WALK[1]],
+        }],
     })
 }

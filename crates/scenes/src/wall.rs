@@ -65,6 +65,6 @@ pub fn fast_box_wall(mode: CollisionDetection, steps: usize) -> Result<Scene, Sc
             wall: WALL_X as f64,
             half_extent: HALF_EXTENT as f64,
         },
-        drive: None,
+        controls: Vec::new(),
     })
 }

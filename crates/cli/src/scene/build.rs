@@ -207,13 +207,10 @@ fn checked(
 /// The first refused field (see the module documentation for the order).
 pub fn build_body(spec: &BodySpec, path: &FieldPath) -> Result<RigidBody, FieldError> {
     let shape = build_shape(&spec.shape, &path.key("shape"))?;
-    if !shape.is_solid() && spec.kind != KindName::Static {
+    if !shape.is_solid() && spec.kind == KindName::Dynamic {
         return Err(FieldError::new(
             path.key("kind"),
-            format!(
-                "a mesh body must be static, not {:?} (meshes are one-sided surfaces, not solids)",
-                spec.kind
-            ),
+            "a mesh body must be static or kinematic, not dynamic (a mesh is a one-sided surface: no volume, no mass)",
         ));
     }
     let mut body = base_body(spec, shape, path)?;
