@@ -9,7 +9,13 @@
 //! contact depth of every pair with a dynamic body; the height field and
 //! the floor's top face as one-sided surfaces): no walker ends inside the
 //! bus, another walker or the ground deeper than the pair's promised depth
-//! plus the `f32` rounding; no step is refused with the default limits.
+//! plus the `f32` rounding.
+//!
+//! A refused step must be a limit's (impacts, advancement iterations,
+//! events) and change nothing; the cases so refused are counted and the
+//! measured count is the bound (with the default limits, bodies in
+//! sustained, grinding contact take many small strikes: the loop's known
+//! limit, docs/continuous-collision.md, "Known limitations").
 
 mod ccd_scenes_support;
 
@@ -38,11 +44,11 @@ fn family(terrain: bool, first: u64) -> Vec<String> {
 #[test]
 fn a_crowd_on_a_terrain_against_a_moving_bus_never_ends_inside_it_or_each_other() {
     let failures = family(true, 0xC40D_0000);
-    assert_all_hold("crowd and bus on a terrain", CASES as usize, &failures);
+    assert_all_hold("crowd and bus on a terrain", CASES as usize, &failures, 0);
 }
 
 #[test]
 fn a_crowd_on_a_static_floor_against_a_moving_bus_never_ends_inside_it_or_each_other() {
     let failures = family(false, 0xF100_0000);
-    assert_all_hold("crowd and bus on a floor", CASES as usize, &failures);
+    assert_all_hold("crowd and bus on a floor", CASES as usize, &failures, 0);
 }
