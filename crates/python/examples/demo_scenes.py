@@ -82,7 +82,9 @@ def crossing(
     world: PhysicsWorld, still: List[BodyId], start: np.ndarray, end: np.ndarray
 ) -> Optional[BodyId]:
     """The body of `still` whose surface the path `start` -> `end` passes
-    through, ending more than TOLERANCE behind it, or None."""
+    through, ending more than TOLERANCE behind it (measured along the
+    surface's normal at the crossing, so that a corner sliding along a floor
+    a few millimetres deep is not counted however long its path), or None."""
     delta = end - start
     length = float(np.linalg.norm(delta))
     if length <= TOLERANCE:
@@ -94,7 +96,8 @@ def crossing(
         hit = world.cast_ray(origin, direction, length - travelled)
         if hit is None:
             return None
-        if hit.body in still and travelled + hit.distance < length - TOLERANCE:
+        behind = float(np.dot(np.asarray(hit.point) - end, np.asarray(hit.normal)))
+        if hit.body in still and behind > TOLERANCE:
             return hit.body
         # A surface of a moving body, or the body's own: cast on from just
         # past it.
