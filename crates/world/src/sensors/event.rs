@@ -139,3 +139,84 @@ pub(crate) fn drain_order(contacts: &[ContactEvent], sensors: &[SensorEvent]) ->
     });
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parapet_math::Vec3;
+
+    fn id(n: u32) -> BodyId {
+        BodyId::new(n, u64::from(n) + 1)
+    }
+
+    fn contact(a: u32, b: u32, time: f32, kind: ContactKind) -> ContactEvent {
+        ContactEvent {
+            body_a: id(a),
+            body_b: id(b),
+            point: Vec3::zeros(),
+            normal: Vec3::z(),
+            normal_impulse: Vec3::zeros(),
+            time,
+            kind,
+        }
+    }
+
+    fn sensed(sensor: u32, body: u32, kind: SensorEventKind, time: f32) -> SensorEvent {
+        SensorEvent {
+            sensor: id(sensor),
+            body: id(body),
+            kind,
+            time,
+        }
+    }
+
+    /// Time first, then kind (contacts before sensor events), then bodies;
+    /// equal keys keep their list's order.
+    #[test]
+    fn the_drained_order_is_time_kind_bodies_and_stable() {
+        let contacts = [
+            contact(0, 1, 0.0, ContactKind::Initial),
+            contact(0, 1, 0.0, ContactKind::Initial),
+            contact(2, 3, 0.5, ContactKind::Swept),
+            contact(1, 3, 0.5, ContactKind::Swept),
+        ];
+        let mut second = contacts[1];
+        second.point.x = 1.0;
+        let contacts = [contacts[0], second, contacts[2], contacts[3]];
+        let sensors = [
+            sensed(4, 1, SensorEventKind::Left, 0.5),
+            sensed(4, 0, SensorEventKind::Crossed, 0.5),
+            sensed(5, 0, SensorEventKind::Entered, 0.25),
+        ];
+        let drained = drain_order(&contacts, &sensors);
+        let expected = vec![
+            WorldEvent::Contact(contacts[0]),
+            WorldEvent::Contact(second),
+            WorldEvent::Sensor(sensors[2]),
+            WorldEvent::Contact(contacts[3]),
+            WorldEvent::Contact(contacts[2]),
+            WorldEvent::Sensor(sensors[1]),
+            WorldEvent::Sensor(sensors[0]),
+        ];
+        assert_eq!(drained, expected);
+    }
+
+    /// Equality and hashing see the time's bits, so `Eq` is lawful.
+    #[test]
+    fn sensor_events_compare_times_by_their_bits() {
+        let a = sensed(1, 2, SensorEventKind::Crossed, 0.25);
+        assert_eq!(a, a);
+        assert_ne!(
+            a,
+            SensorEvent {
+                time: 0.25f32.next_up(),
+                ..a
+            }
+        );
+        let nan = SensorEvent {
+            time: f32::NAN,
+            ..a
+        };
+        assert_eq!(nan, nan);
+    }
+}
