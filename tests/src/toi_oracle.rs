@@ -16,7 +16,9 @@
 //!   no axis separates, the signed distance of the cores is minus the least
 //!   overlap over those axes: they contain every face normal of the
 //!   Minkowski difference, and a flat difference has depth zero along its
-//!   normal. When the dimensions add up to less than 3 (points and
+//!   normal. A triangle is one-sided in depth: its own normal pushes the
+//!   other piece out to its front only. When the dimensions add up to less
+//!   than 3 (points and
 //!   segments), the difference is flat and the cores' signed distance is
 //!   their distance.
 //! - **Distance** when apart: the least over vertex-vertex, vertex-edge,
@@ -330,7 +332,17 @@ fn interval(points: &[Vec3d], axis: &Vec3d) -> (f64, f64) {
 /// The least overlap over the separating axes, or `None` when one
 /// separates the cores.
 fn depth(a: &Piece, b: &Piece) -> Option<f64> {
-    let mut axes: Vec<Vec3d> = a.faces.iter().chain(&b.faces).map(|f| f.0).collect();
+    // Each axis with the sides it may push along: `(axis, a_up, b_up)`:
+    // `a_up` allows pushing A along `+axis` (overlap `bhi - alo`), `b_up`
+    // B along `+axis` (overlap `ahi - blo`). A triangle's own normal
+    // pushes the other piece to its front only (one-sided).
+    let mut axes: Vec<(Vec3d, bool, bool)> = Vec::new();
+    for (n, _) in &a.faces {
+        axes.push((*n, a.dim != 2, true));
+    }
+    for (n, _) in &b.faces {
+        axes.push((*n, true, b.dim != 2));
+    }
     let dirs = |p: &Piece| -> Vec<Vec3d> {
         p.edges
             .iter()
@@ -340,16 +352,16 @@ fn depth(a: &Piece, b: &Piece) -> Option<f64> {
     let (da, db) = (dirs(a), dirs(b));
     for x in &da {
         for y in &db {
-            axes.push(x.cross(y));
+            axes.push((x.cross(y), true, true));
         }
     }
     for (n, _) in a.faces.iter().chain(&b.faces) {
         for e in da.iter().chain(&db) {
-            axes.push(n.cross(e));
+            axes.push((n.cross(e), true, true));
         }
     }
     let mut least = f64::INFINITY;
-    for axis in axes {
+    for (axis, a_up, b_up) in axes {
         let l = axis.norm();
         if l.is_nan() || l <= 1e-12 {
             continue;
@@ -360,13 +372,19 @@ fn depth(a: &Piece, b: &Piece) -> Option<f64> {
         if ahi < blo || bhi < alo {
             return None;
         }
-        least = least.min((ahi - blo).min(bhi - alo));
+        if a_up {
+            least = least.min(bhi - alo);
+        }
+        if b_up {
+            least = least.min(ahi - blo);
+        }
     }
     Some(least)
 }
 
 /// The signed distance of the two pieces, skins included: the distance
-/// when apart, minus the penetration depth when they overlap.
+/// when apart, minus the penetration depth when they overlap (a triangle
+/// one-sided: its normal pushes the other piece only to its front).
 pub fn signed_distance(a: &Piece, b: &Piece) -> f64 {
     let core = if a.dim + b.dim < 3 {
         feature_distance(a, b)

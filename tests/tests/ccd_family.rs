@@ -8,7 +8,8 @@
 //! - never behind a front face: the centre's distance to every triangle,
 //!   computed by plain closest-point geometry in the test
 //!   (`ccd_support::point_triangle_distance`), is at least the radius less
-//!   the `f32` storage rounding of the position;
+//!   the `f32` storage rounding of the position after a swept impact, and
+//!   less the promised depth of a held contact on the later steps;
 //! - the rebound normal speed is `e` times the incoming normal speed (the
 //!   closing speeds all exceed the 0.5 m/s bounce threshold), and without
 //!   friction the tangential velocity is unchanged;
@@ -20,6 +21,7 @@ use ccd_support::{mat, plane_height, plate, point_triangle_distance, world_trian
 use parapet_geometry::Shape;
 use parapet_math::{promote, Vec3};
 use parapet_solver::RigidBody;
+use parapet_world::ccd::tolerances::promised_depth;
 use parapet_world::{ContactKind, PhysicsWorld, SPHERE_MESH_CCD};
 
 const RADII: [f32; 4] = [0.01, 0.1, 0.5, 2.0];
@@ -105,7 +107,16 @@ fn run_case(name: &str, n: Vec3, r: f32, speed: f32, dt: f32, e: f32, friction: 
         w.step(dt).unwrap();
         let b = w.body(id).unwrap();
         let p = b.position();
-        let tol = storage_tolerance(p);
+        // A fast sphere's first step ends with its swept impact: touching,
+        // up to the f32 storage of its position. Afterwards it rests or
+        // slides on the surface, a slow contact the discrete solver holds:
+        // it may sink by the depth the continuous step promises.
+        let fast = speed * dt > 0.02;
+        let tol = if fast && step == 0 {
+            storage_tolerance(p)
+        } else {
+            storage_tolerance(p) + promised_depth(&Shape::sphere(r).unwrap())
+        };
         for tri in &tris {
             let d = point_triangle_distance(p, tri);
             assert!(
@@ -121,7 +132,6 @@ fn run_case(name: &str, n: Vec3, r: f32, speed: f32, dt: f32, e: f32, friction: 
         // is swept and rebounds in the first step; a slow one keeps the
         // discrete speculative path, which lands it on the surface and
         // applies its restitution by the end of the second step.
-        let fast = speed * dt > 0.02;
         if (fast && step == 0) || (!fast && step == 1) {
             let u = promote(b.linear_velocity());
             let vn1 = u.dot(&promote(n));

@@ -120,7 +120,6 @@ fn random_turning_bodies_never_cross_a_front_face() {
         let mut energy = w.body(id).unwrap().kinetic_energy().unwrap();
         for step in 0..STEPS {
             let before = capture(&w);
-            let start = w.body(id).unwrap().clone();
             match w.step(1.0 / 60.0) {
                 Ok(()) => {}
                 Err(e @ (StepError::ImpactLimit { .. } | StepError::SubstepLimit { .. })) => {
@@ -172,24 +171,12 @@ fn random_turning_bodies_never_cross_a_front_face() {
                     label(step)
                 );
             }
-            if !gravity {
-                // Every impulse of the step uses the world tensor at the
-                // step's start orientation, and none adds energy measured
-                // with it (a capsule's energy at its new orientation can
-                // differ: it turns at constant spin, not torque-free).
-                let mut probe = start.clone();
-                probe.set_linear_velocity(b.linear_velocity());
-                probe.set_angular_velocity(b.angular_velocity());
-                let (e0, e1) = (
-                    start.kinetic_energy().unwrap(),
-                    probe.kinetic_energy().unwrap(),
-                );
-                assert!(
-                    e1 <= e0 * (1.0 + ENERGY_ROUNDING),
-                    "{}: energy at the start tensor rose from {e0} J to {e1} J",
-                    label(step)
-                );
-            }
+            // A non-spherical body's energy is not a check here: between
+            // impacts it turns at constant spin along the step's path, not
+            // torque-free, so its energy at the new orientation differs; each
+            // impulse takes the world tensor at the instant of its impact and
+            // adds no energy measured with it (the solver's own tests of
+            // `respond_contacts`).
             energy = e;
         }
     }

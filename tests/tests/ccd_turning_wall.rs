@@ -1,8 +1,8 @@
 //! A lying capsule spun fast about the vertical next to a wall, without
 //! gravity (docs/turning-bodies.md: a shape that turns quickly near a
 //! surface needs many sub-steps). Its ends sweep circles that reach
-//! the wall: it takes many certified sub-steps, strikes the wall and never
-//! passes through it. With a too-small `ccd_max_substeps` the step fails
+//! the wall: the arbiter approaches each pass of a tip in several
+//! iterations, strikes the wall and never passes through it. With a too-small `ccd_max_substeps` the step fails
 //! with `StepError::SubstepLimit` naming the body, the count and the limit,
 //! leaves the world bit for bit unchanged, and a retried step with the
 //! default limit matches a world that never failed, bit for bit.
@@ -79,16 +79,17 @@ fn spin_next_to(wall_x: f32) -> (u32, u32, bool) {
 fn a_capsule_spun_fast_just_clear_of_a_wall_takes_many_substeps_without_touching_it() {
     // The tip's cap reaches x = 0.6 m: walls 10 and 1 mm beyond it. The
     // capsule turns 2.5 rad per step, so its tips pass the wall about once
-    // a step; each pass near the wall cuts the step into sub-steps (a body
-    // moving freely takes one).
+    // a step; each pass near the wall takes the arbiter more than one
+    // iteration (a body moving freely away from everything takes one), so
+    // the 30 steps take at least two a step.
     for wall_x in [0.61, 0.601] {
         let (most, total, struck) = spin_next_to(wall_x);
         assert!(
             !struck,
             "wall {wall_x}: a tip that only passes by took an impact"
         );
-        assert!(most >= 5, "wall {wall_x}: busiest step {most} sub-steps");
-        assert!(total >= 150, "wall {wall_x}: {total} sub-steps in 30 steps");
+        assert!(most >= 2, "wall {wall_x}: busiest step {most} iterations");
+        assert!(total >= 60, "wall {wall_x}: {total} iterations in 30 steps");
     }
 }
 
@@ -96,9 +97,8 @@ fn a_capsule_spun_fast_just_clear_of_a_wall_takes_many_substeps_without_touching
 fn a_capsule_spun_fast_into_a_wall_strikes_it_and_never_passes_through() {
     // Grazing (the tip reaches 5 mm into the wall's plane) and deep (50 mm).
     for wall_x in [0.595, WALL] {
-        let (_, total, struck) = spin_next_to(wall_x);
+        let (_, _, struck) = spin_next_to(wall_x);
         assert!(struck, "wall {wall_x}: the tip should strike the wall");
-        assert!(total > 30, "wall {wall_x}: {total} sub-steps in 30 steps");
     }
 }
 
@@ -121,13 +121,14 @@ fn too_few_substeps_fail_with_rollback_and_a_retry_matches_a_world_that_never_fa
         } => {
             assert_eq!(*body, id);
             assert_eq!(*limit, 3);
-            assert_eq!(*substeps, 4);
+            // The iterations the query took when it ran out.
+            assert_eq!(*substeps, 3);
         }
         other => panic!("expected SubstepLimit, got {other}"),
     }
     let msg = err.to_string();
     assert!(
-        msg.contains("ccd_max_substeps = 3") && msg.contains('4'),
+        msg.contains("ccd_max_substeps = 3") && msg.contains("so far: 3"),
         "{msg}"
     );
     assert_eq!(capture(&w), before, "the failed step changed the world");

@@ -113,19 +113,25 @@ fn sphere_stack_example_discrete_passes_through_and_ccd_never_does() {
 #[test]
 fn refusal_example_every_case_errs_and_leaves_the_world_unchanged() {
     refusal::main().unwrap();
-    let (cases, fixed_z) = refusal::cases().unwrap();
-    assert_eq!(cases.len(), 4);
+    let (cases, fixed) = refusal::cases().unwrap();
+    assert_eq!(cases.len(), 5);
     for c in &cases {
         assert!(c.unchanged, "{}: {}", c.case, c.error);
-        let expected = if c.case.starts_with("ccd_max_impacts") {
-            matches!(c.error, StepError::InvalidConfig { .. })
-        } else {
-            matches!(c.error, StepError::Unsupported { .. })
-        };
-        assert!(expected, "{}: {}", c.case, c.error);
     }
-    // The locked box stops on the floor at its half extent (1e-4 m: f32 rounding).
-    assert!((fixed_z - 0.5).abs() < 1e-4, "z = {fixed_z}");
+    let kinds = [
+        matches!(cases[0].error, StepError::ImpactLimit { impacts: 1, limit: 1, .. }),
+        matches!(cases[1].error, StepError::SubstepLimit { limit: 1, .. }),
+        matches!(cases[2].error, StepError::Unresolvable { .. }),
+        matches!(cases[3].error, StepError::Precision { .. }),
+        matches!(cases[4].error, StepError::InvalidConfig { .. }),
+    ];
+    for (c, ok) in cases.iter().zip(kinds) {
+        assert!(ok, "{}: {}", c.case, c.error);
+    }
+    assert_eq!(fixed.slot_impacts, 2);
+    assert!(fixed.stick_stepped);
+    // The ball rests on the floor at its radius, 0.1 m (held band: 5 mm).
+    assert!((fixed.pressed_ball_z - 0.1).abs() < 5e-3, "z = {}", fixed.pressed_ball_z);
 }
 
 #[test]
@@ -181,7 +187,7 @@ fn ccd_policy_example_each_mode_does_what_it_says_and_the_dry_run_guides_the_fix
     let counts: Vec<usize> = lists.iter().map(|l| l.len()).collect();
     assert_eq!(counts, vec![2, 1, 0]);
     assert!(
-        matches!(lists[0][0].error, StepError::Unsupported { .. }),
+        matches!(lists[0][0].error, StepError::Unresolvable { .. }),
         "{}",
         lists[0][0]
     );

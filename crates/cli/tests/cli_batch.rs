@@ -19,8 +19,8 @@ fn scene_list(dir: &std::path::Path) -> Vec<PathBuf> {
         common::BALL.replace("\"mass\": 1.0", "\"mass\": -1.0"),
     )
     .expect("write");
-    let refused = dir.join("refused_kerb.json");
-    std::fs::write(&refused, common::REFUSED_KERB).expect("write");
+    let refused = dir.join("refused_slot.json");
+    std::fs::write(&refused, common::REFUSED_SLOT).expect("write");
     let mut list: Vec<PathBuf> = [
         "tunneling",
         "struck_stack",
@@ -109,7 +109,7 @@ fn four_shards_cover_the_list_once_and_match_single_runs() {
                 );
                 continue;
             }
-            "refused_kerb" => {
+            "refused_slot" => {
                 assert_eq!(outcome, "step_failed");
                 assert!(error.starts_with("step 1 failed"), "{error}");
             }

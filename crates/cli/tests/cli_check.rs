@@ -11,41 +11,41 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn kerb_scene(test: &str) -> String {
+fn slot_scene(test: &str) -> String {
     let dir = common::fresh_dir(test);
-    let scene = dir.join("kerb.json");
-    std::fs::write(&scene, common::REFUSED_KERB).expect("write the scene");
+    let scene = dir.join("slot.json");
+    std::fs::write(&scene, common::REFUSED_SLOT).expect("write the scene");
     scene.display().to_string()
 }
 
 #[test]
 fn a_refused_body_is_named_with_its_reason_and_limit_and_exits_1() {
-    let scene = kerb_scene("cli_check_refused");
+    let scene = slot_scene("cli_check_refused");
     let out = parapet_str(&["check", &scene]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), 1, "one refused body: {report}");
     assert!(
-        lines[0].starts_with(&format!("{scene}: body 'kerb': ")),
+        lines[0].starts_with(&format!("{scene}: body 'ball': ")),
         "{report}"
     );
-    assert!(lines[0].contains("static cuboid"), "the reason: {report}");
+    assert!(lines[0].contains("impacts"), "the reason: {report}");
     assert!(lines[0].contains("limit: "), "the limit: {report}");
     assert!(!report.contains("'far'"), "{report}");
 }
 
 #[test]
 fn the_dry_run_agrees_with_the_first_step() {
-    let scene = kerb_scene("cli_check_agrees");
+    let scene = slot_scene("cli_check_agrees");
     let check = parapet_str(&["check", &scene]);
     let run = parapet_str(&["run", &scene, "--steps", "1"]);
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     let listed = text(&check.stdout);
     let (_, reason) = listed
         .trim_end()
-        .split_once(": body 'kerb': ")
-        .expect("the kerb is listed");
+        .split_once(": body 'ball': ")
+        .expect("the ball is listed");
     let failed = text(&run.stderr);
     assert!(
         failed.contains(&format!("step 1 failed: {reason}")),
@@ -64,8 +64,8 @@ fn a_scene_with_nothing_to_refuse_exits_0() {
             format!("{scene}: no body would be refused at the first step\n")
         );
     }
-    // The kerb scene in DISCRETE: no continuous stage, nothing refused.
-    let scene = kerb_scene("cli_check_discrete");
+    // The slot scene in DISCRETE: no continuous stage, nothing refused.
+    let scene = slot_scene("cli_check_discrete");
     let out = parapet_str(&["check", &scene, "--mode", "discrete"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }

@@ -157,8 +157,8 @@ fn the_plot_is_an_svg_of_the_moving_bodies() {
 #[test]
 fn a_refused_step_exits_1_with_the_steps_before_it() {
     let dir = common::fresh_dir("cli_run_refused");
-    let scene = dir.join("refused_kerb.json");
-    std::fs::write(&scene, common::REFUSED_KERB).expect("write the scene");
+    let scene = dir.join("refused_slot.json");
+    std::fs::write(&scene, common::REFUSED_SLOT).expect("write the scene");
     let csv = dir.join("t.csv");
     let out = parapet_str(&[
         "run",
@@ -168,7 +168,7 @@ fn a_refused_step_exits_1_with_the_steps_before_it() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("step 1 failed"), "{}", stderr(&out));
-    // Only the initial state: the header and one row per body (the kerb and
+    // Only the initial state: the header and one row per body (the slot and
     // two balls), the first step was refused.
     let text = std::fs::read_to_string(&csv).expect("the trajectory");
     assert_eq!(text.lines().count(), 1 + 3, "{text}");

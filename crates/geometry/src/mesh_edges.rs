@@ -93,7 +93,7 @@ fn normal(t: &[Vec3d; 3]) -> Vec3d {
 
 /// Whether the edge shared by triangles `t` (edge `k`) and `u` (its far
 /// corner `far`) is a real feature of `t`'s surface.
-fn crease_is_active(t: &[Vec3d; 3], u: &[Vec3d; 3], far: usize) -> bool {
+fn crease_is_active(t: &[Vec3d; 3], u: &[Vec3d; 3], far: usize, angle: f64) -> bool {
     let (nt, nu) = (normal(t), normal(u));
     let (lt, lu) = (nt.norm(), nu.norm());
     if !(lt > 0.0 && lu > 0.0) {
@@ -103,13 +103,37 @@ fn crease_is_active(t: &[Vec3d; 3], u: &[Vec3d; 3], far: usize) -> bool {
     if nt.dot(&(u[far] - t[0])) >= 0.0 {
         return false;
     }
-    nt.dot(&nu) < ACTIVE_EDGE_ANGLE.cos() * lt * lu
+    nt.dot(&nu) < angle.cos() * lt * lu
 }
+
+/// The crease angle (rad) above which a convex edge is *open*: 1e-4 rad.
+/// An open edge is one a body may leave the surface across (a boundary or
+/// any convex crease): the time-of-impact arbiter measures a body's depth
+/// behind a triangle by the axes of its open edges, and behind a triangle
+/// with none by its plane. Far above the rounding of a flat tessellation's
+/// `f32` vertices (a relative 6e-8 of the coordinates over cells a
+/// thousandth of them at least), far below any crease a surface is built
+/// with.
+pub const OPEN_EDGE_ANGLE: f64 = 1.0e-4;
 
 /// The active edges of every triangle of the mesh `(vertices, triangles)`,
 /// in triangle order (see the module documentation for the rule). Indices
 /// must be in range (as [`crate::TriangleMesh::new`] checks).
 pub fn active_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges> {
+    edges_beyond(vertices, triangles, ACTIVE_EDGE_ANGLE)
+}
+
+/// The open edges of every triangle of the mesh `(vertices, triangles)`, in
+/// triangle order: as [`active_edges`] with the crease angle
+/// [`OPEN_EDGE_ANGLE`] (boundaries and every convex crease; flat seams and
+/// concave creases closed).
+pub fn open_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges> {
+    edges_beyond(vertices, triangles, OPEN_EDGE_ANGLE)
+}
+
+/// The edges of every triangle that are boundaries, shared irregularly, or
+/// convex creases sharper than `angle` (rad).
+fn edges_beyond(vertices: &[Vec3], triangles: &[[u32; 3]], angle: f64) -> Vec<ActiveEdges> {
     let corner = |t: usize, c: usize| vertices[triangles[t][c] as usize];
     // Undirected edge (by end positions) -> the (triangle, edge) using it.
     let mut users: HashMap<EdgeKey, Vec<(u32, u8)>> =
@@ -144,7 +168,7 @@ pub fn active_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdge
                 if key(corner(u, j)) != b || key(corner(u, (j + 1) % 3)) != a {
                     continue;
                 }
-                *flag = crease_is_active(&placed(t), &placed(u), (j + 2) % 3);
+                *flag = crease_is_active(&placed(t), &placed(u), (j + 2) % 3, angle);
             }
             ActiveEdges::from_edges(active)
         })

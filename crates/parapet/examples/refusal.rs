@@ -1,8 +1,10 @@
-//! What an unsupported world returns in SPHERE_MESH_CCD, and that nothing
-//! changed: for each case the step returns `Err(StepError)` naming the body,
-//! the quantity, its value and the limit, and every body is bit for bit as
-//! before the call (positions, velocities, pending forces). The last case
-//! fixes the world (locks the box's rotation) and the step succeeds.
+//! What the continuous mode refuses, and that nothing changed: for each
+//! case the step returns `Err(StepError)` naming the body, the value and the
+//! limit, and every body is bit for bit as before the call (positions,
+//! velocities, pending forces), with no events. Every shape and motion is
+//! swept; what remains refused is work beyond the world's limits, a contact
+//! set no impulse can open, and numbers beyond the precision domain. The
+//! fixes (a larger limit, the piston stopped) then step.
 //! Run with `cargo run -p parapet --example refusal`.
 
 use parapet::prelude::*;
@@ -30,7 +32,7 @@ pub struct Refused {
 
 fn attempt(
     case: &'static str,
-    mut world: PhysicsWorld,
+    world: &mut PhysicsWorld,
 ) -> Result<Refused, Box<dyn std::error::Error>> {
     let before: Vec<RigidBody> = world.bodies().map(|(_, b)| b.clone()).collect();
     let error = match world.step(0.01) {
@@ -52,69 +54,136 @@ fn ccd_world() -> Result<PhysicsWorld, Box<dyn std::error::Error>> {
     Ok(world)
 }
 
-fn turning_box() -> Result<RigidBody, Box<dyn std::error::Error>> {
-    let mut b = RigidBody::new_dynamic(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?, 10.0)?
-        .with_position(Vec3::new(0.0, 0.0, 0.8))
-        .with_linear_velocity(Vec3::new(0.0, 0.0, -40.0));
-    b.add_force(Vec3::new(5.0, 0.0, 0.0)); // pending: must survive the refusal
-    Ok(b)
+/// An elastic ball flying at 60 m/s between two walls 0.7 m apart: two
+/// impacts in a step of 0.01 s (the right wall after 0.15 m, the left
+/// after 0.45 m).
+fn slot() -> Result<PhysicsWorld, Box<dyn std::error::Error>> {
+    let mut world = ccd_world()?;
+    world.gravity = Vec3::zeros();
+    let bouncy = Material::new(0.0, 1.0, 0.0)?;
+    for x in [-0.35, 0.35] {
+        let wall = RigidBody::new_static(Shape::cuboid(Vec3::new(0.1, 1.0, 1.0))?)
+            .with_position(Vec3::new(x, 0.0, 1.5))
+            .with_material(bouncy);
+        world.add_body(wall)?;
+    }
+    let mut ball = RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?
+        .with_position(Vec3::new(0.0, 0.0, 1.5))
+        .with_material(bouncy)
+        .with_linear_velocity(Vec3::new(60.0, 0.0, 0.0));
+    ball.add_force(Vec3::new(0.0, 5.0, 0.0)); // pending: must survive the refusal
+    world.add_body(ball)?;
+    Ok(world)
 }
 
-/// The refused cases, then the fixed world's outcome: the box's centre
-/// height after one step (it starts at 0.8 m, 0.3 m above the floor, and
-/// would travel 0.4 m: it stops on the floor at its half extent, 0.5 m).
-pub fn cases() -> Result<(Vec<Refused>, f32), Box<dyn std::error::Error>> {
+/// A ball resting on the floor and a kinematic piston coming down on it at
+/// 30 m/s: no impulse on the ball opens both its contacts.
+fn press() -> Result<(PhysicsWorld, BodyId), Box<dyn std::error::Error>> {
+    let mut world = ccd_world()?;
+    world.add_body(
+        RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?.with_position(Vec3::new(0.0, 0.0, 0.1)),
+    )?;
+    let piston = world.add_body(
+        RigidBody::new_kinematic(Shape::cuboid(Vec3::new(0.5, 0.5, 0.1))?)
+            .with_position(Vec3::new(0.0, 0.0, 0.4))
+            .with_linear_velocity(Vec3::new(0.0, 0.0, -30.0)),
+    )?;
+    Ok((world, piston))
+}
+
+/// What each refused case ends as once fixed, for the example's test.
+pub struct Fixed {
+    /// Swept impacts of the slot's step with two impacts allowed.
+    pub slot_impacts: usize,
+    /// Whether the stick's step went through with the default sub-step limit.
+    pub stick_stepped: bool,
+    /// The ball's height (m) once the piston stops short of it.
+    pub pressed_ball_z: f32,
+}
+
+/// The refused cases, then the fixed worlds' outcomes.
+pub fn cases() -> Result<(Vec<Refused>, Fixed), Box<dyn std::error::Error>> {
     let mut out = Vec::new();
 
-    let mut w = ccd_world()?;
-    let mut locked = turning_box()?;
-    locked.set_inverse_inertia(Mat3::zeros())?;
-    locked.add_torque(Vec3::new(0.0, 0.0, 2.0));
-    w.add_body(locked)?;
+    let mut w = slot()?;
+    w.ccd_max_impacts = 1;
     out.push(attempt(
-        "a box pushed to turn without a tensor to turn with (zero inverse inertia, a pending torque)",
-        w,
+        "an elastic ball that needs two impacts in the step (ccd_max_impacts = 1)",
+        &mut w,
     )?);
+    w.ccd_max_impacts = 2;
+    w.step(0.01)?;
+    let slot_impacts = w.events().len();
 
+    // A 2 m stick spinning end over end at 30 rad/s just above the floor:
+    // its ends sweep down towards it, more than one advancement to certify.
     let mut w = ccd_world()?;
+    w.gravity = Vec3::zeros();
+    w.ccd_max_substeps = 1;
     w.add_body(
-        RigidBody::new_kinematic(Shape::capsule(0.2, 0.5)?).with_position(Vec3::new(0.0, 0.0, 1.0)),
+        RigidBody::new_dynamic(Shape::capsule(0.05, 1.0)?, 1.0)?
+            .with_rotation(Quat::from_scaled_axis(Vec3::new(std::f32::consts::FRAC_PI_2, 0.0, 0.0)))
+            .with_position(Vec3::new(0.0, 0.0, 0.3))
+            .with_angular_velocity(Vec3::new(30.0, 0.0, 0.0)),
     )?;
     out.push(attempt(
-        "a kinematic capsule (only kinematic spheres are swept)",
-        w,
+        "a spinning stick whose time of impact needs more than one advancement (ccd_max_substeps = 1)",
+        &mut w,
     )?);
+    w.ccd_max_substeps = PhysicsWorld::new().ccd_max_substeps;
+    let stick_stepped = w.step(0.01).is_ok();
+
+    let (mut w, piston) = press()?;
+    out.push(attempt(
+        "a ball pinned between a kinematic piston and the floor",
+        &mut w,
+    )?);
+    w.body_mut(piston)
+        .ok_or("the piston left the world")?
+        .set_linear_velocity(Vec3::zeros());
+    w.step(0.01)?;
+    let ball = w
+        .bodies()
+        .find(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(_, b)| b.position().z)
+        .ok_or("the ball left the world")?;
 
     let mut w = ccd_world()?;
-    w.add_body(RigidBody::new_static(Shape::sphere(1.0)?).with_position(Vec3::new(5.0, 0.0, 1.0)))?;
+    let mut far = RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?
+        .with_position(Vec3::new(0.0, 0.0, 1.0));
+    far.set_shape_offset(Vec3::new(20_000.0, 0.0, 0.0), Quat::identity())?;
+    w.add_body(far)?;
     out.push(attempt(
-        "a static sphere (static colliders must be meshes)",
-        w,
+        "a shape 20 km from its body (the precision domain: 10 km)",
+        &mut w,
     )?);
 
     let mut w = ccd_world()?;
     w.ccd_max_impacts = 0;
-    out.push(attempt("ccd_max_impacts = 0 (valid: 1..=1024)", w)?);
+    out.push(attempt("ccd_max_impacts = 0 (valid: 1..=1024)", &mut w)?);
 
-    // The fix: a box that cannot turn (zero inverse inertia) is swept exactly.
-    let mut w = ccd_world()?;
-    let mut b = turning_box()?;
-    b.set_inverse_inertia(Mat3::zeros())?;
-    let id = w.add_body(b)?;
-    w.step(0.01)?;
-    let z = w.body(id).ok_or("the box left the world")?.position().z;
-    Ok((out, z))
+    Ok((
+        out,
+        Fixed {
+            slot_impacts,
+            stick_stepped,
+            pressed_ball_z: ball,
+        },
+    ))
 }
 
 /// Prints what the example shows (the test `tests/tests/examples_demo.rs` runs it too).
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (refused, fixed_z) = cases()?;
+    let (refused, fixed) = cases()?;
     for r in &refused {
         println!(
             "{}:\n  Err: {}\n  world unchanged: {}",
             r.case, r.error, r.unchanged
         );
     }
-    println!("with the box's rotation locked the step succeeds: box centre at z = {fixed_z:.3} m");
+    println!(
+        "fixed: the slot's ball takes {} impacts with two allowed; the stick steps with the default limit: {}; the ball under the stopped piston rests at z = {:.3} m",
+        fixed.slot_impacts, fixed.stick_stepped, fixed.pressed_ball_z
+    );
     Ok(())
 }

@@ -190,11 +190,11 @@ pub fn held_depth(r: f64) -> f64 {
     (r / 16.0).min(0.005)
 }
 
-/// The allowance (m) of the clearance oracle for body `b`: the documented
-/// held depth ([`held_depth`]) plus the tolerance `radius / 1024` (a fast
-/// approach's whole band; a held contact is measured here by its true
-/// distance, which the certified plane bound of each pass follows to within
-/// that band: 12 um of 98 um at most in these tests) plus the `f32` storage
+/// The allowance (m) of the clearance oracle for body `b`: the depth the
+/// continuous step promises no body ends beyond
+/// (`parapet_world::ccd::tolerances::promised_depth`: its held depth, how
+/// far a contact that closes slowly may sink within a step, held for the
+/// discrete solver, plus sixteen contact tolerances) plus the `f32` storage
 /// rounding of the pose the
 /// step stored. Position: each coordinate rounds by at most half an ulp,
 /// `|x| 2^-24`, so the origin moves by at most `sqrt(3) max|x| 2^-24`;
@@ -205,13 +205,12 @@ pub fn held_depth(r: f64) -> f64 {
 /// that sum covers the renormalization and the previous step's rounding,
 /// from which the sweep re-bases.
 pub fn allowance(b: &RigidBody) -> f64 {
-    let (r, _) = radius_and_half_height(b);
     let s = world_segment(b);
     let p = d(b.position());
     let lever = (s[0] - p).norm().max((s[1] - p).norm()) + d(b.center_of_mass()).norm();
     let pos = 3f64.sqrt() * p.amax().max(s[0].amax()).max(s[1].amax()) * 2f64.powi(-24);
     let rot = lever * 4.0 * 2f64.powi(-25);
-    held_depth(r) + r * TOLERANCE_FRACTION + 2.0 * (pos + rot)
+    parapet_world::ccd::tolerances::promised_depth(b.shape()) + 2.0 * (pos + rot)
 }
 
 /// The deepest overlap (m) of the body's shape with any triangle it is not

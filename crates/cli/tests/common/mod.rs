@@ -99,21 +99,28 @@ pub fn parapet_str(args: &[&str]) -> std::process::Output {
     parapet(&args)
 }
 
-/// A scene whose first continuous step is refused: a fast ball that can
-/// reach a static box (a kerb), and a static primitive is no continuous
-/// target. The far ball cannot reach the kerb and is never named. In
-/// DISCRETE it runs.
-pub const REFUSED_KERB: &str = r#"{
+/// A scene whose first continuous step is refused: an elastic ball flying
+/// at 30 m/s between the two plates of a static slot 0.3 m apart (0.1 m of
+/// travel between its radii) bounces three times in a step of 0.01 s, one
+/// more than the scene's `ccd_max_impacts` of 2. The far ball meets nothing
+/// and is never named. In DISCRETE it runs.
+pub const REFUSED_SLOT: &str = r#"{
   "format": "parapet-scene/1",
   "dt": 0.01,
   "steps": 3,
-  "world": { "collision_detection": "SPHERE_MESH_CCD" },
+  "world": { "collision_detection": "SPHERE_MESH_CCD", "ccd_max_impacts": 2,
+             "gravity": [0, 0, 0] },
   "bodies": [
-    { "name": "kerb", "kind": "static",
-      "shape": { "cuboid": { "half_extents": [1, 1, 0.1] } } },
+    { "name": "slot", "kind": "static",
+      "shape": { "mesh": {
+        "vertices": [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0],
+                     [-1, -1, 0.3], [1, -1, 0.3], [1, 1, 0.3], [-1, 1, 0.3]],
+        "triangles": [[0, 1, 2], [0, 2, 3], [4, 6, 5], [4, 7, 6]] } },
+      "material": { "restitution": 1, "friction": 0 } },
     { "name": "ball", "kind": "dynamic", "mass": 1,
       "shape": { "sphere": { "radius": 0.1 } },
-      "position": [0, 0, 0.5], "linear_velocity": [0, 0, -30] },
+      "material": { "restitution": 1, "friction": 0 },
+      "position": [0, 0, 0.15], "linear_velocity": [0, 0, -30] },
     { "name": "far", "kind": "dynamic", "mass": 1,
       "shape": { "sphere": { "radius": 0.1 } },
       "position": [100, 0, 0.5] }

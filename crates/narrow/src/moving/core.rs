@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use parapet_geometry::bvh::{TriangleBoundsTree, MAX_TRIANGLES};
-use parapet_geometry::{Aabb, Shape};
+use parapet_geometry::{open_edges, Aabb, ActiveEdges, Shape};
 use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Refusal};
@@ -96,8 +96,19 @@ impl Core {
         }
     }
 
-    /// A one-sided triangle (body frame), no skin.
+    /// A one-sided triangle (body frame), no skin, every edge a feature (a
+    /// lone triangle).
     pub fn triangle(corners: [Vec3d; 3]) -> Self {
+        Core::mesh_triangle(corners, ActiveEdges::ALL)
+    }
+
+    /// A one-sided triangle of a mesh (body frame), no skin, whose edges
+    /// `active` are open (a mesh boundary or a convex crease). Only
+    /// those edges give the triangle's separating axes: a core overlapping
+    /// the triangle may leave it across an active edge, but not across a
+    /// seam or a concave crease, where the neighbouring face holds it, nor
+    /// through its back (see `separation.rs`).
+    pub fn mesh_triangle(corners: [Vec3d; 3], active: ActiveEdges) -> Self {
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
         let len = raw.norm();
         let faces = if len > 0.0 && len.is_finite() {
@@ -109,7 +120,7 @@ impl Core {
         for k in 0..3 {
             let e = corners[(k + 1) % 3] - corners[k];
             let l = e.norm();
-            if l > 0.0 {
+            if l > 0.0 && active.edge(k) {
                 edges.push(e / l);
             }
         }
@@ -184,6 +195,8 @@ impl Core {
 #[derive(Debug, Clone)]
 pub struct MeshSide {
     triangles: Arc<[[Vec3; 3]]>,
+    /// Each triangle's open edges (by end positions, over the soup).
+    edges: Arc<[ActiveEdges]>,
     tree: Arc<TriangleBoundsTree>,
     offset: Vec3d,
     rotation: Quatd,
@@ -193,7 +206,10 @@ pub struct MeshSide {
 impl MeshSide {
     /// A mesh side over `triangles` (shape frame) and their tree (built by
     /// the caller over the same slice), placed in the body frame at
-    /// `offset` with rotation `rotation`.
+    /// `offset` with rotation `rotation`. The triangles' open edges (those
+    /// a body may leave the surface across) are found here, over the
+    /// triangles as a soup (edges matched by their end positions:
+    /// `parapet_geometry::open_edges`).
     pub fn new(
         triangles: Arc<[[Vec3; 3]]>,
         tree: Arc<TriangleBoundsTree>,
@@ -201,8 +217,14 @@ impl MeshSide {
         rotation: Quatd,
     ) -> Self {
         let bounds = Aabb::from_points(triangles.iter().flatten());
+        let vertices: Vec<Vec3> = triangles.iter().flatten().copied().collect();
+        let soup: Vec<[u32; 3]> = (0..triangles.len() as u32)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect();
+        let edges = open_edges(&vertices, &soup).into();
         MeshSide {
             triangles,
+            edges,
             tree,
             offset,
             rotation,
@@ -233,7 +255,10 @@ impl MeshSide {
     /// Triangle `i` as a one-sided core in the body frame.
     pub fn triangle_core(&self, i: usize) -> Core {
         let t = &self.triangles[i];
-        Core::triangle(t.map(|v| self.offset + self.rotation * promote(v)))
+        Core::mesh_triangle(
+            t.map(|v| self.offset + self.rotation * promote(v)),
+            self.edges[i],
+        )
     }
 
     /// The eight corners of the shape-frame bounds, in the body frame: a

@@ -20,14 +20,18 @@
 //!   Minkowski difference, and a flat or lower-dimensional difference has
 //!   depth zero, which a candidate normal to it attains. It is both bounds.
 //!
-//! - overlapping a one-sided triangle (a mesh's): the depth is how far the
-//!   other core reaches behind the triangle's face plane, `s` along the
-//!   face normal alone. A surface has a front and a back, not a thickness:
-//!   the convex depth, the least overlap over every axis, would let a core
-//!   deep behind a wall near a triangle's edge count as barely touching,
-//!   while the face measure never is less than it (so it is only ever
-//!   earlier) and is what "how deep behind the surface" means to a caller.
-//!
+//! - overlapping a one-sided triangle (a mesh's): the same least overlap,
+//!   over the axes a surface has. The triangle's normal counts only
+//!   towards its front (a surface has no thickness to leave through its
+//!   back), and its edges give axes (the in-plane normal across an edge,
+//!   an edge crossed with the other core's edges) only where they are
+//!   open: a mesh boundary or a convex crease
+//!   (`parapet_geometry::open_edges`). Across a flat seam or a concave
+//!   crease the neighbouring face holds the core, so a core deep behind a
+//!   wall next to such an edge counts as deep, not as barely touching the
+//!   edge. Dropping axes only deepens the measure, and it is continuous
+//!   where a core enters over the face or an open edge; entering over a
+//!   closed edge, the neighbour's measure is already as deep.
 //! Skins are not included here: the caller subtracts them.
 //!
 //! # Precision domain
@@ -111,8 +115,17 @@ fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
     for (core, other) in [(a, b), (b, a)] {
         if core.faces.len() == 1 {
             let f = core.faces[0];
-            for e in core.edges.iter().chain(&other.edges) {
+            for e in &core.edges {
                 push_unit(out, f.cross(e));
+            }
+            // In-plane axes from the other core's edges separate coplanar
+            // flat pieces; a mesh triangle with an edge held by its
+            // neighbour (fewer than three open edges) does not offer
+            // them: the core would leave in the plane across that edge.
+            if core.edges.len() == 3 {
+                for e in &other.edges {
+                    push_unit(out, f.cross(e));
+                }
             }
         }
     }
@@ -132,16 +145,11 @@ fn is_triangle(c: &PosedCore) -> bool {
     c.points.len() == 3 && c.faces.len() == 1
 }
 
-/// The axis (from A towards B) along which an overlap with a one-sided
-/// triangle is measured: minus the triangle's front normal when B is one,
-/// its front normal when A is one; `None` for other pairs (and for two
-/// triangles, which keep the convex measure).
-fn one_sided_axis(a: &PosedCore, b: &PosedCore) -> Option<Vec3d> {
-    match (is_triangle(a), is_triangle(b)) {
-        (false, true) => Some(-b.faces[0]),
-        (true, false) => Some(a.faces[0]),
-        _ => None,
-    }
+/// Whether the axis `n` (from A towards B) would measure an overlap with a
+/// one-sided triangle through its back: `+front` of a triangle B, `−front`
+/// of a triangle A (module docs).
+fn through_back(a: &PosedCore, b: &PosedCore, n: &Vec3d) -> bool {
+    (is_triangle(b) && *n == b.faces[0]) || (is_triangle(a) && *n == -a.faces[0])
 }
 
 /// The cosine (dimensionless) within which a face normal is tried as the
@@ -200,24 +208,13 @@ pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Br
             support_b: (support.2, support.3),
         };
     }
-    if let Some(front) = one_sided_axis(a, b) {
-        // A one-sided triangle measures an overlap by how deep the other
-        // core reaches behind its face plane (module docs).
-        let (lower, ia, ib) = separation_along(&a.points, &b.points, &front);
-        return Bracket {
-            axis: front,
-            lower,
-            upper: lower,
-            on_a: a.points[ia],
-            on_b: b.points[ib],
-            support_a: ([ia as u32, 0, 0], 1),
-            support_b: ([ib as u32, 0, 0], 1),
-        };
-    }
     candidate_axes(a, b, axes);
     let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
     for u in axes.iter() {
         for n in [*u, -u] {
+            if through_back(a, b, &n) {
+                continue;
+            }
             let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
             if s > best.0 {
                 best = (s, n, ia, ib);

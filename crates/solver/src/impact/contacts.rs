@@ -53,7 +53,8 @@
 //! bodies that take impulses are conserved, and no step adds kinetic
 //! energy for restitution in `[0, 1]`; every contact ends non-closing up to
 //! [`MANIFOLD_RELATIVE_TOLERANCE`] of the fastest closing speed (and never
-//! below the rounding floor [`SPEED_ROUNDING`] of the point speeds).
+//! below the rounding floor [`SPEED_ROUNDING`] of the point speeds, nor
+//! [`LEAST_CLOSING_SPEED`]).
 //!
 //! # Source and precision domain
 //! Moreau, "Unilateral contact and dry friction in finite freedom dynamics"
@@ -113,6 +114,13 @@ pub const UNRESOLVED_FRACTION: f64 = 1.0e-6;
 /// by rounding alone, so it neither starts an event nor counts as left
 /// closing after one.
 pub const SPEED_ROUNDING: f64 = 1.0e-12;
+
+/// The least closing speed (m/s) an event takes as motion: 1e-12 m/s, a
+/// picometre per second, far below the `f32` ulp of any velocity that moves
+/// a body measurably within a step; a contact closing slower (the residue
+/// of the solver's own `f64` sums at rest) neither starts an event nor
+/// counts as left closing after one.
+pub const LEAST_CLOSING_SPEED: f64 = 1.0e-12;
 
 /// The most contacts one event solves (count): 512. A box on two triangles
 /// has about a dozen, a pile of spheres settling at one instant a few
@@ -468,7 +476,7 @@ pub fn respond_contacts(
     let speed_scale = (0..contacts.len())
         .map(|i| event.relative(i).norm() + contacts[i].allowed_closing.abs())
         .fold(0.0f64, f64::max);
-    let floor = SPEED_ROUNDING * speed_scale;
+    let floor = (SPEED_ROUNDING * speed_scale).max(LEAST_CLOSING_SPEED);
     if !(fastest > floor && fastest.is_finite()) {
         return Ok(None);
     }

@@ -44,7 +44,7 @@ pub use cascade::{
     settle, SettleBody, SettleContact, MAX_SETTLED_CONTACTS, SETTLE_RELATIVE_TOLERANCE,
 };
 pub use contacts::{
-    respond_contacts, ImpactBody, ImpactContact, ImpactResponse, MAX_EVENT_CONTACTS, SPEED_ROUNDING,
+    respond_contacts, ImpactBody, ImpactContact, ImpactResponse, LEAST_CLOSING_SPEED, MAX_EVENT_CONTACTS, SPEED_ROUNDING,
 };
 pub use error::ImpactError;
 pub use impulse::{reconstruct, ImpactMass};

@@ -174,6 +174,13 @@ pub const PROGRESS_FRACTION: f64 = 1.0 / 4.0;
 /// iterations, instead of by holds a fraction of a tolerance apart.
 pub const RESERVE_TOLERANCES: f64 = 8.0;
 
+/// The deepest (m, below touching) a hold takes a pair: one tolerance short
+/// of its promised depth, which leaves the arbiter's tolerance band and one
+/// last hold of a pair struck there with nothing closing.
+fn hold_limit(lengths: &PairLengths) -> f64 {
+    lengths.promised - lengths.tolerance
+}
+
 /// The deepest floor (m) a pair's reserve may lower it to: its held depth
 /// and [`RESERVE_TOLERANCES`] tolerances below touching.
 fn deepest_floor(lengths: &PairLengths) -> f64 {
@@ -185,14 +192,16 @@ fn deepest_floor(lengths: &PairLengths) -> f64 {
 /// already deeper (from an earlier step, before the discrete solver's
 /// correction), its reserve below where it is but never below the deepest
 /// floor ([`deepest_floor`]), or, a pair at that depth already, one
-/// tolerance below where it is.
+/// tolerance below where it is; never below the promised depth (a pair
+/// there already is at its floor).
 fn floor_below(gap: f64, lengths: &PairLengths) -> (f64, bool) {
     let reserve = RESERVE_TOLERANCES * lengths.tolerance;
     if gap - reserve >= -lengths.held {
         return (-lengths.held, false);
     }
     let floor = (gap - reserve).max(deepest_floor(lengths));
-    (floor.min(gap - lengths.tolerance), true)
+    let floor = floor.min(gap - lengths.tolerance).max(-hold_limit(lengths));
+    (floor.min(gap), true)
 }
 
 /// The island's working state.
@@ -382,7 +391,9 @@ impl<'c, 'a> Island<'c, 'a> {
                 pair.reserve_used = true;
                 let lowered = (f.min(gap) - RESERVE_TOLERANCES * tol)
                     .max(deepest_floor(&pair.lengths))
-                    .min(gap - tol);
+                    .min(gap - tol)
+                    .max(-hold_limit(&pair.lengths))
+                    .min(gap - tol * PROGRESS_FRACTION);
                 pair.floor = Some(lowered);
                 (pair.target, pair.tolerance) = (lowered, tol);
             }
@@ -391,8 +402,15 @@ impl<'c, 'a> Island<'c, 'a> {
                 // that a pair that does not close is not hit again at once
                 // and one pressed at its floor sinks by hardly anything
                 // per strike.
-                let step = tol * PROGRESS_FRACTION;
-                (pair.target, pair.tolerance) = (gap.min(pair.target) - step, 0.5 * step);
+                // At the hold limit, the step shrinks to an eighth: the
+                // pair is struck whenever it closes there, and a pair struck
+                // with nothing closing sinks by hardly anything per hold.
+                let from = gap.min(pair.target);
+                let mut step = tol * PROGRESS_FRACTION;
+                if from - step < -hold_limit(&pair.lengths) {
+                    step *= 1.0 / 8.0;
+                }
+                (pair.target, pair.tolerance) = (from - step, 0.5 * step);
             }
         }
         self.query(p, t)
@@ -509,6 +527,11 @@ impl<'c, 'a> Island<'c, 'a> {
             self.take(event)?;
         }
         let mut outcome = std::mem::take(&mut self.outcome);
+        for (l, b) in self.bodies.iter().enumerate() {
+            if b.role.is_mover() {
+                outcome.iterations.push((self.global[l], b.iterations));
+            }
+        }
         for (l, struck) in self.struck.iter().enumerate() {
             if *struck {
                 outcome
@@ -540,7 +563,11 @@ impl<'c, 'a> Island<'c, 'a> {
         let at_floor = self.pairs[p]
             .floor
             .is_some_and(|f| hit.gap <= f + lengths.tolerance);
-        if (!at_floor && !(sink > lengths.held)) || (at_floor && !(sink > lengths.tolerance)) {
+        // At the promised depth, a pair at its floor is struck however
+        // slowly it closes: no hold takes it deeper.
+        let at_promise = hit.gap - lengths.tolerance * PROGRESS_FRACTION < -hold_limit(&lengths);
+        let hardly = !(sink > lengths.tolerance) && !at_promise;
+        if (!at_floor && !(sink > lengths.held)) || (at_floor && hardly) {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
         }

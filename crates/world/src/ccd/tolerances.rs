@@ -64,11 +64,11 @@ pub fn held_depth(shape: &Shape) -> f64 {
 }
 
 /// Contact tolerances (count) a pair may sink beyond its held depth: 16.
-/// A pair pressed against its held floor again and again in one step (a
-/// body spinning fast against a wall: a micro-collision each time) steps a
-/// quarter tolerance deeper per strike, and a mesh pair holds one target
-/// for all of its faces; measured in random rooms of fast tumbling bodies,
-/// the excess stays below 14 tolerances.
+/// A pair that reached its held floor and hardly closes there is let sink
+/// a reserve of 8 tolerances once per step, then a quarter tolerance per
+/// hold, and is struck (a micro-collision) rather than held beyond this;
+/// a pair that starts a step deeper than its held depth (before the
+/// discrete solver's correction) keeps to it too.
 pub const DEPTH_TOLERANCES: f64 = 16.0;
 
 /// The contact tolerance (m) of `shape` against a mesh or a larger shape
@@ -89,10 +89,13 @@ pub fn promised_depth(shape: &Shape) -> f64 {
 /// inner sizes `a` and `b`.
 pub(crate) fn pair_lengths(a: f64, b: f64) -> PairLengths {
     let inner = a.min(b);
+    let held = HELD_DEPTH.min(inner * INNER_FRACTION);
+    let tolerance = CONTACT_TOLERANCE.min(inner * TOLERANCE_FRACTION);
     PairLengths {
         gap: IMPACT_GAP,
-        held: HELD_DEPTH.min(inner * INNER_FRACTION),
-        tolerance: CONTACT_TOLERANCE.min(inner * TOLERANCE_FRACTION),
+        held,
+        tolerance,
+        promised: held + DEPTH_TOLERANCES * tolerance,
     }
 }
 
@@ -105,6 +108,8 @@ pub(crate) struct PairLengths {
     pub held: f64,
     /// The arbiter's tolerance.
     pub tolerance: f64,
+    /// The promised depth: no hold takes the pair deeper.
+    pub promised: f64,
 }
 
 #[cfg(test)]

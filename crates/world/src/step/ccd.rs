@@ -251,7 +251,7 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
         &counts,
         &pairs,
         &events,
-        rounds.reruns,
+        (&iterations, rounds.reruns),
     );
     // The end states: struck movers from their last motion, every other
     // mover and obstacle at its free end.
@@ -291,7 +291,7 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
 }
 
 /// The ledger of a successful step: every body's resolved mode, the
-/// islands, the counts and each body's impacts.
+/// islands, the counts and each body's impacts and arbiter iterations.
 fn ledger(
     world: &PhysicsWorld,
     bodies: &[StepBody],
@@ -299,7 +299,7 @@ fn ledger(
     counts: &Counts,
     pairs: &[(usize, usize)],
     events: &[ContactEvent],
-    reruns: u32,
+    (iterations, reruns): (&[(usize, u64)], u32),
 ) -> CcdLedger {
     let mut stats: Vec<Option<BodyCcdStats>> = vec![None; world.slots.len()];
     for e in world.entries() {
@@ -327,6 +327,11 @@ fn ledger(
             if let Some(s) = stats[bodies[m].slot].as_mut() {
                 s.group_size = n;
             }
+        }
+    }
+    for &(g, n) in iterations {
+        if let Some(s) = stats[bodies[g].slot].as_mut() {
+            s.substeps = s.substeps.saturating_add(n.min(u32::MAX as u64) as u32);
         }
     }
     report.passes = counts.events;

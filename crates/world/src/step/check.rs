@@ -72,28 +72,34 @@ impl PhysicsWorld {
     /// bit: it runs the step on a copy.
     ///
     /// ```
-    /// use parapet_geometry::Shape;
+    /// use parapet_geometry::{Material, Shape};
     /// use parapet_math::Vec3;
     /// use parapet_solver::{CcdMode, RigidBody};
     /// use parapet_world::{PhysicsWorld, StepError};
     ///
     /// let mut world = PhysicsWorld::new(); // DISCRETE
-    /// let bullet = RigidBody::new_dynamic(Shape::sphere(0.02)?, 0.01)?
-    ///     .with_linear_velocity(Vec3::new(300.0, 0.0, 0.0))
+    /// world.gravity = Vec3::zeros();
+    /// world.ccd_max_impacts = 1;
+    /// // An elastic bullet between two posts, marked Continuous: it would
+    /// // bounce off both within the next step, one impact too many.
+    /// let bouncy = Material::new(0.0, 1.0, 0.0)?;
+    /// for x in [-0.35, 0.35] {
+    ///     let post = RigidBody::new_static(Shape::cuboid(Vec3::new(0.1, 1.0, 1.0))?)
+    ///         .with_position(Vec3::new(x, 0.0, 0.0))
+    ///         .with_material(bouncy);
+    ///     world.add_body(post)?;
+    /// }
+    /// let bullet = RigidBody::new_dynamic(Shape::sphere(0.1)?, 0.01)?
+    ///     .with_material(bouncy)
+    ///     .with_linear_velocity(Vec3::new(36.0, 0.0, 0.0))
     ///     .with_ccd(CcdMode::Continuous);
     /// let bullet = world.add_body(bullet)?;
-    /// // A static box is not a continuous obstacle, and marked Continuous
-    /// // it is refused itself.
-    /// let post = RigidBody::new_static(Shape::cuboid(Vec3::new(0.5, 0.5, 0.5))?)
-    ///     .with_position(Vec3::new(0.0, 40.0, 0.0))
-    ///     .with_ccd(CcdMode::Continuous);
-    /// let post = world.add_body(post)?;
     /// let refusals = world.check_ccd();
     /// assert_eq!(refusals.len(), 1);
-    /// assert_eq!(refusals[0].body, post);
-    /// assert!(matches!(world.step(1.0 / 60.0), Err(StepError::Unsupported { .. })));
-    /// // The recipe: the box to Discrete. The bullet is far from it.
-    /// world.body_mut(post).unwrap().set_ccd(CcdMode::Discrete);
+    /// assert_eq!(refusals[0].body, bullet);
+    /// assert!(matches!(world.step(1.0 / 60.0), Err(StepError::ImpactLimit { .. })));
+    /// // The recipe: a larger limit (or a smaller step).
+    /// world.ccd_max_impacts = 2;
     /// assert!(world.check_ccd().is_empty());
     /// world.step(1.0 / 60.0)?;
     /// assert_eq!(world.ccd_stats(bullet).map(|s| s.mode), Some(CcdMode::Continuous));
