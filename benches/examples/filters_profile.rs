@@ -53,7 +53,7 @@ fn main() {
             std::process::exit(1);
         });
         for _ in 0..runs {
-            let mut live = prepared.clone();
+            let mut live = prepared.world.clone();
             for _ in 0..RUN {
                 step(&mut live);
             }

@@ -8,8 +8,9 @@
 //! One predicate, [`PhysicsWorld::pair_interacts`], answers for every place
 //! a pair can meet (discrete contacts, the continuous step's candidates,
 //! sensors); ray casts apply the groups rule to the ray's own groups. The
-//! exclusions are a sorted set of id pairs (lower id first), so the
-//! predicate costs one set lookup only when the set is not empty.
+//! exclusions are a sorted set of id pairs (lower id first) with a count
+//! per slot of the pairs naming it, so the predicate searches the set only
+//! for two bodies that are both named by some exclusion.
 //!
 //! # Source
 //! docs/physics.md, "Filters and sensors".
@@ -24,9 +25,25 @@ use parapet_solver::RigidBody;
 use crate::{BodyId, PhysicsWorld, WorldError};
 
 /// The pairs a world excludes from interacting, each stored once, lower id
-/// first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct IgnoredPairs(BTreeSet<(BodyId, BodyId)>);
+/// first, with how many of them name the body in each slot: a pair whose
+/// bodies are not both named by some exclusion is answered without a set
+/// lookup (a crowd with a few excluded pairs pays one slot read per
+/// candidate pair, not a set search).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IgnoredPairs {
+    pairs: BTreeSet<(BodyId, BodyId)>,
+    /// Per slot, the excluded pairs that name the body in it.
+    named: Vec<u32>,
+}
+
+impl PartialEq for IgnoredPairs {
+    fn eq(&self, other: &Self) -> bool {
+        // `named` is a function of `pairs`, its length aside.
+        self.pairs == other.pairs
+    }
+}
+
+impl Eq for IgnoredPairs {}
 
 /// The pair's key: lower id first.
 fn key(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
@@ -34,27 +51,71 @@ fn key(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 }
 
 impl IgnoredPairs {
+    /// Whether some excluded pair names `id`'s slot.
+    fn names(&self, id: BodyId) -> bool {
+        self.named.get(id.index() as usize).is_some_and(|&n| n > 0)
+    }
+
+    /// Counts `n` more (or fewer, `up == false`) pairs naming `id`.
+    fn count(&mut self, id: BodyId, up: bool) {
+        let slot = id.index() as usize;
+        if self.named.len() <= slot {
+            self.named.resize(slot + 1, 0);
+        }
+        let n = &mut self.named[slot];
+        *n = if up { *n + 1 } else { n.saturating_sub(1) };
+    }
+
+    /// Excludes the pair (no change when it already is).
+    fn insert(&mut self, a: BodyId, b: BodyId) {
+        if self.pairs.insert(key(a, b)) {
+            self.count(a, true);
+            self.count(b, true);
+        }
+    }
+
+    /// Lets the pair interact again (no change when it was not excluded).
+    fn remove(&mut self, a: BodyId, b: BodyId) {
+        if self.pairs.remove(&key(a, b)) {
+            self.count(a, false);
+            self.count(b, false);
+        }
+    }
+
     /// Whether the pair is excluded.
     pub(crate) fn contains(&self, a: BodyId, b: BodyId) -> bool {
-        !self.0.is_empty() && self.0.contains(&key(a, b))
+        self.names(a) && self.names(b) && self.pairs.contains(&key(a, b))
     }
 
     /// Forgets every pair that names `id` (a removed body).
     pub(crate) fn forget(&mut self, id: BodyId) {
-        if !self.0.is_empty() {
-            self.0.retain(|&(a, b)| a != id && b != id);
+        if !self.names(id) {
+            return;
+        }
+        let gone: Vec<(BodyId, BodyId)> = self
+            .pairs
+            .iter()
+            .filter(|&&(a, b)| a == id || b == id)
+            .copied()
+            .collect();
+        for (a, b) in gone {
+            self.remove(a, b);
         }
     }
 
     /// The pairs in order (lower id first in each, pairs ascending).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
-        self.0.iter().copied()
+        self.pairs.iter().copied()
     }
 
     /// The set of `pairs` (each put lower id first).
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (BodyId, BodyId)>) -> Self {
-        Self(pairs.into_iter().map(|(a, b)| key(a, b)).collect())
+        let mut set = Self::default();
+        for (a, b) in pairs {
+            set.insert(a, b);
+        }
+        set
     }
 }
 
@@ -83,7 +144,7 @@ impl PhysicsWorld {
     /// [`WorldError::SameBody`] when `a == b`; the world is then unchanged.
     pub fn ignore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
-        self.ignored_pairs.0.insert(key(a, b));
+        self.ignored_pairs.insert(a, b);
         Ok(())
     }
 
@@ -95,7 +156,7 @@ impl PhysicsWorld {
     /// As [`PhysicsWorld::ignore_pair`]; the world is then unchanged.
     pub fn restore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
-        self.ignored_pairs.0.remove(&key(a, b));
+        self.ignored_pairs.remove(a, b);
         Ok(())
     }
 
@@ -161,5 +222,44 @@ mod tests {
         w.restore_pair(b, a).unwrap();
         assert!(!w.is_pair_ignored(a, b));
         w.restore_pair(a, b).unwrap();
+    }
+
+    /// The per-slot counts follow the set: every slot's count is the
+    /// number of pairs naming it after exclusions, restorations, removals
+    /// and a rebuild from the list; a body in a reused slot inherits no
+    /// exclusion.
+    #[test]
+    fn slot_counts_follow_the_excluded_pairs() {
+        let mut w = PhysicsWorld::new();
+        let ids: Vec<BodyId> = (0..4).map(|_| w.add_body(ball()).unwrap()).collect();
+        let counted = |w: &PhysicsWorld| {
+            let p = &w.ignored_pairs;
+            ids.iter()
+                .map(|&id| {
+                    let n = p.iter().filter(|&(a, b)| a == id || b == id).count();
+                    let stored = p.named.get(id.index() as usize).copied().unwrap_or(0);
+                    (n as u32, stored)
+                })
+                .all(|(n, stored)| n == stored)
+        };
+        w.ignore_pair(ids[0], ids[1]).unwrap();
+        w.ignore_pair(ids[0], ids[2]).unwrap();
+        w.ignore_pair(ids[2], ids[0]).unwrap();
+        w.ignore_pair(ids[3], ids[1]).unwrap();
+        assert!(counted(&w));
+        w.restore_pair(ids[1], ids[0]).unwrap();
+        w.restore_pair(ids[1], ids[0]).unwrap();
+        assert!(counted(&w));
+        let rebuilt = IgnoredPairs::from_pairs(w.ignored_pairs.iter());
+        assert_eq!(rebuilt, w.ignored_pairs);
+        assert_eq!(rebuilt.named[..4], w.ignored_pairs.named[..4]);
+        w.remove_body(ids[0]).unwrap();
+        assert!(counted(&w));
+        assert_eq!(w.ignored_pairs.named[ids[0].index() as usize], 0);
+        assert_eq!(w.ignored_pairs.named[ids[2].index() as usize], 0);
+        let reused = w.add_body(ball()).unwrap();
+        assert_eq!(reused.index(), ids[0].index());
+        assert!(!w.is_pair_ignored(reused, ids[2]));
+        assert!(w.is_pair_ignored(ids[1], ids[3]));
     }
 }

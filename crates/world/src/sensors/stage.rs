@@ -3,19 +3,29 @@
 //! classified by [`super::touch::classify`], in both modes.
 //!
 //! # Method
-//! 1. Every body that collides gets its [`Track`] (its moving shape from
-//!    the continuous step's shape cache, its path, its swept box); sensors
-//!    are indexed by their boxes.
-//! 2. A pair is a candidate when the body is not a sensor, the two
-//!    interact (collisions on, collision groups, exclusions:
+//! 1. Every sensor that collides gets its [`Track`] (its moving shape from
+//!    the continuous step's shape cache, its path, its swept box); the
+//!    sensors are indexed by their boxes.
+//! 2. Every other body that collides is first screened without its track:
+//!    one that kept still while every sensor did is skipped (two bodies
+//!    that did not move were inside each other at the start exactly when
+//!    at the end: no event); one the continuous step did not strike, whose
+//!    shape is not a mesh, is skipped when its [`reach_box`] (its mass
+//!    centre's segment through the step grown by its shape's reach, a few
+//!    operations) meets no sensor it interacts with. The box contains
+//!    everything the body covers grown by the candidates' growth, so no
+//!    pair within the arbiter's tolerance of touching is lost; a skipped
+//!    body is never asked of, nor refused for, a shape the arbiter cannot
+//!    move.
+//! 3. The remaining bodies get their tracks. A pair is a candidate when
+//!    the two interact (collisions on, collision groups, exclusions:
 //!    `crate::filters`), their swept boxes overlap and at least one of
-//!    them moved. Two bodies that did not move were inside each other at
-//!    the start exactly when at the end: no event.
-//! 3. Each candidate is classified (in parallel when there are many; the
+//!    them moved.
+//! 4. Each candidate is classified (in parallel when there are many; the
 //!    results are taken in pair order), and its event, if any, is kept
 //!    with its time as a fraction of the step, rounded down for entering
 //!    and crossing (never later) and up for leaving (never earlier).
-//! 4. Events are sorted by (sensor, body) in insertion order, then time,
+//! 5. Events are sorted by (sensor, body) in insertion order, then time,
 //!    then kind; an arbiter refusal refuses the step, naming the body and
 //!    the sensor.
 //!
@@ -29,7 +39,7 @@ use parapet_geometry::Aabbd;
 use parapet_narrow::moving::{Motion, Refusal};
 
 use super::touch::{classify, PairQuery};
-use super::track::{StartPoses, Track};
+use super::track::{reach_box, StartPoses, Track};
 use super::{SensorEvent, SensorEventKind};
 use crate::ccd::candidates::BoxIndex;
 use crate::ccd::error::{CcdError, Other};
@@ -73,14 +83,29 @@ fn fraction(t: f64, dt: f64, up: bool) -> f32 {
     r.clamp(0.0, 1.0)
 }
 
-/// The tracks of every body that collides, in insertion order, and the
-/// refusals of the bodies whose shapes the arbiter cannot move.
-fn tracks<'a>(
+/// The step's bodies as the stage sees them: the tracks it built, the
+/// sensors among them and the candidate pairs, with the refusals of the
+/// bodies whose shapes the arbiter cannot move.
+struct Gathered<'a> {
+    tracks: Vec<Track<'a>>,
+    /// Indices into `tracks` of the sensors, in insertion order.
+    sensors: Vec<usize>,
+    /// (sensor's index in `sensors`, body's index in `tracks`).
+    pairs: Vec<(usize, usize)>,
+    errors: Vec<CcdError>,
+}
+
+/// Every track the stage needs and the candidate pairs: the sensors' tracks
+/// first; then each other body that collides, skipped when it cannot
+/// have met a sensor (it and every sensor kept still; or, not struck by
+/// the continuous step and not a mesh, its [`reach_box`] meets no sensor
+/// it interacts with) before its track is built.
+fn gather<'a>(
     world: &mut PhysicsWorld,
     starts: &StartPoses,
     paths: &'a [(usize, Vec<(f64, Motion)>)],
     dt: f64,
-) -> (Vec<Track<'a>>, Vec<CcdError>) {
+) -> Gathered<'a> {
     let mut shapes = std::mem::take(&mut world.ccd_shapes);
     let mut struck: Vec<Option<&'a [(f64, Motion)]>> = vec![None; world.slots.len()];
     for (slot, path) in paths {
@@ -88,35 +113,87 @@ fn tracks<'a>(
             *s = Some(path.as_slice());
         }
     }
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
+    let mut out = Gathered {
+        tracks: Vec::new(),
+        sensors: Vec::new(),
+        pairs: Vec::new(),
+        errors: Vec::new(),
+    };
+    let mut track = |e: &crate::world::Entry, order: usize, out: &mut Gathered<'a>| {
+        let slot = e.id.index() as usize;
+        let start = starts.get(slot)?;
+        match shapes.get(e) {
+            Ok(swept) => {
+                let t = Track::new((slot, e.id, order), &e.body, swept, start, struck[slot], dt);
+                out.tracks.push(t);
+                Some(out.tracks.len() - 1)
+            }
+            Err(refusal) => {
+                out.errors.push(CcdError::TimeOfImpact {
+                    body: slot,
+                    other: Other::None,
+                    refusal,
+                });
+                None
+            }
+        }
+    };
+    for (order, e) in world.entries().enumerate() {
+        if e.body.is_sensor() && e.body.collides() {
+            if let Some(k) = track(e, order, &mut out) {
+                out.sensors.push(k);
+            }
+        }
+    }
+    let sensor_moves = out.sensors.iter().any(|&k| out.tracks[k].moves);
+    let boxes: Vec<Aabbd> = out.sensors.iter().map(|&k| out.tracks[k].bounds).collect();
+    let index = BoxIndex::new(&boxes, |_| false);
+    let sensor_body = |out: &Gathered<'_>, k: usize| {
+        let t = &out.tracks[out.sensors[k]];
+        (
+            t.id,
+            &world.slots[t.slot].as_ref().expect("a live slot").body,
+        )
+    };
+    let mut found = Vec::new();
     for (order, e) in world.entries().enumerate() {
         let slot = e.id.index() as usize;
+        let body = &e.body;
         let Some(start) = starts.get(slot) else {
             continue;
         };
-        if !e.body.collides() {
+        if body.is_sensor() || !body.collides() {
             continue;
         }
-        match shapes.get(e) {
-            Ok(swept) => out.push(Track::new(
-                (slot, e.id, order),
-                &e.body,
-                swept,
-                start,
-                struck[slot],
-                dt,
-            )),
-            Err(refusal) => errors.push(CcdError::TimeOfImpact {
-                body: slot,
-                other: Other::None,
-                refusal,
-            }),
+        let interacts = |out: &Gathered<'_>, k: usize| {
+            let (sid, sensor) = sensor_body(out, k);
+            world.pair_interacts(sid, sensor, e.id, body)
+        };
+        if struck[slot].is_none() {
+            if !sensor_moves && start.is_at(body) {
+                continue;
+            }
+            if let Some(reach) = reach_box(body, start) {
+                index.query(&boxes, &reach, &mut found);
+                if !found.iter().any(|&k| interacts(&out, k)) {
+                    continue;
+                }
+            }
+        }
+        let Some(b) = track(e, order, &mut out) else {
+            continue;
+        };
+        index.query(&boxes, &out.tracks[b].bounds, &mut found);
+        for &k in &found {
+            if (out.tracks[b].moves || out.tracks[out.sensors[k]].moves) && interacts(&out, k) {
+                out.pairs.push((k, b));
+            }
         }
     }
     shapes.truncate(world.slots.len());
     world.ccd_shapes = shapes;
-    (out, errors)
+    out.pairs.sort_by_key(|&(k, b)| (k, out.tracks[b].order));
+    out
 }
 
 /// The sensor events of a step of `dt` seconds whose bodies started at
@@ -135,29 +212,16 @@ pub(crate) fn run(
         return Ok(Vec::new());
     };
     let h = dt as f64;
-    let (all, mut errors) = tracks(world, starts, paths, h);
+    let Gathered {
+        tracks,
+        sensors,
+        pairs,
+        mut errors,
+    } = gather(world, starts, paths, h);
     let world: &PhysicsWorld = world;
-    let body_of = |t: &Track<'_>| &world.slots[t.slot].as_ref().expect("a live slot").body;
-    let sensors: Vec<&Track<'_>> = all.iter().filter(|t| body_of(t).is_sensor()).collect();
-    let boxes: Vec<Aabbd> = sensors.iter().map(|s| s.bounds).collect();
-    let index = BoxIndex::new(&boxes, |_| false);
-    let mut pairs: Vec<(usize, &Track<'_>)> = Vec::new();
-    let mut found = Vec::new();
-    for body in all.iter().filter(|t| !body_of(t).is_sensor()) {
-        index.query(&boxes, &body.bounds, &mut found);
-        for &k in &found {
-            let s = sensors[k];
-            if (body.moves || s.moves)
-                && world.pair_interacts(s.id, body_of(s), body.id, body_of(body))
-            {
-                pairs.push((k, body));
-            }
-        }
-    }
-    pairs.sort_by_key(|&(k, b)| (sensors[k].order, b.order));
     let budget = world.ccd_max_substeps;
-    let ask = |&(k, body): &(usize, &Track<'_>)| {
-        let sensor = sensors[k];
+    let ask = |&(k, b): &(usize, usize)| {
+        let (body, sensor) = (&tracks[b], &tracks[sensors[k]]);
         let pair = PairQuery {
             body,
             sensor,
@@ -175,11 +239,11 @@ pub(crate) fn run(
             pairs.iter().map(ask).collect()
         };
     let mut events = Vec::new();
-    for (&(k, body), answer) in pairs.iter().zip(answers) {
+    for (&(k, b), answer) in pairs.iter().zip(answers) {
         match answer {
             Ok(Some((kind, t))) => events.push(SensorEvent {
-                sensor: sensors[k].id,
-                body: body.id,
+                sensor: tracks[sensors[k]].id,
+                body: tracks[b].id,
                 kind,
                 time: fraction(t, h, kind == SensorEventKind::Left),
             }),

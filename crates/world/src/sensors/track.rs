@@ -78,6 +78,49 @@ impl StartPoses {
     }
 }
 
+impl StartPose {
+    /// Whether `body` is still at this pose (the same stored bits).
+    pub(crate) fn is_at(&self, body: &RigidBody) -> bool {
+        body.position() == self.position && body.rotation() == self.rotation
+    }
+}
+
+/// How much a [`reach_box`] is grown for rounding, relative to the
+/// magnitudes of its corners and reach: 1e-9, far above the `f64` rounding
+/// of the mass centre's two positions (a few `ε` = 2.2e-16 of the same
+/// magnitudes) and of the swept boxes' own margins.
+pub(crate) const REACH_SLACK: f64 = 1e-9;
+
+/// A box (m, world) around everything `body` covers over the step from
+/// `start` to its present pose along its free motion, grown by the
+/// candidates' growth, without its moving shape; `None` for a mesh (its
+/// reach is a pass over every vertex: its [`Track`] is as cheap).
+///
+/// The free motion carries the mass centre at constant velocity from its
+/// start to its end position (a segment) and turns the body about it, and
+/// no point of the shape is farther from the mass centre than the shape's
+/// bounding radius (about the shape's origin, rounded up) plus the
+/// distance from the mass centre to that origin. The box is therefore a
+/// superset of the track's box less its rounding margins, so a body whose
+/// box meets no sensor's has no candidate pair.
+pub(crate) fn reach_box(body: &RigidBody, start: &StartPose) -> Option<Aabbd> {
+    let shape = body.shape();
+    if matches!(shape, parapet_geometry::Shape::Mesh(_)) {
+        return None;
+    }
+    let com = promote(body.center_of_mass());
+    let (offset, _) = body.shape_offset();
+    let reach = shape.bounding_radius() + (promote(offset) - com).norm();
+    let c0 = promote(start.position) + unit_f64(start.rotation) * com;
+    let c1 = promote(body.position()) + unit_f64(body.rotation()) * com;
+    let size = c0.amax().max(c1.amax()) + reach;
+    let grow = reach + CANDIDATE_GROWTH + REACH_SLACK * size.max(1.0);
+    Some(Aabbd::new(
+        c0.inf(&c1).add_scalar(-grow),
+        c0.sup(&c1).add_scalar(grow),
+    ))
+}
+
 /// A body (or a sensor) over one step.
 #[derive(Debug, Clone)]
 pub(crate) struct Track<'a> {
@@ -214,6 +257,91 @@ impl<'a> Track<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every point of a body's shape, sampled along its free motion (the
+    /// motion a track of an unstruck body takes), lies in its reach box
+    /// shrunk by the candidates' growth: spheres, capsules, boxes and hulls
+    /// with shape offsets, off-centre mass centres and turns up to two
+    /// turns per step.
+    #[test]
+    fn the_reach_box_holds_the_whole_free_path() {
+        use parapet_geometry::Shape;
+        let mut seed = 11u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
+        };
+        let dt = 1.0 / 60.0;
+        for case in 0..200 {
+            let mut v = |s: f32| Vec3::new(rnd(), rnd(), rnd()) * s;
+            let shape = match case % 4 {
+                0 => Shape::sphere(0.3).unwrap(),
+                1 => Shape::capsule(0.1, 0.6).unwrap(),
+                2 => Shape::cuboid(Vec3::new(0.5, 0.1, 0.3)).unwrap(),
+                _ => Shape::convex_hull(&(0..8).map(|_| v(0.7)).collect::<Vec<_>>()).unwrap(),
+            };
+            let mut body = RigidBody::new_dynamic(shape, 2.0).unwrap();
+            body.set_shape_offset(v(0.5), Quat::from_scaled_axis(v(2.0)))
+                .unwrap();
+            body.set_center_of_mass(v(0.2)).unwrap();
+            let q0 = Quat::from_scaled_axis(v(3.0));
+            let start = StartPose {
+                position: v(50.0),
+                rotation: q0,
+                spin: promote(v(60.0)),
+            };
+            // Up to two turns about the start spin's axis, and a move.
+            let turn = start.spin * dt * f64::from(v(1.0).x.abs() * 2.0);
+            body.set_position(start.position + v(2.0));
+            body.set_rotation(Quat::from_scaled_axis(turn.cast::<f32>()) * q0);
+            let reach = reach_box(&body, &start).unwrap().grown(-CANDIDATE_GROWTH);
+            let com = promote(body.center_of_mass());
+            let m = free_motion(
+                (promote(start.position), unit_f64(start.rotation)),
+                (promote(body.position()), unit_f64(body.rotation())),
+                com,
+                start.spin,
+                dt,
+            );
+            let (offset, rotation) = body.shape_offset();
+            let corners: Vec<Vec3d> = match body.shape() {
+                Shape::Cuboid(c) => {
+                    let h = c.half_extents();
+                    (0..8)
+                        .map(|k| {
+                            let s = |b: usize| if k >> b & 1 == 0 { -1.0 } else { 1.0 };
+                            Vec3::new(s(0) * h.x, s(1) * h.y, s(2) * h.z)
+                        })
+                        .collect::<Vec<_>>()
+                }
+                Shape::ConvexHull(h) => h.vertices().to_vec(),
+                Shape::Sphere(s) => {
+                    let r = s.radius();
+                    vec![Vec3::x() * r, -Vec3::y() * r, Vec3::z() * r]
+                }
+                Shape::Capsule(c) => {
+                    let (r, h) = (c.radius(), c.half_height());
+                    vec![Vec3::new(r, 0.0, h), Vec3::new(0.0, -r, -h)]
+                }
+                _ => unreachable!("the four shapes above"),
+            }
+            .into_iter()
+            .map(|p| promote(rotation * p + offset))
+            .collect();
+            for k in 0..=64 {
+                let t = dt * k as f64 / 64.0;
+                for p in &corners {
+                    let x = m.point_at(t, p);
+                    assert!(
+                        reach.contains_point(&x),
+                        "case {case}: {x} outside {reach:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// A re-based motion is at the original's pose at the same instant.
     #[test]
