@@ -8,9 +8,9 @@
 //! One predicate, [`PhysicsWorld::pair_interacts`], answers for every place
 //! a pair can meet (discrete contacts, the continuous step's candidates,
 //! sensors); ray casts apply the groups rule to the ray's own groups. The
-//! exclusions are a sorted set of id pairs (lower id first) with a count
-//! per slot of the pairs naming it, so the predicate searches the set only
-//! for two bodies that are both named by some exclusion.
+//! exclusions are a sorted set of id pairs (lower id first) with, per
+//! slot, the ids its body is excluded with, so the predicate reads two
+//! short lists (empty for a body with no exclusion), never the whole set.
 //!
 //! # Source
 //! docs/physics.md, "Filters and sensors".
@@ -25,20 +25,19 @@ use parapet_solver::RigidBody;
 use crate::{BodyId, PhysicsWorld, WorldError};
 
 /// The pairs a world excludes from interacting, each stored once, lower id
-/// first, with how many of them name the body in each slot: a pair whose
-/// bodies are not both named by some exclusion is answered without a set
-/// lookup (a crowd with a few excluded pairs pays one slot read per
-/// candidate pair, not a set search).
+/// first, and per slot the ids its body is excluded with: a pair is
+/// answered from the two slots' short lists (empty for almost every body),
+/// never by a search of the whole set.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IgnoredPairs {
     pairs: BTreeSet<(BodyId, BodyId)>,
-    /// Per slot, the excluded pairs that name the body in it.
-    named: Vec<u32>,
+    /// Per slot, the bodies the body in it is excluded with.
+    partners: Vec<Vec<BodyId>>,
 }
 
 impl PartialEq for IgnoredPairs {
     fn eq(&self, other: &Self) -> bool {
-        // `named` is a function of `pairs`, its length aside.
+        // `partners` is a function of `pairs`, its length and order aside.
         self.pairs == other.pairs
     }
 }
@@ -51,55 +50,52 @@ fn key(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 }
 
 impl IgnoredPairs {
-    /// Whether some excluded pair names `id`'s slot.
-    fn names(&self, id: BodyId) -> bool {
-        self.named.get(id.index() as usize).is_some_and(|&n| n > 0)
+    /// The bodies `id`'s slot is excluded with (empty for most).
+    fn partners_of(&self, id: BodyId) -> &[BodyId] {
+        self.partners
+            .get(id.index() as usize)
+            .map_or(&[], Vec::as_slice)
     }
 
-    /// Counts `n` more (or fewer, `up == false`) pairs naming `id`.
-    fn count(&mut self, id: BodyId, up: bool) {
+    /// The partner list of `id`'s slot, grown to reach it.
+    fn partners_mut(&mut self, id: BodyId) -> &mut Vec<BodyId> {
         let slot = id.index() as usize;
-        if self.named.len() <= slot {
-            self.named.resize(slot + 1, 0);
+        if self.partners.len() <= slot {
+            self.partners.resize_with(slot + 1, Vec::new);
         }
-        let n = &mut self.named[slot];
-        *n = if up { *n + 1 } else { n.saturating_sub(1) };
+        &mut self.partners[slot]
     }
 
     /// Excludes the pair (no change when it already is).
     fn insert(&mut self, a: BodyId, b: BodyId) {
         if self.pairs.insert(key(a, b)) {
-            self.count(a, true);
-            self.count(b, true);
+            self.partners_mut(a).push(b);
+            self.partners_mut(b).push(a);
         }
     }
 
     /// Lets the pair interact again (no change when it was not excluded).
     fn remove(&mut self, a: BodyId, b: BodyId) {
         if self.pairs.remove(&key(a, b)) {
-            self.count(a, false);
-            self.count(b, false);
+            self.partners_mut(a).retain(|&p| p != b);
+            self.partners_mut(b).retain(|&p| p != a);
         }
     }
 
     /// Whether the pair is excluded.
     pub(crate) fn contains(&self, a: BodyId, b: BodyId) -> bool {
-        self.names(a) && self.names(b) && self.pairs.contains(&key(a, b))
+        let (pa, pb) = (self.partners_of(a), self.partners_of(b));
+        if pa.len() <= pb.len() {
+            pa.contains(&b)
+        } else {
+            pb.contains(&a)
+        }
     }
 
     /// Forgets every pair that names `id` (a removed body).
     pub(crate) fn forget(&mut self, id: BodyId) {
-        if !self.names(id) {
-            return;
-        }
-        let gone: Vec<(BodyId, BodyId)> = self
-            .pairs
-            .iter()
-            .filter(|&&(a, b)| a == id || b == id)
-            .copied()
-            .collect();
-        for (a, b) in gone {
-            self.remove(a, b);
+        for other in self.partners_of(id).to_vec() {
+            self.remove(id, other);
         }
     }
 
@@ -224,42 +220,48 @@ mod tests {
         w.restore_pair(a, b).unwrap();
     }
 
-    /// The per-slot counts follow the set: every slot's count is the
-    /// number of pairs naming it after exclusions, restorations, removals
-    /// and a rebuild from the list; a body in a reused slot inherits no
-    /// exclusion.
+    /// The per-slot partner lists follow the set: each slot lists exactly
+    /// the bodies its body is excluded with, after exclusions,
+    /// restorations, removals and a rebuild from the list; a body in a
+    /// reused slot inherits no exclusion.
     #[test]
-    fn slot_counts_follow_the_excluded_pairs() {
+    fn slot_partners_follow_the_excluded_pairs() {
         let mut w = PhysicsWorld::new();
         let ids: Vec<BodyId> = (0..4).map(|_| w.add_body(ball()).unwrap()).collect();
-        let counted = |w: &PhysicsWorld| {
+        let listed = |w: &PhysicsWorld| {
             let p = &w.ignored_pairs;
-            ids.iter()
-                .map(|&id| {
-                    let n = p.iter().filter(|&(a, b)| a == id || b == id).count();
-                    let stored = p.named.get(id.index() as usize).copied().unwrap_or(0);
-                    (n as u32, stored)
-                })
-                .all(|(n, stored)| n == stored)
+            ids.iter().all(|&id| {
+                let mut from_set: Vec<BodyId> = p
+                    .iter()
+                    .filter_map(|(a, b)| (a == id).then_some(b).or((b == id).then_some(a)))
+                    .collect();
+                let mut stored = p.partners_of(id).to_vec();
+                from_set.sort_unstable();
+                stored.sort_unstable();
+                from_set == stored
+            })
         };
         w.ignore_pair(ids[0], ids[1]).unwrap();
         w.ignore_pair(ids[0], ids[2]).unwrap();
         w.ignore_pair(ids[2], ids[0]).unwrap();
         w.ignore_pair(ids[3], ids[1]).unwrap();
-        assert!(counted(&w));
+        assert!(listed(&w));
         w.restore_pair(ids[1], ids[0]).unwrap();
         w.restore_pair(ids[1], ids[0]).unwrap();
-        assert!(counted(&w));
+        assert!(listed(&w));
         let rebuilt = IgnoredPairs::from_pairs(w.ignored_pairs.iter());
         assert_eq!(rebuilt, w.ignored_pairs);
-        assert_eq!(rebuilt.named[..4], w.ignored_pairs.named[..4]);
+        for &id in &ids {
+            assert_eq!(rebuilt.partners_of(id), w.ignored_pairs.partners_of(id));
+        }
         w.remove_body(ids[0]).unwrap();
-        assert!(counted(&w));
-        assert_eq!(w.ignored_pairs.named[ids[0].index() as usize], 0);
-        assert_eq!(w.ignored_pairs.named[ids[2].index() as usize], 0);
+        assert!(listed(&w));
+        assert!(w.ignored_pairs.partners_of(ids[0]).is_empty());
+        assert!(w.ignored_pairs.partners_of(ids[2]).is_empty());
         let reused = w.add_body(ball()).unwrap();
         assert_eq!(reused.index(), ids[0].index());
         assert!(!w.is_pair_ignored(reused, ids[2]));
-        assert!(w.is_pair_ignored(ids[1], ids[3]));
+        assert!(w.is_pair_ignored(ids[1], ids[3]) && w.is_pair_ignored(ids[3], ids[1]));
+        assert!(!w.is_pair_ignored(ids[1], ids[2]));
     }
 }
