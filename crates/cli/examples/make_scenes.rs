@@ -40,7 +40,9 @@ fn json(world: &PhysicsWorld, dt: f32, steps: usize, names: &[String]) -> Result
     // (`body<index>`): give them the new ones.
     for pair in &mut scene.ignored_pairs {
         for name in pair.iter_mut() {
-            let index = name.strip_prefix("body").and_then(|i| i.parse::<usize>().ok());
+            let index = name
+                .strip_prefix("body")
+                .and_then(|i| i.parse::<usize>().ok());
             if let Some(new) = index.and_then(|i| names.get(i)) {
                 name.clone_from(new);
             }

@@ -128,8 +128,8 @@ impl<W: Write> EventWriter<W> {
                 _ => continue,
             };
             // The instant: (step - 1 + fraction) dt, in f64, rounded once.
-            let time = ((step.saturating_sub(1) as f64 + f64::from(fraction))
-                * f64::from(self.dt)) as f32;
+            let time =
+                ((step.saturating_sub(1) as f64 + f64::from(fraction)) * f64::from(self.dt)) as f32;
             let mut row = vec![
                 step.to_string(),
                 number(time),
@@ -273,7 +273,10 @@ mod tests {
             "3,0.02,0,contact,\"a, \"\"q\"\"\",b,0.33333334,0,-2.5,0,0,1,0,0,0.125"
         );
         // (2 + 0.47137678) * 0.01 s, rounded to f32 once.
-        assert_eq!(lines[2], "3,0.024713768,0.47137678,crossed,b,\"a, \"\"q\"\"\",,,,,,,,,");
+        assert_eq!(
+            lines[2],
+            "3,0.024713768,0.47137678,crossed,b,\"a, \"\"q\"\"\",,,,,,,,,"
+        );
         let dir = std::env::temp_dir().join(format!("parapet-events-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("e.csv");

@@ -134,7 +134,11 @@ pub fn sensor_marks(trajectory: &Trajectory, rows: &[EventRow]) -> Result<Vec<Ma
             .names
             .iter()
             .position(|n| n == name)
-            .ok_or_else(|| Mismatch(format!("the events name `{name}`, not a body of the trajectory")))
+            .ok_or_else(|| {
+                Mismatch(format!(
+                    "the events name `{name}`, not a body of the trajectory"
+                ))
+            })
     };
     rows.iter()
         .filter(|r| r.kind.is_sensor())

@@ -44,6 +44,7 @@ fn every_example_scene_runs_all_its_steps() -> Result<(), Box<dyn std::error::Er
         "chassis_kerb",
         "crowd",
         "fast_box_wall",
+        "filters_sensors",
         "struck_stack",
         "tunneling",
         "walker_on_terrain",
