@@ -1,9 +1,14 @@
 //! parapet against rapier3d: the scenes of `parapet_scenes::bench_versus`
 //! (crowds of 64 and 256 rotation-locked capsule walkers 1.0, 1.8 and 4 m
 //! apart on 2,048 and 8,192 triangles, steered along circles; 64 head-on
-//! sphere pairs at 100 m/s; 64 spheres falling at 40 m/s onto a terrain)
-//! stepped in one process by parapet (DISCRETE and SPHERE_MESH_CCD) and by
-//! rapier3d 0.36 with CCD on every dynamic body (`ccd_enabled(true)`).
+//! sphere pairs at 100 m/s; 64 spheres falling at 40 m/s onto a terrain;
+//! 16 and 64 crates tumbling onto 8,192 triangles, two cars head-on at
+//! 25 m/s, a car rolling over, a column of 20 cubes and pyramids of 55 and
+//! 210) stepped in one process by parapet (DISCRETE and SPHERE_MESH_CCD)
+//! and by rapier3d 0.36 with its defaults (sleeping on), CCD off
+//! (`rapier_discrete`) and on every dynamic body (`ccd_enabled(true)`),
+//! both engines combining friction by the geometric mean and restitution
+//! by the maximum.
 //! rapier's CCD bodies ("bullets") sweep fixed, kinematic and dynamic
 //! bodies except other bullets, so two head-on bullets pass through each
 //! other; the head-on array is also stepped with CCD on one sphere of each
@@ -37,7 +42,7 @@ use rapier3d::prelude::PhysicsPipeline;
 
 #[path = "../examples/versus/engines.rs"]
 mod engines;
-use engines::{Parapet, Rapier};
+use engines::{Parapet, Rapier, RapierCcd};
 
 /// What the checks of one engine found over its timed steps.
 #[derive(Default)]
@@ -52,12 +57,14 @@ impl Tally {
         self.steps += 1;
         self.verdict.sunk += v.sunk;
         self.verdict.crossed += v.crossed;
+        self.verdict.displaced += v.displaced;
     }
 
     fn record(&self, case: &str) {
         record("vs_rapier", case, "steps", self.steps);
         record("vs_rapier", case, "sunk", self.verdict.sunk);
         record("vs_rapier", case, "crossed", self.verdict.crossed);
+        record("vs_rapier", case, "displaced", self.verdict.displaced);
         record(
             "vs_rapier",
             case,
@@ -93,7 +100,7 @@ fn bench_parapet(c: &mut Criterion, s: &VersusScene, mode: CollisionDetection, l
                 total += t.elapsed();
                 steps += 1;
                 match r {
-                    Ok(()) => tally.add(s.judge(&w.centres())),
+                    Ok(()) => tally.add(s.judge(&w.poses())),
                     Err(e) => {
                         tally.refused.get_or_insert(e.to_string());
                         w = prepared.clone();
@@ -107,15 +114,15 @@ fn bench_parapet(c: &mut Criterion, s: &VersusScene, mode: CollisionDetection, l
     tally.record(&case);
 }
 
-fn bench_rapier(c: &mut Criterion, s: &VersusScene, every: bool) {
-    let label = if every {
-        "rapier_ccd"
-    } else {
-        "rapier_ccd_one"
+fn bench_rapier(c: &mut Criterion, s: &VersusScene, ccd: RapierCcd) {
+    let label = match ccd {
+        RapierCcd::Off => "rapier_discrete",
+        RapierCcd::Every => "rapier_ccd",
+        RapierCcd::Half => "rapier_ccd_one",
     };
     let case = format!("{}/{label}", s.name);
     let mut pipeline = PhysicsPipeline::new();
-    let prepared = Rapier::new(s, &mut pipeline, every);
+    let prepared = Rapier::new(s, &mut pipeline, ccd);
     let mut tally = Tally::default();
     let mut w = prepared.clone();
     let mut steps = 0usize;
@@ -133,7 +140,7 @@ fn bench_rapier(c: &mut Criterion, s: &VersusScene, every: bool) {
                 black_box(&w.bodies);
                 total += t.elapsed();
                 steps += 1;
-                tally.add(s.judge(&w.centres()));
+                tally.add(s.judge(&w.poses()));
             }
             total
         })
@@ -146,9 +153,10 @@ fn bench(c: &mut Criterion) {
         record("vs_rapier", &s.name, "title", &s.title);
         bench_parapet(c, &s, DISCRETE, "parapet_discrete");
         bench_parapet(c, &s, SPHERE_MESH_CCD, "parapet_ccd");
-        bench_rapier(c, &s, true);
+        bench_rapier(c, &s, RapierCcd::Off);
+        bench_rapier(c, &s, RapierCcd::Every);
         if matches!(s.check, VersusCheck::Pairs) {
-            bench_rapier(c, &s, false);
+            bench_rapier(c, &s, RapierCcd::Half);
         }
     }
 }

@@ -6,7 +6,7 @@
 //! swept events.
 //!
 //! `cargo run --release -p parapet-benches --example versus_profile --
-//! <scene> <parapet_discrete|parapet_ccd|rapier_ccd|rapier_ccd_one> <steps>`
+//! <scene> <parapet_discrete|parapet_ccd|rapier_discrete|rapier_ccd|rapier_ccd_one> <steps>`
 //! (`list` as the scene prints the names), e.g. under
 //! `valgrind --tool=callgrind --toggle-collect='versus_profile::timed_*'`:
 //! the measured steps only, not the prepared first step. The crowds step
@@ -18,7 +18,7 @@ mod engines;
 
 use std::time::Instant;
 
-use engines::{Parapet, Rapier};
+use engines::{Parapet, Rapier, RapierCcd};
 use parapet::prelude::*;
 use parapet_scenes::bench_versus::{versus_scenes, Verdict, DT};
 use rapier3d::prelude::PhysicsPipeline;
@@ -38,7 +38,7 @@ fn timed_rapier(w: &mut Rapier, pipeline: &mut PhysicsPipeline) {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: versus_profile <scene|list> <parapet_discrete|parapet_ccd|rapier_ccd|rapier_ccd_one> <steps>"
+        "usage: versus_profile <scene|list> <parapet_discrete|parapet_ccd|rapier_discrete|rapier_ccd|rapier_ccd_one> <steps>"
     );
     std::process::exit(2);
 }
@@ -66,6 +66,7 @@ fn main() {
     let mut add = |v: Verdict| {
         verdict.sunk += v.sunk;
         verdict.crossed += v.crossed;
+        verdict.displaced += v.displaced;
     };
     match args[2].as_str() {
         engine @ ("parapet_discrete" | "parapet_ccd") => {
@@ -94,16 +95,21 @@ fn main() {
                     .filter(|e| e.kind == ContactKind::Swept)
                     .count();
                 match r {
-                    Ok(()) => add(s.judge(&w.centres())),
+                    Ok(()) => add(s.judge(&w.poses())),
                     Err(e) => {
                         refused.get_or_insert(e.to_string());
                     }
                 }
             }
         }
-        engine @ ("rapier_ccd" | "rapier_ccd_one") => {
+        engine @ ("rapier_discrete" | "rapier_ccd" | "rapier_ccd_one") => {
+            let ccd = match engine {
+                "rapier_discrete" => RapierCcd::Off,
+                "rapier_ccd" => RapierCcd::Every,
+                _ => RapierCcd::Half,
+            };
             let mut pipeline = PhysicsPipeline::new();
-            let prepared = Rapier::new(s, &mut pipeline, engine == "rapier_ccd");
+            let prepared = Rapier::new(s, &mut pipeline, ccd);
             let mut w = prepared.clone();
             for k in 0..steps {
                 if k % s.run == 0 {
@@ -113,18 +119,19 @@ fn main() {
                 let t = Instant::now();
                 timed_rapier(&mut w, &mut pipeline);
                 total += t.elapsed().as_secs_f64();
-                add(s.judge(&w.centres()));
+                add(s.judge(&w.poses()));
             }
         }
         _ => usage(),
     }
     println!(
-        "{} {} x{steps}: {:.3} ms per step, sunk {}, crossed {}, {} swept events (parapet), {}",
+        "{} {} x{steps}: {:.3} ms per step, sunk {}, crossed {}, displaced {}, {} swept events (parapet), {}",
         s.name,
         args[2],
         total * 1e3 / steps.max(1) as f64,
         verdict.sunk,
         verdict.crossed,
+        verdict.displaced,
         swept,
         refused.map_or("stepped".to_string(), |e| format!("refused: {e}"))
     );

@@ -491,7 +491,7 @@ fn box_triangle_contact_points_lie_on_both_surfaces() {
         let shape = Shape::cuboid(half).unwrap();
         let m = contact::shape_triangle(&shape, &pose, &tri, MARGIN).unwrap();
         let (a, b) = (box_poly(half, &pose), triangle_poly(&tri));
-        let touching = m.len() > 0 || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
+        let touching = !m.is_empty() || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
         touching.then(|| check(&a, &b, &m, front(&a, &b)))
     });
 }
@@ -504,7 +504,7 @@ fn hull_triangle_contact_points_lie_on_both_surfaces() {
         let pose = near_triangle(rng, &tri, shape.bounding_radius() as f32);
         let m = contact::shape_triangle(&shape, &pose, &tri, MARGIN).unwrap();
         let (a, b) = (hull_poly(&shape, &pose), triangle_poly(&tri));
-        let touching = m.len() > 0 || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
+        let touching = !m.is_empty() || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
         touching.then(|| check(&a, &b, &m, front(&a, &b)))
     });
 }
@@ -519,7 +519,7 @@ fn box_box_contact_points_lie_on_both_surfaces() {
         let (sa, sb) = (Shape::cuboid(ha).unwrap(), Shape::cuboid(hb).unwrap());
         let m = contact::shapes(&sa, &pose_a, &sb, &pose_b, MARGIN).unwrap();
         let (a, b) = (box_poly(ha, &pose_a), box_poly(hb, &pose_b));
-        let touching = m.len() > 0 || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
+        let touching = !m.is_empty() || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
         touching.then(|| check(&a, &b, &m, true))
     });
 }
@@ -533,7 +533,7 @@ fn hull_hull_contact_points_lie_on_both_surfaces() {
         pose_b.translation.vector *= (sa.bounding_radius() + sb.bounding_radius()) as f32 * 0.4;
         let m = contact::shapes(&sa, &pose_a, &sb, &pose_b, MARGIN).unwrap();
         let (a, b) = (hull_poly(&sa, &pose_a), hull_poly(&sb, &pose_b));
-        let touching = m.len() > 0 || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
+        let touching = !m.is_empty() || overlapping(&a, &b) || distance(&a, &b) < MARGIN as f64;
         touching.then(|| check(&a, &b, &m, true))
     });
 }

@@ -161,6 +161,14 @@ fn the_quick_demo_runs_every_scene_and_ccd_never_crosses_a_surface() {
         text.contains(&dir.display().to_string()),
         "the demo says where the plots are"
     );
+    // The stacks: the column and the pyramid of 55 stand their second in
+    // DISCRETE (all_as_expected above holds them to the stack limits).
+    let stacks: Vec<&str> = report.stacks.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(stacks, ["column_20", "pyramid_55"], "{text}");
+    for s in &report.stacks {
+        assert_eq!(s.discrete.steps_taken, 60, "{}", s.name);
+        assert!(text.contains(&format!("== {}", s.name)), "{text}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use parapet::collide::sweep::{
+use parapet_narrow::sweep::{
     APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS, MAX_REACH_RADII,
     MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS, THIN_TRIANGLE_RATIO,
 };

@@ -49,30 +49,33 @@ fn the_math_module_re_exports_nalgebra() {
 }
 
 #[test]
-fn collide_reaches_the_narrow_phase_without_a_world() {
-    use parapet::collide::sweep::{sweep_sphere_triangle, SweepOutcome};
-    let tri = [
-        Vec3::new(-10.0, -10.0, 0.0),
-        Vec3::new(10.0, -10.0, 0.0),
-        Vec3::new(0.0, 10.0, 0.0),
-    ];
-    // The tunnelling sphere: centre 0.15 m, radius 0.1 m, -0.3 m in the step:
-    // touches when the centre is at 0.1 m, a sixth of the way (0.05 / 0.3).
-    let outcome = sweep_sphere_triangle(
+fn collide_reaches_the_time_of_impact_without_a_world() {
+    use parapet::collide::{time_of_impact, Motion, ToiOptions, TOI_DISTANCE_TOLERANCE};
+    let floor = Shape::mesh(
+        vec![
+            Vec3::new(-10.0, -10.0, 0.0),
+            Vec3::new(10.0, -10.0, 0.0),
+            Vec3::new(0.0, 10.0, 0.0),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap();
+    let ball = Shape::sphere(0.1).unwrap();
+    // The tunnelling sphere: centre 0.15 m, radius 0.1 m, falling at 30 m/s:
+    // it touches when the centre is at 0.1 m, after 0.05 / 30 s.
+    let falling = Motion::linear(
         Vec3::new(0.0, 0.0, 0.15),
-        0.1,
+        Quat::identity(),
         Vec3::new(0.0, 0.0, -30.0),
-        0.01,
-        &tri,
     );
-    match outcome {
-        SweepOutcome::Hit(hit) => {
-            // The f32 inputs 0.15, 0.1 and 0.01 are rounded by about 1e-8
-            // relative, which moves the exact time of those inputs by ~2e-8;
-            // 1e-6 covers that and is far below any other answer.
-            assert!((hit.time - 1.0 / 6.0).abs() < 1e-6, "{hit:?}");
-            assert!((hit.normal.z - 1.0).abs() < 1e-12, "{hit:?}");
-        }
-        other => panic!("expected a hit, got {other:?}"),
-    }
+    let still = Motion::fixed(Vec3::zeros(), Quat::identity());
+    let toi = time_of_impact(&ball, &falling, &floor, &still, &ToiOptions::new(0.01))
+        .unwrap()
+        .expect("the sphere reaches the floor in the step");
+    let exact = 0.05 / 30.0;
+    // Never late; early by at most the distance tolerance at 30 m/s (plus
+    // f32 rounding of the inputs, ~1e-8 relative).
+    assert!(toi.time <= exact + 1e-8, "{toi:?}");
+    assert!(toi.time >= exact - TOI_DISTANCE_TOLERANCE / 30.0 - 1e-8, "{toi:?}");
+    assert!(toi.normal.z < -0.999, "from the sphere towards the floor: {toi:?}");
 }

@@ -77,18 +77,27 @@ pub struct SceneReport {
 pub struct DemoReport {
     /// One entry per scene, in demo order.
     pub scenes: Vec<SceneReport>,
+    /// The box stacks, in [`crate::demo_stacks`] order.
+    pub stacks: Vec<crate::demo_stacks::StackDemo>,
 }
 
 impl DemoReport {
-    /// True when no SPHERE_MESH_CCD run crossed a surface and every refused
-    /// step left its world unchanged: the promise of the continuous mode (a
-    /// refusal is an honest answer, a crossing is not).
+    /// True when no SPHERE_MESH_CCD run crossed a surface, every refused
+    /// step left its world unchanged (the promise of the continuous mode: a
+    /// refusal is an honest answer, a crossing is not), and every stack
+    /// stood in DISCRETE and stood or was refused in SPHERE_MESH_CCD.
     pub fn all_as_expected(&self) -> bool {
         self.scenes.iter().all(|s| {
             !s.ccd.crossed()
                 && [&s.ccd, &s.discrete]
                     .iter()
                     .all(|r| r.refusal.as_ref().is_none_or(|f| f.world_unchanged))
+        }) && self.stacks.iter().all(|s| {
+            s.discrete.stood()
+                && match &s.ccd.refusal {
+                    Some(f) => f.world_unchanged,
+                    None => s.ccd.stood(),
+                }
         })
     }
 }
@@ -319,5 +328,6 @@ pub fn run(
         scenes.len(),
         out_dir.display()
     )?;
-    Ok(DemoReport { scenes })
+    let stacks = crate::demo_stacks::run(quick, out)?;
+    Ok(DemoReport { scenes, stacks })
 }

@@ -2,12 +2,17 @@
 //!
 //! - `demo [--quick]`: runs the demo scenes, prints a table per scene and
 //!   writes an SVG plot per scene under `target/parapet/demo/`.
+//! - `bench-report [--quick]`: runs the benches and writes the report.
+//! - `instructions [--quick]`: callgrind instruction counts against rapier3d
+//!   and parry3d, written to `docs/reports/instructions.md`.
 //! - `test [-- ARGS]`: the README's test command: sets up what the tests
 //!   need outside Cargo (the replay page's browser), then `cargo test
-//!   --workspace ARGS`.
+//!   --workspace ARGS`, then the Python package's tests (pytest, in a
+//!   virtual environment under the target directory).
 //! - `help`: lists the tasks.
 
 mod bench_report;
+mod instructions;
 mod test;
 
 use std::process::ExitCode;
@@ -40,6 +45,7 @@ fn main() -> ExitCode {
             }
         }
         "bench-report" => bench_report::run(rest),
+        "instructions" => instructions::run(rest),
         "test" => test::run(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>");
@@ -48,8 +54,9 @@ fn main() -> ExitCode {
             println!(
                 "  test [-- ARGS]   the tests: find or install the replay page's browser, then"
             );
-            println!("                   cargo test --workspace ARGS");
+            println!("                   cargo test --workspace ARGS, then the Python package's pytest suite");
             println!("  bench-report [--quick]   run the benches, write docs/reports/ccd-performance.md (--quick: target/parapet/bench-report/)");
+            println!("  instructions [--quick]   callgrind instruction counts against rapier3d and parry3d, write docs/reports/instructions.md");
             ExitCode::SUCCESS
         }
         other => {

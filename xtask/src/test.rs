@@ -10,10 +10,17 @@
 //!    with the exact command to run. The path found is handed to the tests
 //!    as `CHROME`.
 //! 2. **`cargo test --workspace`**, with any arguments given after `--`.
+//! 3. **The Python package's tests** (`crates/python/tests`, pytest): a
+//!    virtual environment of its own under the target directory
+//!    (`python-venv`, made once with the system's `python3`, or `$PYTHON`),
+//!    the package built and installed into it by pip (maturin, from
+//!    PyPI) with its test extras (pytest, mypy), then pytest. A missing
+//!    Python stops the task with the exact command to run; nothing is
+//!    skipped.
 //!
 //! Every phase prints its wall time, so the README's figures can be checked.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
@@ -91,6 +98,88 @@ fn browser() -> Result<PathBuf, String> {
     }
 }
 
+/// The interpreter that makes the virtual environment: `$PYTHON`, else
+/// `python3`.
+fn system_python() -> std::ffi::OsString {
+    std::env::var_os("PYTHON").unwrap_or_else(|| "python3".into())
+}
+
+/// The target directory: `$CARGO_TARGET_DIR`, else `target/` of the
+/// workspace.
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    }
+}
+
+/// The executable `name` of the virtual environment `venv`.
+fn venv_tool(venv: &Path, name: &str) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join(format!("{name}.exe"))
+    } else {
+        venv.join("bin").join(name)
+    }
+}
+
+/// Runs `command` (printed first with `label`); `Err` naming it when it
+/// cannot start or fails.
+fn run_step(label: &str, command: &mut Command) -> Result<(), String> {
+    println!("== {label}");
+    match command.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("`{label}` failed ({status})")),
+        Err(e) => Err(format!("`{label}` could not start: {e}")),
+    }
+}
+
+/// Phase 3: the virtual environment, the package and its tests.
+fn python_tests(root: &Path) -> Result<(), String> {
+    let venv = target_dir(root).join("python-venv");
+    let python = venv_tool(&venv, "python");
+    if !python.exists() {
+        let system = system_python();
+        let made = run_step(
+            &format!("{} -m venv {}", system.to_string_lossy(), venv.display()),
+            Command::new(&system).arg("-m").arg("venv").arg(&venv),
+        );
+        if let Err(e) = made {
+            return Err(format!(
+                "{e}: the Python tests need CPython 3.9 or later with venv and pip; install it (Debian: `sudo apt-get install python3 python3-venv python3-pip`) or set PYTHON to an interpreter, then `cargo xtask test` again"
+            ));
+        }
+    }
+    let package = root.join("crates").join("python");
+    run_step(
+        "pip install crates/python[test] (maturin builds the package)",
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .arg(format!("{}[test]", package.display()))
+            .current_dir(root),
+    )?;
+    run_step(
+        "pytest crates/python/tests",
+        Command::new(&python)
+            .args(["-m", "pytest", "-q"])
+            .arg(package.join("tests"))
+            .current_dir(root),
+    )
+}
+
+/// The workspace root (xtask's parent).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ has a parent")
+        .to_path_buf()
+}
+
 /// Runs the task with the arguments after `test` (`--` passes the rest to
 /// `cargo test`).
 pub fn run(args: &[String]) -> ExitCode {
@@ -131,7 +220,17 @@ pub fn run(args: &[String]) -> ExitCode {
         tests.elapsed().as_secs_f64(),
         (tests - started).as_secs_f64()
     );
-    if ok {
+    let python = Instant::now();
+    let python_result = python_tests(&workspace_root());
+    println!(
+        "== the Python package's tests: {} in {:.0} s",
+        match &python_result {
+            Ok(()) => "passed".to_string(),
+            Err(e) => format!("FAILED: {e}"),
+        },
+        python.elapsed().as_secs_f64()
+    );
+    if ok && python_result.is_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

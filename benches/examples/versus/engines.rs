@@ -1,20 +1,35 @@
 //! The engines of the parapet-against-rapier3d scenes
 //! (`parapet_scenes::bench_versus`), shared by the `vs_rapier` bench and
 //! the `versus_profile` example: a rapier3d 0.36 world built from a scene
-//! description (CCD on every dynamic body, or on every other one), and a
-//! parapet world with its dynamic bodies in body order.
+//! description with rapier's defaults (sleeping on; CCD off, on every
+//! dynamic body, or on every other one), both engines combining friction
+//! by the geometric mean and restitution by the maximum (parapet's
+//! `Material::mix`), and a parapet world with its dynamic bodies in body
+//! order.
 //!
 //! Each engine builds its world from the same description and takes one
 //! step (parapet's triangle index, rapier's broad phase), the controller
 //! first.
 
 use parapet::prelude::*;
-use parapet_scenes::bench_versus::{VersusScene, VersusShape, DT, GRAVITY};
+use parapet_scenes::bench_versus::{BodyPose, VersusScene, VersusShape, DT, GRAVITY};
+use parapet_tests::parry::pose_to_parry;
 use rapier3d::prelude::{
-    CCDSolver, ColliderBuilder, ColliderSet, ImpulseJointSet, IntegrationParameters, IslandManager,
-    MultibodyJointSet, NarrowPhase, PhysicsPipeline, RigidBodyBuilder, RigidBodyHandle,
-    RigidBodySet, SoftBodySet, Vector,
+    CCDSolver, CoefficientCombineRule, ColliderBuilder, ColliderSet, ImpulseJointSet,
+    IntegrationParameters, IslandManager, MultibodyJointSet, NarrowPhase, PhysicsPipeline,
+    RigidBodyBuilder, RigidBodyHandle, RigidBodySet, SoftBodySet, Vector,
 };
+
+/// Which of rapier's dynamic bodies get CCD (`ccd_enabled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RapierCcd {
+    /// None: rapier's discrete step.
+    Off,
+    /// Every dynamic body.
+    Every,
+    /// The even-numbered ones (one of each head-on pair).
+    Half,
+}
 
 /// A rapier3d world: every set the pipeline steps, and the handles of the
 /// scene's bodies in body order.
@@ -36,10 +51,9 @@ pub struct Rapier {
 }
 
 impl Rapier {
-    /// The scene in rapier3d with CCD on every dynamic body (on the
-    /// even-numbered ones only when `every` is false), one step taken (the
+    /// The scene in rapier3d with CCD as `ccd` says, one step taken (the
     /// controller first, as in parapet).
-    pub fn new(s: &VersusScene, pipeline: &mut PhysicsPipeline, every: bool) -> Rapier {
+    pub fn new(s: &VersusScene, pipeline: &mut PhysicsPipeline, ccd: RapierCcd) -> Rapier {
         let params = IntegrationParameters {
             dt: DT,
             ..IntegrationParameters::default()
@@ -53,17 +67,28 @@ impl Rapier {
             let mesh = ColliderBuilder::trimesh(vertices, t)
                 .expect("the generated terrain is a valid trimesh")
                 .friction(s.ground.0)
-                .restitution(s.ground.1);
+                .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+                .restitution(s.ground.1)
+                .restitution_combine_rule(CoefficientCombineRule::Max);
             colliders.insert(mesh);
         }
         let mut handles = Vec::with_capacity(s.bodies.len());
         for (k, b) in s.bodies.iter().enumerate() {
-            let [x, y, z] = b.position;
             let [vx, vy, vz] = b.velocity;
+            let [sx, sy, sz] = b.spin;
+            let [qx, qy, qz, qw] = b.rotation;
+            let rotation =
+                Quat::new_normalize(parapet::math::nalgebra::Quaternion::new(qw, qx, qy, qz));
+            let ccd_on = match ccd {
+                RapierCcd::Off => false,
+                RapierCcd::Every => true,
+                RapierCcd::Half => k % 2 == 0,
+            };
             let mut rb = RigidBodyBuilder::dynamic()
-                .translation(Vector::new(x, y, z))
+                .pose(pose_to_parry(Vec3::from(b.position), rotation))
                 .linvel(Vector::new(vx, vy, vz))
-                .ccd_enabled(every || k % 2 == 0);
+                .angvel(Vector::new(sx, sy, sz))
+                .ccd_enabled(ccd_on);
             if b.locked {
                 rb = rb.lock_rotations();
             }
@@ -74,11 +99,14 @@ impl Rapier {
                     radius,
                     half_height,
                 } => ColliderBuilder::capsule_z(half_height, radius),
+                VersusShape::Cuboid([hx, hy, hz]) => ColliderBuilder::cuboid(hx, hy, hz),
             };
             let c = shape
                 .mass(b.mass)
                 .friction(b.friction)
-                .restitution(b.restitution);
+                .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+                .restitution(b.restitution)
+                .restitution_combine_rule(CoefficientCombineRule::Max);
             colliders.insert_with_parent(c, h, &mut bodies);
             handles.push(h);
         }
@@ -132,13 +160,17 @@ impl Rapier {
         );
     }
 
-    /// Every scene body's centre (m).
-    pub fn centres(&self) -> Vec<[f64; 3]> {
+    /// Every scene body's pose.
+    pub fn poses(&self) -> Vec<BodyPose> {
         self.handles
             .iter()
             .map(|h| {
-                let p = self.bodies[*h].translation();
-                [p.x as f64, p.y as f64, p.z as f64]
+                let b = &self.bodies[*h];
+                let (p, q) = (b.translation(), b.rotation());
+                BodyPose {
+                    centre: [p.x as f64, p.y as f64, p.z as f64],
+                    rotation: [q.x as f64, q.y as f64, q.z as f64, q.w as f64],
+                }
             })
             .collect()
     }
@@ -165,14 +197,17 @@ impl Parapet {
         Ok(Parapet { world, ids })
     }
 
-    /// Every scene body's centre (m).
-    pub fn centres(&self) -> Vec<[f64; 3]> {
+    /// Every scene body's pose.
+    pub fn poses(&self) -> Vec<BodyPose> {
         self.ids
             .iter()
             .filter_map(|id| self.world.body(*id))
             .map(|b| {
-                let p = b.position();
-                [p.x as f64, p.y as f64, p.z as f64]
+                let (p, q) = (b.position(), b.rotation());
+                BodyPose {
+                    centre: [p.x as f64, p.y as f64, p.z as f64],
+                    rotation: [q.i as f64, q.j as f64, q.k as f64, q.w as f64],
+                }
             })
             .collect()
     }

@@ -7,7 +7,6 @@
 //! Architecture invariant: narrow depends on math and geometry only; it never
 //! sees a body, a world or a policy decision (grouping, ordering, rollback).
 
-pub mod advance;
 pub mod contact;
 pub mod moving;
 pub mod query;

@@ -133,12 +133,15 @@ pub mod body {
     pub use parapet_world::BodyId;
 }
 
-/// Collision tests: the narrow phase (contact manifolds between shapes and
-/// one-sided triangles), ray casts against shapes, the continuous sweeps
-/// (time of impact of translating shapes against triangles and each other),
-/// inclusion-based CCD queries, and the contact reports of a world step.
+/// Collision queries without a world: the time of impact of any two shapes
+/// under any two motions, contact manifolds between shapes and one-sided
+/// triangles ([`contact`](collide::contact)), ray casts against shapes
+/// ([`ray`](collide::ray)), inclusion-based CCD of moving triangles
+/// ([`inclusion`](collide::inclusion)), and the contact reports of a world
+/// step. The building blocks behind them (polytopes, exact sweeps, the
+/// moving cores) stay in the `parapet-narrow` crate.
 ///
-/// Each submodule is the pure-function layer (no world). A user who only
+/// A user who only
 /// wants a time of impact calls [`time_of_impact`](collide::time_of_impact):
 /// any two shapes, each under its own [`Motion`](collide::Motion) (fixed,
 /// translating, or turning at a constant angular velocity), the first time
@@ -169,32 +172,33 @@ pub mod body {
 /// assert!(toi.normal.z < -0.99); // from the stick towards the floor
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-///
-/// The continuous sweeps of translating shapes against triangles are in
-/// [`sweep`](collide::sweep):
-///
-/// ```
-/// use parapet::collide::sweep::{sweep_sphere_triangle, SweepOutcome};
-/// use parapet::math::Vec3;
-///
-/// // A 0.1 m sphere at 0.15 m above a one-sided triangle, moving 0.3 m down
-/// // in the step: it first touches a sixth of the way through.
-/// let floor = [Vec3::new(-10.0, -10.0, 0.0), Vec3::new(10.0, -10.0, 0.0), Vec3::new(0.0, 10.0, 0.0)];
-/// let outcome = sweep_sphere_triangle(Vec3::new(0.0, 0.0, 0.15), 0.1, Vec3::new(0.0, 0.0, -30.0), 0.01, &floor);
-/// let SweepOutcome::Hit(hit) = outcome else { panic!("{outcome:?}") };
-/// assert!((hit.time - 1.0 / 6.0).abs() < 1e-6); // f32 inputs: ~2e-8 rounding
-/// assert_eq!(hit.normal.z, 1.0);                // from the triangle towards the sphere
-/// ```
+
 pub mod collide {
     pub use parapet_inclusion as inclusion;
     pub use parapet_narrow::query::{
         time_of_impact, Motion, TimeOfImpact, ToiError, ToiOptions, TOI_DISTANCE_TOLERANCE,
         TOI_MAX_ITERATIONS,
     };
-    pub use parapet_narrow::{contact, ray, solid, sweep};
     pub use parapet_world::{
         ContactEvent, ContactKind, RayHit, SensorEvent, SensorEventKind, WorldEvent, CONTACT_MARGIN,
     };
+
+    /// Contact manifolds between two placed shapes ([`shapes`](contact::shapes)),
+    /// a shape and one one-sided triangle ([`shape_triangle`](contact::shape_triangle))
+    /// or a mesh ([`shape_mesh`](contact::shape_mesh)), within a margin.
+    pub mod contact {
+        pub use parapet_narrow::contact::{
+            shape_mesh, shape_triangle, shapes, ContactError, ContactPoint, Manifold, MeshContact,
+            Pose, MAX_CONTACT_POINTS,
+        };
+    }
+
+    /// Ray casts against one placed shape ([`cast_shape`](ray::cast_shape))
+    /// or a mesh ([`cast_mesh`](ray::cast_mesh)); a world's ray cast is
+    /// `PhysicsWorld::cast_ray`.
+    pub mod ray {
+        pub use parapet_narrow::ray::{cast_mesh, cast_shape, validate_ray, RayError, RayIntersection};
+    }
 }
 
 /// The physics world: bodies, the step pipeline (forces, contacts, the

@@ -13,15 +13,21 @@
 //!   towards its partner, no gravity, meeting in the second step.
 //! - 64 spheres (r 0.25 m) falling at 40 m/s onto 2,048 terrain triangles,
 //!   striking in the second step.
+//! - Boxes ([`super::bench_boxes`]): 16 and 64 crates tumbling onto 8,192
+//!   terrain triangles, two cars head-on at 25 m/s on a flat road, a car
+//!   rolling over on a terrain, and the stacks of [`super::box_stacks`].
 
 use parapet::prelude::*;
 
+use crate::bench_boxes::box_scenes;
 use crate::bench_ccd::{bench_terrain, BenchSceneError};
 use crate::bench_crowds::{
     crowd_layout, CrowdLayout, FRICTION, WALKER_HALF_HEIGHT, WALKER_MASS, WALKER_RADIUS,
 };
+use crate::box_stacks::{StackLayout, MAX_ASIDE, MAX_OVERLAP, MAX_TURN_DEG};
 use crate::clearance::height_above;
-use crate::scene::CROSSING_TOLERANCE;
+use crate::obb::Obb;
+use crate::scene::{CROSSING_TOLERANCE, SOLID_CROSSING_TOLERANCE};
 use crate::terrain::HeightField;
 
 /// Step (s) of every comparison scene.
@@ -36,6 +42,8 @@ pub const HEAD_ON_RADIUS: f32 = 0.1;
 pub const FALL_SPEED: f32 = 40.0;
 /// Radius (m) of the falling spheres.
 pub const FALL_RADIUS: f32 = 0.25;
+/// The unit quaternion `[x, y, z, w]` of no rotation.
+pub const IDENTITY: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 
 /// A body's shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,6 +57,8 @@ pub enum VersusShape {
         /// Half height of the core segment (m).
         half_height: f32,
     },
+    /// A box of these half extents (m).
+    Cuboid([f32; 3]),
 }
 
 /// One dynamic body.
@@ -64,6 +74,10 @@ pub struct VersusBody {
     pub position: [f32; 3],
     /// Start velocity (m/s).
     pub velocity: [f32; 3],
+    /// Start rotation, a unit quaternion `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+    /// Start angular velocity (rad/s).
+    pub spin: [f32; 3],
     /// Friction coefficient.
     pub friction: f32,
     /// Restitution.
@@ -83,6 +97,15 @@ pub enum VersusCheck {
     /// Falling spheres: a sphere sunk when its centre lies below the
     /// terrain by more than the tolerance.
     Falling,
+    /// Boxes on a terrain ([`super::bench_boxes`]): a box sunk when a
+    /// corner lies below the terrain by more than
+    /// [`SOLID_CROSSING_TOLERANCE`]; two boxes crossed when they overlap
+    /// by more than [`MAX_OVERLAP`] (passing into or through each other).
+    Solids,
+    /// A stack ([`super::box_stacks`]): as [`VersusCheck::Solids`], and a
+    /// cube displaced when it ends more than [`MAX_ASIDE`] aside of its
+    /// place or turned by [`MAX_TURN_DEG`] or more (the stack fell).
+    Stack(StackLayout),
 }
 
 /// A comparison scene.
@@ -114,6 +137,18 @@ pub struct Verdict {
     pub sunk: usize,
     /// Bodies passed into or through each other (pairs).
     pub crossed: usize,
+    /// Cubes of a stack displaced from their places (a stack that fell).
+    pub displaced: usize,
+}
+
+/// A body's pose as an engine reports it: centre (m) and rotation, a unit
+/// quaternion `[x, y, z, w]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyPose {
+    /// The centre (m).
+    pub centre: [f64; 3],
+    /// The rotation `[x, y, z, w]`.
+    pub rotation: [f64; 4],
 }
 
 impl VersusScene {
@@ -126,16 +161,18 @@ impl VersusScene {
         }
     }
 
-    /// The check of the bodies' centres (m, in body order), independent
-    /// of any engine.
-    pub fn judge(&self, centres: &[[f64; 3]]) -> Verdict {
+    /// The check of the bodies' poses (in body order), independent of any
+    /// engine.
+    pub fn judge(&self, poses: &[BodyPose]) -> Verdict {
         let tol = CROSSING_TOLERANCE;
+        let centres: Vec<[f64; 3]> = poses.iter().map(|p| p.centre).collect();
         match &self.check {
             VersusCheck::Crowd(layout) => {
-                let c = layout.check(centres);
+                let c = layout.check(&centres);
                 Verdict {
                     sunk: c.sunk,
                     crossed: c.crossed,
+                    displaced: 0,
                 }
             }
             VersusCheck::Pairs => {
@@ -144,7 +181,10 @@ impl VersusScene {
                     .filter(|p| p.len() == 2)
                     .filter(|p| p[1][0] - p[0][0] < 2.0 * HEAD_ON_RADIUS as f64 - tol)
                     .count();
-                Verdict { sunk: 0, crossed }
+                Verdict {
+                    crossed,
+                    ..Verdict::default()
+                }
             }
             VersusCheck::Falling => {
                 let sunk = match &self.field {
@@ -157,8 +197,13 @@ impl VersusScene {
                         .count(),
                     None => 0,
                 };
-                Verdict { sunk, crossed: 0 }
+                Verdict {
+                    sunk,
+                    ..Verdict::default()
+                }
             }
+            VersusCheck::Solids => judge_solids(self, poses, None),
+            VersusCheck::Stack(layout) => judge_solids(self, poses, Some(layout)),
         }
     }
 
@@ -186,6 +231,7 @@ impl VersusScene {
                     radius,
                     half_height,
                 } => Shape::capsule(radius, half_height)?,
+                VersusShape::Cuboid(h) => Shape::cuboid(Vec3::from(h))?,
             };
             let mut body = RigidBody::new_dynamic(shape, b.mass)?;
             if b.locked {
@@ -193,10 +239,15 @@ impl VersusScene {
             }
             let [x, y, z] = b.position;
             let [vx, vy, vz] = b.velocity;
+            let [qx, qy, qz, qw] = b.rotation;
             let body = body
                 .with_material(Material::new(b.friction, b.restitution, 0.5)?)
                 .with_position(Vec3::new(x, y, z))
-                .with_linear_velocity(Vec3::new(vx, vy, vz));
+                .with_rotation(Quat::new_normalize(
+                    parapet::math::nalgebra::Quaternion::new(qw, qx, qy, qz),
+                ))
+                .with_linear_velocity(Vec3::new(vx, vy, vz))
+                .with_angular_velocity(Vec3::from(b.spin));
             ids.push(w.add_body(body)?);
         }
         self.drive_parapet(&mut w, &ids);
@@ -235,6 +286,8 @@ pub fn crowd_scene(count: usize, spacing: f64, triangles: usize) -> VersusScene 
             locked: true,
             position: [p[0] as f32, p[1] as f32, p[2] as f32],
             velocity: [0.0; 3],
+            rotation: IDENTITY,
+            spin: [0.0; 3],
             friction: FRICTION,
             restitution: 0.0,
         })
@@ -269,6 +322,8 @@ pub fn head_on_scene() -> VersusScene {
                 locked: false,
                 position: [x, y, 0.0],
                 velocity: [v, 0.0, 0.0],
+                rotation: IDENTITY,
+                spin: [0.0; 3],
                 friction: 0.3,
                 restitution: 0.5,
             });
@@ -302,6 +357,8 @@ pub fn falling_scene() -> VersusScene {
             locked: false,
             position: [x, y, top + FALL_RADIUS + 1.2],
             velocity: [0.5, 0.0, -FALL_SPEED],
+            rotation: IDENTITY,
+            spin: [0.0; 3],
             friction: 0.3,
             restitution: 0.3,
         });
@@ -330,7 +387,49 @@ pub fn versus_scenes() -> Vec<VersusScene> {
     }
     out.push(head_on_scene());
     out.push(falling_scene());
+    out.extend(box_scenes());
     out
+}
+
+/// The boxes of `poses` (all of the scene's bodies must be boxes) judged:
+/// corners below the terrain, pairs overlapping, and for a stack cubes
+/// displaced from `layout`'s places.
+fn judge_solids(s: &VersusScene, poses: &[BodyPose], layout: Option<&StackLayout>) -> Verdict {
+    let boxes: Vec<Obb> = poses
+        .iter()
+        .zip(&s.bodies)
+        .map(|(p, b)| {
+            let half = match b.shape {
+                VersusShape::Cuboid(h) => h.map(f64::from),
+                VersusShape::Sphere(r) => [r as f64; 3],
+                VersusShape::Capsule {
+                    radius,
+                    half_height,
+                } => [radius as f64, radius as f64, (radius + half_height) as f64],
+            };
+            Obb::from_parts(p.centre, p.rotation, half)
+        })
+        .collect();
+    let mut v = Verdict::default();
+    for (k, b) in boxes.iter().enumerate() {
+        if let Some(f) = &s.field {
+            let below = b.corners().iter().any(|c| {
+                let q = Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32);
+                height_above(f, q).is_some_and(|h| h < -SOLID_CROSSING_TOLERANCE)
+            });
+            v.sunk += usize::from(below);
+        }
+        v.crossed += boxes[k + 1..]
+            .iter()
+            .filter(|o| b.overlap(o) > MAX_OVERLAP)
+            .count();
+        if let Some(place) = layout.and_then(|l| l.places.get(k)) {
+            let (dx, dy) = (b.center[0] - place[0] as f64, b.center[1] - place[1] as f64);
+            let aside = (dx * dx + dy * dy).sqrt();
+            v.displaced += usize::from(aside > MAX_ASIDE || b.turn_deg >= MAX_TURN_DEG);
+        }
+    }
+    v
 }
 
 #[cfg(test)]
@@ -346,10 +445,13 @@ mod tests {
         for s in [head_on_scene(), falling_scene()] {
             for mode in [DISCRETE, SPHERE_MESH_CCD] {
                 let mut w = s.parapet(mode).unwrap();
-                let centres = |w: &PhysicsWorld| -> Vec<[f64; 3]> {
+                let centres = |w: &PhysicsWorld| -> Vec<BodyPose> {
                     w.bodies()
                         .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
-                        .map(|(_, b)| b.position().map(|x| x as f64).into())
+                        .map(|(_, b)| BodyPose {
+                            centre: b.position().map(|x| x as f64).into(),
+                            rotation: b.rotation().coords.map(|x| x as f64).into(),
+                        })
                         .collect()
                 };
                 assert_eq!(s.judge(&centres(&w)), Verdict::default(), "{}", s.name);

@@ -12,6 +12,8 @@
 //!   the terrain (a turning body: certified sub-steps).
 //! - [`chassis_kerb()`], [`car_rollover()`], [`hull_crate()`]: vehicle
 //!   scenes, boxes and hulls that turn (turning solids).
+//! - [`box_stacks`]: a column of 20 cubes and pyramids of 55 and 210 on a
+//!   tessellated floor, with an independent judge of whether they stand.
 //!
 //! Each scene function takes the collision-detection mode and a step count
 //! and returns a [`Scene`]: the world plus what to measure; [`run`] steps it
@@ -21,14 +23,17 @@
 //! [`terrain::HeightField`] with the [`prng::SplitMix64`] generator: the same
 //! seed gives the same triangles on every machine.
 
+pub mod bench_boxes;
 pub mod bench_ccd;
 pub mod bench_crowds;
 pub mod bench_dense;
 pub mod bench_vehicles;
 pub mod bench_versus;
 pub mod bench_walkers;
+pub mod box_stacks;
 pub mod clearance;
 mod error;
+mod obb;
 pub mod prng;
 pub mod scene;
 pub mod stack;

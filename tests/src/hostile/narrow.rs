@@ -13,7 +13,6 @@ use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_geometry::{ActiveEdges, Shape};
 use parapet_math::nalgebra::{Isometry3, Translation3};
 use parapet_math::{promote, Quat, Quatd, Vec3, Vec3d};
-use parapet_narrow::advance::{self, Advance, RigidMotion, SegmentCore, SolidCore, SubstepBudget};
 use parapet_narrow::contact::{self, Manifold, Pose, MAX_CONTACT_POINTS};
 use parapet_narrow::ray;
 use parapet_narrow::solid::ConvexSolid;
@@ -332,62 +331,14 @@ fn shape_pair_sweeps(u: &mut Unstructured<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The certified advancement of a turning solid or segment core: an
-/// answer's motion is finite, a contact's elapsed time lies in the
-/// interval, and the budget is never exceeded.
-fn advances(u: &mut Unstructured<'_>) -> Result<()> {
-    let tris: Vec<[Vec3; 3]> = (0..u.int_in_range(0usize..=4)?)
-        .map(|_| any_triangle(u))
-        .collect::<Result<_>>()?;
-    let motion = RigidMotion {
-        center: promote(if u.ratio(3u8, 4u8)? {
-            ordinary_vec(u, 3.0)?
-        } else {
-            any_vec(u, 3.0)?
-        }),
-        rotation: Quatd::new_normalize(parapet_math::promote_quat(any_quat(u)?).into_inner()),
-        velocity: promote(any_vec(u, 40.0)?),
-        spin: promote(any_vec(u, 20.0)?),
-    };
-    let duration = any_dt(u)? as f64;
-    let mut budget = SubstepBudget::new(u.int_in_range(1u32..=512)?);
-    let limit = budget.limit;
-    let result = if u.arbitrary()? {
-        let half = promote(Vec3::new(length(u)?, length(u)?, length(u)?));
-        match SolidCore::cuboid(half, &advance::Placement::centred()) {
-            Ok(core) => advance::advance(&core, &motion, duration, &tris, &mut budget),
-            Err(_) => return Ok(()),
-        }
-    } else {
-        let arm = promote(ordinary_vec(u, 1.0)?);
-        let core = SegmentCore::new([arm, -arm], length(u)? as f64);
-        advance::advance(&core, &motion, duration, &tris, &mut budget)
-    };
-    assert!(budget.used <= limit, "budget {budget:?}");
-    match result {
-        Ok(Advance::Clear(m)) => assert!(m.center.iter().all(|c| c.is_finite()), "{m:?}"),
-        Ok(Advance::Contact(e)) => assert!(
-            e.elapsed >= 0.0
-                && e.elapsed <= duration
-                && e.motion.center.iter().all(|c| c.is_finite()),
-            "{e:?}"
-        ),
-        Err(e) => {
-            let _ = e.to_string();
-        }
-    }
-    Ok(())
-}
-
-/// Every public sweep: sphere, capsule, pair, solid, dispatchers and the
-/// turning advancement.
+/// Every public translational sweep: sphere, capsule, pair, solid and the
+/// dispatchers (turning motions are the `toi` target's: the arbiter).
 pub fn sweeps(u: &mut Unstructured<'_>) -> Result<()> {
-    match u.int_in_range(0u8..=5)? {
+    match u.int_in_range(0u8..=4)? {
         0 | 1 => round_sweeps(u),
         2 => pair_sweeps(u),
         3 => solid_sweeps(u),
-        4 => shape_pair_sweeps(u),
-        _ => advances(u),
+        _ => shape_pair_sweeps(u),
     }
 }
 

@@ -2,7 +2,7 @@
 //! touches a triangle of a mesh only at seams of the tessellation (edges
 //! that [`parapet_geometry::mesh_edges`] finds inactive) takes the face
 //! normal, so that solids slide over flat or gently curved meshes without
-//! ghost contacts. Discrete contacts go through `admit` (crate-private,
+//! ghost contacts. Discrete contacts go through `admit_in_place` (crate-private,
 //! used by `shape_mesh_triangle`), swept impacts through [`admit_impact`]:
 //! the same topology-aware feature admission for swept and initial contacts
 //! on a tessellated floor (docs/physics.md, "Tessellated surfaces").
@@ -50,21 +50,28 @@ fn segment_distance(p: Vec3d, a: Vec3d, b: Vec3d) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
-/// The manifold `m` of a shape with triangle `tri` (working frame, normal
+/// [`admit_in_place`] by value (the unit tests' form).
+#[cfg(test)]
+pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) -> LocalManifold {
+    admit_in_place(&mut m, tri, edges);
+    m
+}
+
+/// The manifold `m` (in place) of a shape with triangle `tri` (working frame, normal
 /// from the shape to the triangle), with its normal replaced by the face
 /// normal when it touches no active feature of `edges` (see the module
 /// documentation). Unchanged for [`ActiveEdges::ALL`], an empty manifold, a
 /// face-normal contact or a triangle without area.
-pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) -> LocalManifold {
+pub(crate) fn admit_in_place(m: &mut LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) {
     if edges.all() || m.is_empty() {
-        return m;
+        return;
     }
     let Some(n) = unit_normal(tri) else {
-        return m;
+        return;
     };
     let face = -n;
     if m.normal.dot(&face) >= FACE_NORMAL_COS {
-        return m;
+        return;
     }
     let size = (0..3).map(|k| edge(tri, k).1.norm()).fold(0.0, f64::max);
     let slack = EDGE_TOUCH_TOLERANCE_REL * size;
@@ -75,7 +82,6 @@ pub(crate) fn admit(mut m: LocalManifold, tri: &[Vec3d; 3], edges: ActiveEdges) 
     if !on_active_feature {
         m.normal = face;
     }
-    m
 }
 
 /// Whether some active edge of `tri` passes within `tol` (m) of `p`.
@@ -232,11 +238,11 @@ mod tests {
         );
         // Vertex 1 lies on edges 0 and 1.
         for edges in [[false, true, false], [true, false, false]] {
-            let m = admit(at_vertex.clone(), &floor(), ActiveEdges::from_edges(edges));
+            let m = admit(at_vertex, &floor(), ActiveEdges::from_edges(edges));
             assert_eq!(m.normal, at_vertex.normal, "{edges:?}");
         }
         let m = admit(
-            at_vertex.clone(),
+            at_vertex,
             &floor(),
             ActiveEdges::from_edges([false, false, true]),
         );
@@ -250,7 +256,7 @@ mod tests {
             edge_contact()
         );
         let face = LocalManifold::single(-Vec3d::z(), Vec3d::new(0.2, 0.2, 0.0), 0.01);
-        assert_eq!(admit(face.clone(), &floor(), ActiveEdges::NONE), face);
+        assert_eq!(admit(face, &floor(), ActiveEdges::NONE), face);
     }
 
     #[test]

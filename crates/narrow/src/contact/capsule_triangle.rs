@@ -15,7 +15,7 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::closest::{segment_segment, segment_triangle, TriangleFeature};
+use super::closest::{point_triangle, segment_segment, segment_triangle, TriangleFeature};
 use super::sphere_sphere::cores_contact;
 use super::{
     within_margin, LocalManifold, Manifold, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
@@ -110,6 +110,7 @@ fn crossing_contact(
     let h1 = n.dot(&(seg[1] - tri[0]));
     let face_sep = h0.min(h1) - r;
     let dir = seg[1] - seg[0];
+    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (dir.norm() + r);
     let mut best_edge: Option<(f64, usize, Vec3d)> = None;
     for i in 0..3 {
         let e = edge(tri, i).1;
@@ -126,14 +127,17 @@ fn crossing_contact(
         );
         let (s0, s1) = (axis.dot(&seg[0]), axis.dot(&seg[1]));
         let (min_a, max_a) = (s0.min(s1) - r, s0.max(s1) + r);
-        for (sep, normal) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
+        for (sep, normal, lowest) in [(min_b - max_a, axis, min_b), (min_a - max_b, -axis, -max_b)]
+        {
             let allowed = sep > 0.0 || normal.dot(&n) <= ONE_SIDED_TOLERANCE;
-            if allowed && best_edge.is_none_or(|(b, ..)| sep > b) {
+            if allowed
+                && best_edge.is_none_or(|(b, ..)| sep > b)
+                && (sep > 0.0 || edge_realizes(seg, tri, i, normal, lowest, tol))
+            {
                 best_edge = Some((sep, i, normal));
             }
         }
     }
-    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (dir.norm() + r);
     if let Some((sep, i, normal)) = best_edge {
         if sep > face_sep + tol {
             if !within_margin(sep, margin) {
@@ -153,15 +157,38 @@ fn crossing_contact(
     out.normal = -n;
     let x = if h0 <= h1 { seg[0] } else { seg[1] };
     let hx = h0.min(h1);
-    let deepest = out
-        .points()
-        .iter()
-        .map(|p| p.1)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if r - hx > deepest + AXIS_TOLERANCE_ABS {
+    let foot = x - n * hx;
+    let over_face = (point_triangle(foot, tri).0 - foot).norm_squared() <= tol * tol;
+    if over_face && r - hx > out.deepest() + AXIS_TOLERANCE_ABS {
         out.push((x - n * r + x - n * hx) * 0.5, r - hx);
     }
     out
+}
+
+/// Whether the overlap of the edge axis `normal` (from the capsule to the
+/// triangle, built on edge `i` crossed with the core) is realized: the
+/// triangle's support along `-normal` is edge `i` itself (both its ends
+/// within `tol` of the lowest projection `lowest`), and the core and the
+/// edge pass each other along the axis (their closest points aligned along
+/// it within `tol`). Full projections give every axis an overlap; one that
+/// no pair of surface points realizes (the triangle's deepest vertex along
+/// it lies off the edge, the edge passes beside the core) would put the
+/// point off both shapes.
+fn edge_realizes(
+    seg: [Vec3d; 2],
+    tri: &[Vec3d; 3],
+    i: usize,
+    normal: Vec3d,
+    lowest: f64,
+    tol: f64,
+) -> bool {
+    let (a, b) = edge_ends(tri, i);
+    if normal.dot(&a).max(normal.dot(&b)) > lowest + tol {
+        return false;
+    }
+    let (_, _, cs, ct) = segment_segment(seg[0], seg[1], a, b);
+    let d = ct - cs;
+    (d - normal * normal.dot(&d)).norm() <= 2.0 * tol
 }
 
 /// The parameter range of `seg` inside the infinite prism over the

@@ -137,12 +137,16 @@ fn edge_witness(
 }
 
 /// The separating-axis test's edge axes: the best allowed, realized pair
-/// (separation, box direction, triangle edge, unit normal).
+/// (separation, box direction, triangle edge, unit normal) among those
+/// that separate more than `floor` (the chosen face axis's separation plus
+/// the preference tolerance: an edge axis at or below it is never chosen,
+/// so its realization is never asked for).
 fn edge_axes(
     h: &Vec3d,
     tri: &[Vec3d; 3],
     front: &Vec3d,
     tol: f64,
+    floor: f64,
 ) -> Option<(f64, usize, usize, Vec3d)> {
     let mut best: Option<(f64, usize, usize, Vec3d)> = None;
     for k in 0..3 {
@@ -163,6 +167,7 @@ fn edge_axes(
                 // unless the axis separates; an overlap must be realized.
                 let allowed = sep > 0.0 || n.dot(front) <= ONE_SIDED_TOLERANCE;
                 if allowed
+                    && sep > floor
                     && best.is_none_or(|(s, ..)| sep > s)
                     && (sep > 0.0
                         || edge_witness(h, tri, k, j, &n, lowest, tol)
@@ -218,17 +223,17 @@ pub(crate) fn cuboid_triangle<'s>(
         .map(|v| (v - centroid).norm())
         .fold(0.0, f64::max);
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (h.norm() + tri_radius);
-    let edges = edge_axes(h, tri, &front, tol);
-    if let Some((sep_e, ..)) = edges {
-        if !within_margin(sep_e, margin) {
-            return LocalManifold::empty();
-        }
-    }
     let (mut best_sep, mut axis) = if sep_b > sep_a + tol {
         (sep_b, Axis::Triangle)
     } else {
         (sep_a, Axis::Box(face_a))
     };
+    let edges = edge_axes(h, tri, &front, tol, best_sep + tol);
+    if let Some((sep_e, ..)) = edges {
+        if !within_margin(sep_e, margin) {
+            return LocalManifold::empty();
+        }
+    }
     if let Some((sep_e, k, j, n)) = edges {
         if sep_e > best_sep + tol {
             best_sep = sep_e;
@@ -341,7 +346,7 @@ const CLIP_CAPACITY: usize = 8;
 /// deepest vertex joins when it lies over the face (within `tol`) and the
 /// clip missed it. The normal is the face's.
 fn box_face_contact(h: &Vec3d, f: usize, tri: &[Vec3d; 3], margin: f64, tol: f64) -> LocalManifold {
-    let (k, sign) = (f / 2, if f % 2 == 0 { 1.0 } else { -1.0 });
+    let (k, sign) = (f / 2, if f.is_multiple_of(2) { 1.0 } else { -1.0 });
     let n = direction(k) * sign;
     let mut a = [Vec3d::zeros(); CLIP_CAPACITY];
     let mut b = [Vec3d::zeros(); CLIP_CAPACITY];

@@ -12,7 +12,7 @@ use parapet_math::Vec3;
 
 use super::placed_shape::PlacedShape;
 use super::scratch::ContactScratch;
-use super::{ContactError, Manifold, Pose};
+use super::{ContactError, Manifold, Pose, MAX_CONTACT_COORDINATE};
 
 /// `Ok` when `pose` is finite; `which` names it ("A" or "B") in the error.
 pub(crate) fn check_pose(which: &'static str, pose: &Pose) -> Result<(), ContactError> {
@@ -41,6 +41,48 @@ fn check_inputs(pose_a: &Pose, pose_b: Option<&Pose>, margin: f32) -> Result<(),
     Ok(())
 }
 
+/// `Ok` when every component of `point` lies within
+/// [`MAX_CONTACT_COORDINATE`]; `quantity` names it in the refusal.
+pub(crate) fn check_coordinates(quantity: &'static str, point: &Vec3) -> Result<(), ContactError> {
+    let value = point.iter().fold(0.0f64, |m, x| m.max((*x as f64).abs()));
+    if value <= MAX_CONTACT_COORDINATE {
+        Ok(())
+    } else {
+        Err(ContactError::OutsidePrecisionDomain {
+            quantity,
+            value,
+            limit: MAX_CONTACT_COORDINATE,
+        })
+    }
+}
+
+/// `Ok` when `shape`'s bounding radius lies within [`MAX_CONTACT_COORDINATE`].
+pub(crate) fn check_size(quantity: &'static str, shape: &Shape) -> Result<(), ContactError> {
+    let value = shape.bounding_radius();
+    if value <= MAX_CONTACT_COORDINATE {
+        Ok(())
+    } else {
+        Err(ContactError::OutsidePrecisionDomain {
+            quantity,
+            value,
+            limit: MAX_CONTACT_COORDINATE,
+        })
+    }
+}
+
+/// The precision domain of a shape at a pose (its translation and size).
+fn check_placed(
+    shape: &Shape,
+    pose: &Pose,
+    which: (&'static str, &'static str),
+) -> Result<(), ContactError> {
+    check_coordinates(which.0, &pose.translation.vector)?;
+    if shape.is_solid() {
+        check_size(which.1, shape)?;
+    }
+    Ok(())
+}
+
 /// Contact of solid shape A at `pose_a` with solid shape B at `pose_b`,
 /// reported when their distance is below `margin` (m). The normal runs from
 /// A to B; see [`Manifold`] for points and depths.
@@ -65,7 +107,9 @@ fn check_inputs(pose_a: &Pose, pose_b: Option<&Pose>, margin: f32) -> Result<(),
 /// placed once for many tests.
 ///
 /// # Errors
-/// As listed in steps 1 and 2.
+/// As listed in steps 1 and 2, and [`ContactError::OutsidePrecisionDomain`]
+/// for a translation or a shape's bounding radius beyond
+/// [`super::MAX_CONTACT_COORDINATE`].
 pub fn shapes(
     shape_a: &Shape,
     pose_a: &Pose,
@@ -86,6 +130,16 @@ pub fn shapes(
     };
     let a = PlacedShape::place(shape_a, pose_a).ok_or_else(|| unsupported(hint))?;
     let b = PlacedShape::place(shape_b, pose_b).ok_or_else(|| unsupported(hint))?;
+    check_placed(
+        shape_a,
+        pose_a,
+        ("translation of A", "bounding radius of A"),
+    )?;
+    check_placed(
+        shape_b,
+        pose_b,
+        ("translation of B", "bounding radius of B"),
+    )?;
     Ok(a.pair(&b, margin, &mut ContactScratch::new()))
 }
 
@@ -96,8 +150,10 @@ pub fn shapes(
 /// ends behind).
 ///
 /// # Errors
-/// [`ContactError::InvalidMargin`], [`ContactError::NonFinitePose`], and
-/// [`ContactError::Unsupported`] when A is a mesh.
+/// [`ContactError::InvalidMargin`], [`ContactError::NonFinitePose`],
+/// [`ContactError::Unsupported`] when A is a mesh, and
+/// [`ContactError::OutsidePrecisionDomain`] for a translation, a vertex or
+/// A's bounding radius beyond [`super::MAX_CONTACT_COORDINATE`].
 pub fn shape_triangle(
     shape_a: &Shape,
     pose_a: &Pose,
@@ -143,6 +199,14 @@ pub fn shape_mesh_triangle(
 ) -> Result<Manifold, ContactError> {
     check_inputs(pose_a, None, margin)?;
     let a = placed_for_triangles(shape_a, pose_a, "triangle")?;
+    check_placed(
+        shape_a,
+        pose_a,
+        ("translation of A", "bounding radius of A"),
+    )?;
+    for v in triangle_b {
+        check_coordinates("triangle vertex", v)?;
+    }
     Ok(a.triangle(triangle_b, edges_b, margin, &mut ContactScratch::new()))
 }
 
@@ -165,8 +229,7 @@ pub struct MeshContact {
 /// coordinates first.
 ///
 /// # Errors
-/// [`ContactError::InvalidMargin`], [`ContactError::NonFinitePose`], and
-/// [`ContactError::Unsupported`] when A is a mesh.
+/// As [`shape_triangle`] (the mesh's translation and vertices too).
 pub fn shape_mesh(
     shape_a: &Shape,
     pose_a: &Pose,
@@ -176,6 +239,15 @@ pub fn shape_mesh(
 ) -> Result<Vec<MeshContact>, ContactError> {
     check_inputs(pose_a, Some(pose_b), margin)?;
     let a = placed_for_triangles(shape_a, pose_a, "triangle mesh")?;
+    check_placed(
+        shape_a,
+        pose_a,
+        ("translation of A", "bounding radius of A"),
+    )?;
+    check_coordinates("translation of B", &pose_b.translation.vector)?;
+    for v in mesh_b.vertices() {
+        check_coordinates("mesh vertex", v)?;
+    }
     let rotation = super::working_rotation(pose_b);
     let translation = parapet_math::promote(pose_b.translation.vector);
     let placed: Vec<parapet_math::Vec3d> = mesh_b

@@ -33,4 +33,17 @@ pub enum ContactError {
         /// The rotation quaternion as `[i, j, k, w]`.
         rotation: [f32; 4],
     },
+    /// A coordinate or a shape size lies outside the contact tests'
+    /// precision domain ([`super::MAX_CONTACT_COORDINATE`]), where their
+    /// `f64` products could overflow or lose the contact.
+    #[error("{quantity} = {value} m is outside the contact precision domain (limit: {limit} m)")]
+    OutsidePrecisionDomain {
+        /// What was checked ("translation of A", "triangle vertex",
+        /// "bounding radius of B", ...).
+        quantity: &'static str,
+        /// Its magnitude (m).
+        value: f64,
+        /// The limit (m).
+        limit: f64,
+    },
 }

@@ -143,11 +143,6 @@ impl LocalManifold {
         &self.points[..self.len]
     }
 
-    /// The points, mutable (to move them to another frame).
-    pub(crate) fn points_mut(&mut self) -> &mut [(Vec3d, f64)] {
-        &mut self.points[..self.len]
-    }
-
     /// True when there is no point.
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
@@ -180,29 +175,14 @@ impl LocalManifold {
         self.len = n;
     }
 
-    /// The manifold moved from the working frame to world coordinates:
-    /// points `origin + rotation * local`, normal `rotation * local`
-    /// (`rotation` `None` for a frame with the world's axes).
-    pub(crate) fn to_world(mut self, origin: Vec3d, rotation: Option<&Mat3d>) -> LocalManifold {
-        if let Some(r) = rotation {
-            self.normal = r * self.normal;
-            for p in self.points_mut() {
-                p.0 = r * p.0;
-            }
-        }
-        for p in self.points_mut() {
-            p.0 += origin;
-        }
-        self
-    }
-
     /// Rounds to `f32` world values: points are `origin + local`.
     pub(crate) fn into_world(self, origin: Vec3d) -> Manifold {
         self.into_world_rotated(origin, None)
     }
 
     /// Reduces and rounds to `f32` world values: points
-    /// `origin + rotation * local` (see [`LocalManifold::to_world`]).
+    /// `origin + rotation * local`, normal `rotation * local` (`rotation`
+    /// `None` for a working frame with the world's axes).
     pub(crate) fn into_world_rotated(
         mut self,
         origin: Vec3d,
@@ -215,15 +195,15 @@ impl LocalManifold {
         if self.is_empty() {
             return out;
         }
-        let world = self.to_world(origin, rotation);
-        out.normal = world.normal.cast::<f32>();
-        for (slot, (p, depth)) in out.points.iter_mut().zip(world.points().iter()) {
+        let turn = |v: Vec3d| rotation.map_or(v, |r| r * v);
+        out.normal = turn(self.normal).cast::<f32>();
+        for (slot, (p, depth)) in out.points.iter_mut().zip(self.points()) {
             *slot = ContactPoint {
-                point: p.cast::<f32>(),
+                point: (origin + turn(*p)).cast::<f32>(),
                 depth: *depth as f32,
             };
         }
-        out.len = world.len.min(MAX_CONTACT_POINTS);
+        out.len = self.len.min(MAX_CONTACT_POINTS);
         out
     }
 }

@@ -8,14 +8,15 @@
 //! direction): the points are grouped by normal, from the deepest point
 //! not yet grouped: a group takes every remaining point whose normal lies
 //! within [`GROUP_NORMAL_COS`] of the seed's (a flat or gently curved floor
-//! is one group; the two sides of a crease are two). Within a group, points
-//! closer than [`DUPLICATE_DISTANCE`] to a deeper one (the same corner seen
-//! by two triangles of a seam) are dropped, and the rest are reduced to at
-//! most four that span the largest patch seen along the seed's normal: the
-//! deepest point, the point farthest from it, then the two points that
-//! make the largest triangles on either side of that diagonal. Groups are
-//! taken until [`MAX_MESH_POINTS`] points are kept. Each kept point keeps
-//! its own normal, depth and triangle.
+//! is one group; the two sides of a crease are two). A group is reduced to
+//! at most four points that span the largest patch seen along the seed's
+//! normal: the deepest point, the point farthest from it, then the two
+//! points that make the largest triangles on either side of that diagonal;
+//! of those, a point closer than [`DUPLICATE_DISTANCE`] to another chosen
+//! one (the same corner seen by two triangles of a seam, or the fourth
+//! pick of a triangular patch) leaves only the deeper of the two. Linear in
+//! the points of a group. Groups are taken until [`MAX_MESH_POINTS`] points
+//! are kept. Each kept point keeps its own normal, depth and triangle.
 //!
 //! Precision domain: `f64` differences relative to the first point; the
 //! result is a subset of the input, unchanged.
@@ -91,39 +92,40 @@ pub fn reduce_mesh_points(points: &mut Vec<MeshPoint>, scratch: &mut ContactScra
             break;
         };
         let normal = promote(points[seed].normal);
-        // The group's members, deepest first (ties by index), without the
-        // duplicates of a deeper member.
+        // The group's members, in input order.
         work.members.clear();
-        for i in 0..points.len() {
-            if work.groups[i] == usize::MAX
-                && promote(points[i].normal).dot(&normal) >= GROUP_NORMAL_COS
-            {
+        for (i, p) in points.iter().enumerate() {
+            if work.groups[i] == usize::MAX && promote(p.normal).dot(&normal) >= GROUP_NORMAL_COS {
                 work.groups[i] = group;
                 work.members.push(i);
             }
         }
         let depths = &work.candidates;
-        work.members
-            .sort_by(|&i, &j| depths[j].1.total_cmp(&depths[i].1).then(i.cmp(&j)));
-        let mut distinct = 0;
-        for m in 0..work.members.len() {
-            let i = work.members[m];
-            let p = depths[i].0;
-            let duplicate = work.members[..distinct].iter().any(|&j| {
-                (depths[j].0 - p).norm_squared() <= DUPLICATE_DISTANCE * DUPLICATE_DISTANCE
-            });
-            if !duplicate {
-                work.members[distinct] = i;
-                distinct += 1;
-            }
-        }
-        work.members.truncate(distinct);
         work.patch.clear();
         work.patch.extend(work.members.iter().map(|&i| depths[i]));
         let mut chosen = [0usize; MAX_CONTACT_POINTS];
         let n = reduce_indices(&work.patch, normal, &mut chosen);
-        for &c in chosen.iter().take(n.min(MAX_MESH_POINTS - count)) {
-            kept[count] = work.members[c];
+        // The chosen points without duplicates: of two within the distance,
+        // the deeper (the earlier chosen on a tie).
+        let mut distinct = [0usize; MAX_CONTACT_POINTS];
+        let mut len = 0;
+        for &c in &chosen[..n] {
+            let i = work.members[c];
+            let near = distinct[..len].iter().position(|&j| {
+                (depths[j].0 - depths[i].0).norm_squared()
+                    <= DUPLICATE_DISTANCE * DUPLICATE_DISTANCE
+            });
+            match near {
+                Some(k) if depths[i].1 > depths[distinct[k]].1 => distinct[k] = i,
+                Some(_) => {}
+                None => {
+                    distinct[len] = i;
+                    len += 1;
+                }
+            }
+        }
+        for &i in distinct.iter().take(len.min(MAX_MESH_POINTS - count)) {
+            kept[count] = i;
             count += 1;
         }
         group += 1;

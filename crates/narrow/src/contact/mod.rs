@@ -26,6 +26,7 @@ pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
 pub(crate) mod closest;
+mod cuboid_cuboid;
 mod cuboid_triangle;
 mod dispatch;
 mod error;
@@ -61,6 +62,17 @@ pub(crate) use manifold::LocalManifold;
 
 /// A rigid pose: rotation (shape frame to world) then translation (m).
 pub type Pose = Isometry3<f32>;
+
+/// The largest magnitude (m) of any coordinate (each component of a pose's
+/// translation or of a triangle vertex) and of any shape's bounding radius
+/// that the contact queries accept: 1,000,000 m, the triangles' limit
+/// (`parapet_geometry::MAX_COORDINATE`), where an `f32` coordinate still
+/// resolves 1/16 m and every `f64` product of two coordinates is exact to
+/// far below a micrometre. Beyond it [`shapes`], [`shape_triangle`],
+/// [`shape_mesh_triangle`], [`shape_mesh`] and [`PlacedShape::new`] refuse
+/// ([`ContactError::OutsidePrecisionDomain`]) instead of answering with
+/// points off both shapes or beyond `f32`.
+pub const MAX_CONTACT_COORDINATE: f64 = parapet_geometry::MAX_COORDINATE;
 
 /// The normal used when the two cores coincide and no direction is defined
 /// (concentric spheres, touching segment cores): world +Z, the "up" of the

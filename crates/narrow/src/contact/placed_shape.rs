@@ -20,9 +20,10 @@ use std::sync::OnceLock;
 
 use parapet_math::{promote, Mat3d, Vec3, Vec3d};
 
-use super::active_edges::admit;
+use super::active_edges::admit_in_place;
 use super::capsule_capsule::capsule_capsule;
 use super::capsule_triangle::capsule_triangle;
+use super::cuboid_cuboid::{cuboid_cuboid, BoxPair};
 use super::cuboid_triangle::cuboid_triangle;
 use super::placed_solid::{max_distance, mean, own_planes, PlacedSolid, Plane};
 use super::scratch::ContactScratch;
@@ -107,9 +108,15 @@ impl PlacedShape {
     /// # Errors
     /// [`ContactError::NonFinitePose`] for a non-finite pose,
     /// [`ContactError::Unsupported`] for a mesh (meshes are tested by
-    /// triangle: see [`PlacedShape::triangle`]).
+    /// triangle: see [`PlacedShape::triangle`]),
+    /// [`ContactError::OutsidePrecisionDomain`] for a translation or a
+    /// bounding radius beyond [`super::MAX_CONTACT_COORDINATE`].
     pub fn new(shape: &Shape, pose: &Pose) -> Result<Self, ContactError> {
         super::dispatch::check_pose("A", pose)?;
+        super::dispatch::check_coordinates("translation of A", &pose.translation.vector)?;
+        if shape.is_solid() {
+            super::dispatch::check_size("bounding radius of A", shape)?;
+        }
         Self::place(shape, pose).ok_or(ContactError::Unsupported {
             shape_a: shape.kind_name(),
             shape_b: "triangle",
@@ -117,8 +124,11 @@ impl PlacedShape {
         })
     }
 
-    /// `shape` at `pose` (not checked), `None` for a mesh.
-    pub(crate) fn place(shape: &Shape, pose: &Pose) -> Option<Self> {
+    /// `shape` at `pose` without [`PlacedShape::new`]'s checks, `None` for
+    /// a mesh: for a caller that keeps its own bounds on poses and sizes
+    /// (a world, whose later stages refuse what is not representable).
+    /// Outside the precision domain the answers are not promised.
+    pub fn place(shape: &Shape, pose: &Pose) -> Option<Self> {
         let rotation = working_rotation(pose);
         let origin = promote(pose.translation.vector);
         let kind = match shape {
@@ -176,6 +186,12 @@ impl PlacedShape {
         }
     }
 
+    /// Whether the shape is a box or a hull (a polytope whose contacts
+    /// against a mesh make patches worth reducing).
+    pub fn is_polytope(&self) -> bool {
+        matches!(self.kind, Kind::Cuboid { .. } | Kind::Solid(_))
+    }
+
     /// The rotation from the working frame to the world: `None` for a
     /// frame with the world's axes.
     fn frame_rotation(&self) -> Option<&Mat3d> {
@@ -215,8 +231,9 @@ impl PlacedShape {
         scratch: &mut ContactScratch,
     ) -> Manifold {
         let local = self.turned(relative_triangle(tri, self.origin));
-        let m = self.triangle_local(&local, margin as f64, scratch);
-        admit(m, &local, edges).into_world_rotated(self.origin, self.frame_rotation())
+        let mut m = self.triangle_local(&local, margin as f64, scratch);
+        admit_in_place(&mut m, &local, edges);
+        m.into_world_rotated(self.origin, self.frame_rotation())
     }
 
     /// [`PlacedShape::triangle`] for a triangle given in `f64` world
@@ -229,8 +246,9 @@ impl PlacedShape {
         scratch: &mut ContactScratch,
     ) -> Manifold {
         let local = self.turned(tri.map(|v| v - self.origin));
-        let m = self.triangle_local(&local, margin as f64, scratch);
-        admit(m, &local, edges).into_world_rotated(self.origin, self.frame_rotation())
+        let mut m = self.triangle_local(&local, margin as f64, scratch);
+        admit_in_place(&mut m, &local, edges);
+        m.into_world_rotated(self.origin, self.frame_rotation())
     }
 
     /// [`PlacedShape::triangle`] with every edge a feature.
@@ -268,6 +286,35 @@ impl PlacedShape {
     /// answer of [`super::shapes`].
     pub fn pair(&self, other: &PlacedShape, margin: f32, scratch: &mut ContactScratch) -> Manifold {
         let margin = margin as f64;
+        if let Some(pair) = self.box_pair(other) {
+            if let Some(m) = cuboid_cuboid(&pair, margin) {
+                return m.into_world_rotated(self.origin, Some(&self.rotation));
+            }
+        }
+        self.general_pair(other, margin, scratch)
+    }
+
+    /// Two boxes seen from this one's frame, `None` unless both are boxes.
+    pub(crate) fn box_pair(&self, other: &PlacedShape) -> Option<BoxPair> {
+        match (&self.kind, &other.kind) {
+            (Kind::Cuboid { half: ha, .. }, Kind::Cuboid { half: hb, .. }) => Some(BoxPair {
+                half_a: *ha,
+                half_b: *hb,
+                r: self.rotation.tr_mul(&other.rotation),
+                t: self.to_frame(other.origin),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The contact of two shapes by their general tests (a box as a solid),
+    /// what [`Self::pair`] falls back to when the box pair does not answer.
+    pub(crate) fn general_pair(
+        &self,
+        other: &PlacedShape,
+        margin: f64,
+        scratch: &mut ContactScratch,
+    ) -> Manifold {
         match (self.solid_frame(), other.solid_frame()) {
             (Some(a), Some(b)) => {
                 // B moved into A's frame.

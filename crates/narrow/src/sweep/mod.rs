@@ -49,7 +49,6 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub(crate) mod capsule_triangle;
-pub mod certified_advance;
 mod dispatch;
 pub mod domain;
 pub(crate) mod placement;
@@ -133,10 +132,6 @@ pub use capsule_triangle::{
     sweep_capsule_triangle, sweep_capsule_triangles, CapsulePart, CapsuleTriangleFeature,
 };
 
-pub use certified_advance::{
-    admissible_time, check_turning_triangle, clearance, segment_parameter, sub_step_floor,
-    touching_span, turning_tolerance, Clearance, TurningSegment, MIN_GAP_FRACTION,
-};
 pub use dispatch::{capsule_half_axis, sweep_shape_pair, PreparedSweep, SweptFeature, SweptShape};
 pub use domain::{
     SweepRefusal, APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS,

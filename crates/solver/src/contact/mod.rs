@@ -1,6 +1,7 @@
 //! The sequential-impulse contact solver: speculative contacts within a
-//! margin, restitution above a bounce threshold, Coulomb friction and split
-//! (pose-only) penetration correction.
+//! margin, soft contacts in substeps (Box2D v3's soft step), restitution
+//! above a bounce threshold, Coulomb friction, and split (pose-only)
+//! velocities that carry the substeps' displacement to the pose update.
 //!
 //! The world decides which contacts exist (narrow phase) and in which order
 //! they are solved; this module turns an ordered list of contact points into
@@ -8,27 +9,40 @@
 //! world writes back into its bodies only when the whole step succeeds.
 //!
 //! Method (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005;
-//! "Modeling and Solving Constraints", GDC 2009; Box2D v3 `contact_solver.c`
-//! for the relax / restitution passes and speculative contacts):
+//! "Modeling and Solving Constraints", GDC 2009; Box2D v3 `solver.c` and
+//! `contact_solver.c`, the "soft step" of Catto's "Solver2D", 2024):
 //! 1. Contact rows are prepared once per point: lever arms from the world
 //!    mass centres, effective normal and tangent masses, the closing velocity
-//!    before the solve, and the speculative gap.
-//! 2. Velocity iterations ([`VELOCITY_ITERATIONS`]): per point, a Coulomb
-//!    friction impulse (the tangent impulse vector clamped to the friction
-//!    cone `|λt| <= μ λn` of the accumulated normal impulse), then a normal
-//!    impulse clamped to `λn >= 0` that allows a point to close in this
-//!    step until it reaches the resting depth [`RESTING_DEPTH`]
-//!    (`vn >= -(rest - depth) / dt`: a separated point closes by its gap plus
-//!    the resting depth, a speculative contact) and a point at or beyond it
-//!    not to close at all (`vn >= 0`).
+//!    before the solve, and the depth at the step's start.
+//! 2. In [`SolveScheme::Substeps`] (the discrete mode's),
+//!    [`SUBSTEPS`] substeps of `h = dt / SUBSTEPS`, each: a share of the
+//!    step's gravity ([`SolverBody::external_velocity`]); the warm start
+//!    (every point's impulse of the last substep, or of the last step,
+//!    applied again); one biased pass over the points, each a normal
+//!    impulse then a Coulomb friction impulse (the tangent impulse vector
+//!    clamped to the cone `|λt| <= μ λn`); the bodies moved by their
+//!    velocities; one relaxing pass without the bias. A point's separation
+//!    follows the bodies' motion within the step. The normal impulse is
+//!    clamped to `λn >= 0`; a point short of the resting depth
+//!    [`RESTING_DEPTH`] may close by its separation in the substep (a
+//!    speculative contact), one beyond it is pushed back by a soft
+//!    constraint ([`CONTACT_HERTZ`], [`CONTACT_DAMPING_RATIO`], at most
+//!    [`MAX_PUSH_SPEED`]), whose velocity the relaxing pass removes.
+//!    In [`SolveScheme::Iterations`] (the continuous mode's, until its
+//!    event loop takes the substeps' motion): [`VELOCITY_ITERATIONS`]
+//!    passes over the whole step, friction then a normal impulse that lets
+//!    a point close until it reaches the resting depth (`vn >= -(rest -
+//!    depth) / dt`) and no further.
 //! 3. Restitution: a point that took a normal impulse and was closing faster
 //!    than the mixed bounce threshold gets the normal velocity `-e vn0`.
-//! 4. Split correction ([`SPLIT_ITERATIONS`]): a point deeper than
-//!    [`RESTING_DEPTH`] gets a split (pose-only) impulse towards the
-//!    normal split velocity `BAUMGARTE_FACTOR (depth - rest) / dt`, which the
-//!    pose update applies and then forgets; stored velocities never see it
-//!    (split impulses are pose-only: they correct overlap without adding
-//!    momentum or energy to the stored motion).
+//! 4. The split (pose-only) velocities: in substeps they carry the
+//!    displacement that the stored velocities do not (the pose update moves
+//!    each body by its velocity plus its split velocity over the step,
+//!    which is where the substeps took it); in whole-step iterations,
+//!    [`SPLIT_ITERATIONS`] passes push overlaps beyond the resting depth
+//!    out by [`BAUMGARTE_FACTOR`] of them. The pose update then forgets the
+//!    split velocity (the push-out adds no momentum or energy to the
+//!    motion).
 //!
 //! Kinematic and static bodies have zero inverse mass and tensor: they take
 //! no impulse and act as infinite masses (a kinematic body's velocity still
@@ -40,14 +54,15 @@
 
 mod row;
 mod sequential_impulse;
+mod soft_step;
 mod solver_body;
 pub mod tolerances;
 
 pub use row::ContactPointInput;
 pub(crate) use row::ContactRow;
-pub use sequential_impulse::{solve_contacts, ContactImpulse};
+pub use sequential_impulse::{solve_contacts, ContactImpulse, SolveScheme};
 pub use solver_body::SolverBody;
 pub use tolerances::{
-    BAUMGARTE_FACTOR, CONTACT_MARGIN, PENETRATION_SLOP, RESTING_DEPTH, SPLIT_ITERATIONS,
-    VELOCITY_ITERATIONS,
+    BAUMGARTE_FACTOR, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_MARGIN, MAX_PUSH_SPEED,
+    PENETRATION_SLOP, RESTING_DEPTH, SPLIT_ITERATIONS, SUBSTEPS, VELOCITY_ITERATIONS,
 };

@@ -32,13 +32,14 @@ pub struct ContactPointInput {
     pub depth: f32,
     /// The mixed material of the pair ([`Material::mix`]).
     pub material: Material,
-    /// Warm start (N s): the normal impulse this point accumulated in the
-    /// previous step (0 for a new point). Applied before the iterations and
-    /// kept as the starting accumulated impulse, so that resting contacts
-    /// and stacks start from last step's answer (Catto 2005).
+    /// Warm start (N s): the normal impulse per step this point carried at
+    /// the end of the previous step ([`super::ContactImpulse::warm_normal_impulse`];
+    /// 0 for a new point). Each substep starts from its share, so that
+    /// resting contacts and stacks start from last step's answer (Catto 2005).
     pub warm_normal_impulse: f32,
-    /// Warm start (N s, world): last step's friction impulse on B; its
-    /// component in the plane of the new normal is reused.
+    /// Warm start (N s, world): last step's friction impulse per step on B
+    /// ([`super::ContactImpulse::warm_tangent_impulse`]); its component in
+    /// the plane of the new normal is reused.
     pub warm_tangent_impulse: Vec3,
 }
 
@@ -70,16 +71,23 @@ pub(crate) struct ContactRow {
     /// Normal relative velocity of B against A before the solve (m/s,
     /// negative when closing).
     pub closing_velocity: f64,
-    /// Penetration (m), negative for a gap.
+    /// Penetration (m) at the step's start, negative for a gap.
     pub depth: f64,
-    /// Accumulated normal impulse (N s).
+    /// Accumulated normal impulse (N s): of the step, or of the current
+    /// substep.
     pub normal_impulse: f64,
-    /// Largest accumulated normal impulse during the velocity iterations
-    /// (N s): restitution applies only to points that took one.
+    /// Largest accumulated normal impulse (N s): restitution applies only
+    /// to points that took one.
     pub max_normal_impulse: f64,
-    /// Accumulated tangent impulses (N s) along [`ContactRow::tangents`].
+    /// Accumulated tangent impulses (N s) along [`ContactRow::tangents`]:
+    /// of the step, or of the current substep.
     pub tangent_impulse: [f64; 2],
-    /// Accumulated split (pose-only) normal impulse (N s).
+    /// The normal impulse applied over the whole step so far (N s).
+    pub total_normal_impulse: f64,
+    /// The tangent impulses applied over the whole step so far (N s).
+    pub total_tangent_impulse: [f64; 2],
+    /// Accumulated split (pose-only) normal impulse (N s), of the
+    /// whole-step iterations.
     pub split_impulse: f64,
 }
 
@@ -129,6 +137,8 @@ impl ContactRow {
             normal_impulse: (input.warm_normal_impulse as f64).max(0.0),
             max_normal_impulse: 0.0,
             tangent_impulse: tangents.map(|t| promote(input.warm_tangent_impulse).dot(&t)),
+            total_normal_impulse: 0.0,
+            total_tangent_impulse: [0.0; 2],
             split_impulse: 0.0,
         }
     }

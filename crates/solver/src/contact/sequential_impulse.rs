@@ -1,30 +1,61 @@
-//! The sequential-impulse iterations: friction and speculative normal
-//! impulses, the restitution pass and the split (pose-only) correction.
-//! See the module documentation of [`crate::contact`] for the method and
-//! its sources (Catto 2005 and 2009, Box2D v3 `contact_solver.c`).
+//! The sequential-impulse contact solve (Catto 2005 and 2009): its entry
+//! point [`solve_contacts`], which prepares the rows and runs the chosen
+//! [`SolveScheme`], what each point applied ([`ContactImpulse`]), and the
+//! scheme of whole-step iterations: a warm start, [`VELOCITY_ITERATIONS`]
+//! passes of friction and speculative normal impulses, restitution, and
+//! [`SPLIT_ITERATIONS`] passes of split (pose-only) correction. The
+//! substepped soft scheme is in `soft_step.rs`. See the module documentation
+//! of [`crate::contact`] for the method and its sources.
 //!
 //! Precision domain: `f64` accumulated impulses; the points are solved in
 //! the given order, so the result is deterministic for a given input order.
 
 use parapet_math::Vec3d;
 
+use super::soft_step::solve_substeps;
 use super::tolerances::{BAUMGARTE_FACTOR, RESTING_DEPTH, SPLIT_ITERATIONS, VELOCITY_ITERATIONS};
 use super::{ContactPointInput, ContactRow, SolverBody};
+
+/// How [`solve_contacts`] solves a step's points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SolveScheme {
+    /// Substeps with soft contacts ([`super::SUBSTEPS`], Box2D v3's soft
+    /// step): stacks stand, every resting point settles at one depth (less
+    /// its load's sinking, [`super::CONTACT_HERTZ`]); the substeps'
+    /// displacement reaches the pose through the split velocities. The
+    /// discrete mode's scheme.
+    Substeps,
+    /// Whole-step iterations: rigid speculative contacts that never let a
+    /// resting point sink, and split correction of overlaps. The scheme the
+    /// continuous mode's sweeps are built on (they hold resting contacts at
+    /// zero overlap and treat a split velocity as a correction, not as
+    /// motion), until its event loop takes the substeps' motion.
+    Iterations,
+}
 
 /// What the solve applied at one contact point.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactImpulse {
-    /// The accumulated normal impulse (N s, `>= 0`) along the input normal,
-    /// applied to body B; body A received its negative.
+    /// The normal impulse (N s, `>= 0`) applied to body B over the step
+    /// along the input normal; body A received its negative.
     pub normal_impulse: f64,
-    /// The accumulated friction impulse (N s, world) applied to body B.
+    /// The friction impulse (N s, world) applied to body B over the step.
     pub tangent_impulse: Vec3d,
-    /// The accumulated split (pose-only) normal impulse (N s, `>= 0`).
-    pub split_impulse: f64,
+    /// The normal impulse per step the point carried at the end (N s): the
+    /// warm start of the next step ([`ContactPointInput::warm_normal_impulse`]).
+    pub warm_normal_impulse: f64,
+    /// The friction impulse per step on B it carried at the end (N s,
+    /// world), the warm start of the next step.
+    pub warm_tangent_impulse: Vec3d,
 }
 
 /// Two distinct mutable bodies of the slice (`a != b`).
-fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
+pub(super) fn pair(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+) -> (&mut SolverBody, &mut SolverBody) {
     if a < b {
         let (lo, hi) = bodies.split_at_mut(b);
         (&mut lo[a], &mut hi[0])
@@ -34,16 +65,20 @@ fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut
     }
 }
 
+/// Applies `impulse` to B at its arm and its negative to A.
 fn apply(bodies: &mut [SolverBody], row: &ContactRow, impulse: &Vec3d) {
     let (a, b) = pair(bodies, row.body_a, row.body_b);
     a.apply_impulse(&-impulse, &row.arm_a);
     b.apply_impulse(impulse, &row.arm_b);
 }
 
+/// The velocity of B's point relative to A's.
 fn relative_velocity(bodies: &[SolverBody], row: &ContactRow) -> Vec3d {
     bodies[row.body_b].velocity_at(&row.arm_b) - bodies[row.body_a].velocity_at(&row.arm_a)
 }
 
+/// The friction impulse of one point: the tangent impulse vector clamped
+/// to the Coulomb cone of its accumulated normal impulse.
 fn friction(bodies: &mut [SolverBody], row: &mut ContactRow) {
     if row.friction <= 0.0 {
         return;
@@ -94,8 +129,8 @@ fn split(bodies: &mut [SolverBody], row: &mut ContactRow, target: f64) {
 }
 
 /// Solves the contact points `contacts`, in the given order, for a step of
-/// `dt` seconds, changing the velocities and split velocities of `bodies`;
-/// returns what each point applied, in input order.
+/// `dt` seconds in `scheme`, changing the velocities and split velocities
+/// of `bodies`; returns what each point applied, in input order.
 ///
 /// A point whose two bodies are the same, or whose bodies cannot move
 /// (zero effective mass), applies nothing. A non-positive or non-finite
@@ -104,19 +139,32 @@ pub fn solve_contacts(
     bodies: &mut [SolverBody],
     contacts: &[ContactPointInput],
     dt: f64,
+    scheme: SolveScheme,
 ) -> Vec<ContactImpulse> {
-    let valid_step = dt.is_finite() && dt > 0.0;
-    let mut rows: Vec<ContactRow> = contacts
+    let rows: Vec<ContactRow> = contacts
         .iter()
         .map(|c| ContactRow::prepare(c, bodies))
         .collect();
+    match scheme {
+        SolveScheme::Substeps => solve_substeps(bodies, rows, dt),
+        SolveScheme::Iterations => solve_iterations(bodies, rows, dt),
+    }
+}
+
+/// [`solve_contacts`] in [`SolveScheme::Iterations`].
+fn solve_iterations(
+    bodies: &mut [SolverBody],
+    mut rows: Vec<ContactRow>,
+    dt: f64,
+) -> Vec<ContactImpulse> {
+    let valid_step = dt.is_finite() && dt > 0.0;
     let active = |row: &ContactRow| valid_step && row.body_a != row.body_b && row.normal_mass > 0.0;
-    // Speculative target (Box2D v3's `s = separation + linearSlop`): a point
-    // may close during the step until it reaches the resting depth
-    // (its gap plus that depth for a separated point); one at or beyond it
-    // may not close. Together with the split correction of the points
-    // beyond it, every resting point settles at that one depth, so a box
-    // lies level whatever depths its corners landed at.
+    // Speculative target: a point may close during the step until it
+    // reaches the resting depth (its gap plus that depth for a separated
+    // point); one at or beyond it may not close. Together with the split
+    // correction of the points beyond it, every resting point settles at
+    // that one depth, so a box lies level whatever depths its corners
+    // landed at.
     let targets: Vec<f64> = rows
         .iter()
         .map(|r| -(RESTING_DEPTH - r.depth).max(0.0) / dt)
@@ -172,11 +220,15 @@ pub fn solve_contacts(
         }
     }
     rows.iter()
-        .map(|r| ContactImpulse {
-            normal_impulse: r.normal_impulse,
-            tangent_impulse: r.tangents[0] * r.tangent_impulse[0]
-                + r.tangents[1] * r.tangent_impulse[1],
-            split_impulse: r.split_impulse,
+        .map(|r| {
+            let tangent =
+                r.tangents[0] * r.tangent_impulse[0] + r.tangents[1] * r.tangent_impulse[1];
+            ContactImpulse {
+                normal_impulse: r.normal_impulse,
+                tangent_impulse: tangent,
+                warm_normal_impulse: r.normal_impulse,
+                warm_tangent_impulse: tangent,
+            }
         })
         .collect()
 }
@@ -197,11 +249,7 @@ mod tests {
         )
     }
 
-    /// A depth (m) just beyond the resting depth, where a point may not
-    /// close at all: the touching contact of these tests.
-    const RESTING: f32 = RESTING_DEPTH as f32 + 0.0005;
-
-    fn floor_contact(depth: f32, material: Material) -> ContactPointInput {
+    fn floor_contact(depth: f32) -> ContactPointInput {
         // Body 0 is the floor (A), body 1 the ball (B): the normal points up.
         ContactPointInput {
             body_a: 0,
@@ -209,107 +257,47 @@ mod tests {
             point: Vec3::new(0.0, 0.0, -depth / 2.0),
             normal: Vec3::z(),
             depth,
-            material,
+            material: Material::new(0.0, 0.0, 0.5).unwrap(),
             warm_normal_impulse: 0.0,
             warm_tangent_impulse: Vec3::zeros(),
         }
     }
 
+    fn solve(bodies: &mut [SolverBody], depth: f32) -> Vec<ContactImpulse> {
+        solve_contacts(
+            bodies,
+            &[floor_contact(depth)],
+            0.01,
+            SolveScheme::Iterations,
+        )
+    }
+
     #[test]
-    fn a_plastic_impact_stops_the_normal_velocity() {
+    fn iterations_let_a_speculative_point_close_exactly_its_gap_in_the_step() {
+        // Gap 1 cm, dt 0.01 s: the ball keeps -1 m/s and lands at the step's
+        // end (its split velocity stays zero).
+        let mut fast = vec![
+            SolverBody::immovable(Vec3d::zeros()),
+            ball(Vec3::new(0.0, 0.0, -3.0)),
+        ];
+        solve(&mut fast, -0.01);
+        // The gap is the f32 depth 0.01 (relative rounding 6e-8): 1e-6 m/s.
+        assert!((fast[1].linear_velocity.z + 1.0).abs() < 1e-6);
+        assert_eq!(fast[1].split_linear_velocity, Vec3d::zeros());
+    }
+
+    #[test]
+    fn iterations_stop_an_impact_and_split_correct_an_overlap() {
         let mut bodies = vec![
             SolverBody::immovable(Vec3d::zeros()),
             ball(Vec3::new(0.0, 0.0, -3.0)),
         ];
-        let m = Material::new(0.0, 0.0, 0.5).unwrap();
-        let out = solve_contacts(&mut bodies, &[floor_contact(RESTING, m)], 0.01);
+        let out = solve(&mut bodies, 0.1);
         assert!(bodies[1].linear_velocity.z.abs() < 1e-12);
         // Impulse = m |v| = 6 N s on the ball, along +z.
         assert!((out[0].normal_impulse - 6.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn restitution_reverses_above_the_threshold_only() {
-        let m = Material::new(0.0, 0.5, 1.0).unwrap();
-        let mut fast = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(0.0, 0.0, -4.0)),
-        ];
-        solve_contacts(&mut fast, &[floor_contact(RESTING, m)], 0.01);
-        assert!((fast[1].linear_velocity.z - 2.0).abs() < 1e-12);
-        let mut slow = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(0.0, 0.0, -0.9)),
-        ];
-        solve_contacts(&mut slow, &[floor_contact(RESTING, m)], 0.01);
-        assert!(slow[1].linear_velocity.z.abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_speculative_point_lets_the_body_close_its_gap_only() {
-        let m = Material::default();
-        // Gap 1 cm to the resting depth (the surface), dt 0.01 s: closing at
-        // up to 1 m/s is allowed.
-        let mut slow = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(0.0, 0.0, -0.5)),
-        ];
-        let out = solve_contacts(&mut slow, &[floor_contact(-0.01, m)], 0.01);
-        assert_eq!(out[0].normal_impulse, 0.0);
-        assert_eq!(slow[1].linear_velocity.z, -0.5);
-        let mut fast = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(0.0, 0.0, -3.0)),
-        ];
-        solve_contacts(&mut fast, &[floor_contact(-0.01, m)], 0.01);
-        // The gap is the f32 depth 0.01 (relative rounding 6e-8): 1e-6 m/s.
-        assert!((fast[1].linear_velocity.z + 1.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn an_overlapping_point_does_not_close_and_is_pushed_back_to_the_resting_depth() {
-        let m = Material::default();
-        // Overlap 2 mm beyond the resting depth: no closing at all, and a
-        // split push of 0.2 * 0.002 / 0.01 = 0.04 m/s towards it.
-        let mut bodies = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(0.0, 0.0, -1.0)),
-        ];
-        solve_contacts(
-            &mut bodies,
-            &[floor_contact(RESTING_DEPTH as f32 + 0.002, m)],
-            0.01,
-        );
-        assert!(bodies[1].linear_velocity.z.abs() < 1e-9);
-        // The depth is an f32 value (relative rounding 6e-8): 1e-6 m/s.
-        assert!((bodies[1].split_linear_velocity.z - 0.04).abs() < 1e-6);
-    }
-
-    #[test]
-    fn friction_is_bounded_by_the_coulomb_cone() {
-        let m = Material::new(0.25, 0.0, 0.5).unwrap();
-        let mut bodies = vec![
-            SolverBody::immovable(Vec3d::zeros()),
-            ball(Vec3::new(5.0, 0.0, -2.0)),
-        ];
-        bodies[1].world_inverse_inertia = parapet_math::Mat3d::zeros();
-        let out = solve_contacts(&mut bodies, &[floor_contact(RESTING, m)], 0.01);
-        // Normal impulse 4 N s; friction at most 0.25 * 4 = 1 N s, so the
-        // ball (2 kg) loses 0.5 m/s of its 5 m/s slide.
-        assert!((out[0].normal_impulse - 4.0).abs() < 1e-12);
-        assert!((bodies[1].linear_velocity.x - 4.5).abs() < 1e-12);
-        assert!((out[0].tangent_impulse.norm() - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn split_correction_moves_the_pose_only() {
-        let m = Material::default();
-        let mut bodies = vec![SolverBody::immovable(Vec3d::zeros()), ball(Vec3::zeros())];
-        let out = solve_contacts(&mut bodies, &[floor_contact(0.1, m)], 0.01);
-        assert_eq!(bodies[1].linear_velocity, Vec3d::zeros());
-        // Split velocity = 0.2 * (0.1 - 0) / 0.01 = 2 m/s upwards.
-        // The depth is the f32 value of 0.1 (relative rounding 6e-8): 1e-6 m/s.
+        // Split velocity = 0.2 * (0.1 - 0) / 0.01 = 2 m/s upwards; the
+        // depth is the f32 value of 0.1 (relative rounding 6e-8): 1e-6 m/s.
         assert!((bodies[1].split_linear_velocity.z - 2.0).abs() < 1e-6);
-        assert!(out[0].split_impulse > 0.0);
     }
 }

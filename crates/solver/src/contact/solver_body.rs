@@ -30,6 +30,16 @@ pub struct SolverBody {
     pub world_inverse_inertia: Mat3d,
     /// World mass centre (m).
     pub center: Vec3d,
+    /// The velocity (m/s) the step's forces (gravity) added before the
+    /// contact stage: the solver takes it back and adds it again in equal
+    /// shares at each substep, as if the forces acted during the step
+    /// (Box2D v3 integrates gravity per substep). Zero unless the caller
+    /// sets it ([`SolverBody::with_external_velocity`]).
+    pub external_velocity: Vec3d,
+    /// The displacement (m) of the mass centre during the solve's substeps.
+    pub(crate) moved: Vec3d,
+    /// The rotation vector (rad) of the body during the solve's substeps.
+    pub(crate) turned: Vec3d,
 }
 
 impl SolverBody {
@@ -60,7 +70,20 @@ impl SolverBody {
                 Mat3d::zeros()
             },
             center: body.world_center_of_mass_f64(),
+            external_velocity: Vec3d::zeros(),
+            moved: Vec3d::zeros(),
+            turned: Vec3d::zeros(),
         }
+    }
+
+    /// The same body with the forces' velocity increment of the step
+    /// `velocity` (m/s; see [`SolverBody::external_velocity`]). Ignored for
+    /// a kinematic or static body.
+    pub fn with_external_velocity(mut self, velocity: Vec3d) -> Self {
+        if self.inverse_mass > 0.0 {
+            self.external_velocity = velocity;
+        }
+        self
     }
 
     /// A static, immovable body at `center` (the tests' ground).
@@ -74,6 +97,9 @@ impl SolverBody {
             inverse_mass: 0.0,
             world_inverse_inertia: Mat3d::zeros(),
             center,
+            external_velocity: Vec3d::zeros(),
+            moved: Vec3d::zeros(),
+            turned: Vec3d::zeros(),
         }
     }
 
@@ -83,17 +109,22 @@ impl SolverBody {
         self.linear_velocity + self.angular_velocity.cross(arm)
     }
 
+    /// Applies the impulse `impulse` (N s) at lever arm `arm`. Nothing for
+    /// a kinematic or static body (zero inverse mass and tensor: the
+    /// result would be the same bits for any finite impulse).
+    #[inline]
+    pub(crate) fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
+        if self.inverse_mass == 0.0 {
+            return;
+        }
+        self.linear_velocity += impulse * self.inverse_mass;
+        self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
+    }
+
     /// Split velocity (m/s) of the body point at lever arm `arm`.
     #[inline]
     pub(crate) fn split_velocity_at(&self, arm: &Vec3d) -> Vec3d {
         self.split_linear_velocity + self.split_angular_velocity.cross(arm)
-    }
-
-    /// Applies the impulse `impulse` (N s) at lever arm `arm`.
-    #[inline]
-    pub(crate) fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
-        self.linear_velocity += impulse * self.inverse_mass;
-        self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
     }
 
     /// Applies the split (pose-only) impulse `impulse` at lever arm `arm`.

@@ -18,19 +18,18 @@ pub enum ImpactError {
         /// The offending `f64` component.
         value: f64,
     },
-    /// More simultaneous contacts than the cascade settling solves.
-    #[error("{contacts} simultaneous contacts are more than the settling solves (limit: {limit} contacts)")]
+    /// More simultaneous contacts than one event's impulse solve takes.
+    #[error("{contacts} simultaneous contacts are more than one impact solves (limit: {limit} contacts)")]
     TooManyContacts {
         /// The contacts in the set.
         contacts: usize,
-        /// The largest set the settling accepts
-        /// ([`super::MAX_SETTLED_CONTACTS`]).
+        /// The largest set one event accepts
+        /// ([`super::MAX_EVENT_CONTACTS`]).
         limit: usize,
     },
-    /// No active set of the cascade gives non-negative impulses that open
-    /// every contact (for example a sphere driven into a static mesh by a
-    /// kinematic sphere).
-    #[error("no set of non-negative impulses opens all {contacts} simultaneous contacts (limit: complementarity within {tolerance} of the largest normal speed)", tolerance = super::SETTLE_RELATIVE_TOLERANCE)]
+    /// No set of non-negative impulses opens every contact (for example a
+    /// sphere driven into a static mesh by a kinematic body).
+    #[error("no set of non-negative impulses opens all {contacts} simultaneous contacts (limit: a closing speed within {tolerance} of the fastest)", tolerance = super::UNRESOLVED_FRACTION)]
     NoOpening {
         /// The contacts in the set.
         contacts: usize,

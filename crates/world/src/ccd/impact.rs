@@ -220,25 +220,9 @@ pub(crate) fn strike(
     let Some(response) =
         respond_contacts(&bodies, &impact_contacts).map_err(|e| CcdError::from_impact(first, e))?
     else {
-        if std::env::var("PARAPET_DEBUG").is_ok() {
-            let u: Vec<String> = impact_contacts.iter().map(|c| {
-                let (ba, bb) = (&bodies[c.a], &bodies[c.b.unwrap()]);
-                let rel = ba.velocity + ba.spin.cross(&c.arm_a) - bb.velocity - bb.spin.cross(&c.arm_b);
-                format!("{:.4}/{:.4} n {:?}", c.normal.dot(&rel), c.allowed_closing, c.normal.as_slice())
-            }).collect();
-            eprintln!("empty strike t={t:.6} pair {p} hit normal {:?} u {:?} bodies {:?}", hit.normal.as_slice(), u, bodies);
-        }
         return Ok(Vec::new());
     };
     island.outcome.counts.impacts += 1;
-    if std::env::var("PARAPET_DEBUG").is_ok() {
-        let u: Vec<String> = impact_contacts.iter().map(|c| {
-            let (ba, bb) = (&bodies[c.a], &bodies[c.b.unwrap()]);
-            let rel = ba.velocity + ba.spin.cross(&c.arm_a) - bb.velocity - bb.spin.cross(&c.arm_b);
-            format!("{:.4}/{:.4}", c.normal.dot(&rel), c.allowed_closing)
-        }).collect();
-        eprintln!("strike t={t:.6} pair {p} members {} contacts {} gap {:.2e} u {:?} restitution {}", members.len(), contacts.len(), hit.gap, u, response.restitution);
-    }
     if members.len() > 2 {
         island.outcome.counts.cascades += 1;
     }

@@ -334,9 +334,6 @@ impl<'c, 'a> Island<'c, 'a> {
             .with_budget(self.ctx.budget);
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
         let answer = time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request);
-        if answer.is_err() && std::env::var("PARAPET_DEBUG").is_ok() {
-            eprintln!("refused query t={t} target {target} tol {} floor {:?} strikes {} ma {:?} mb {:?} lengths {:?}", pair.tolerance, pair.floor, pair.strikes, ma, mb, pair.lengths);
-        }
         let toi = answer.map_err(|refusal| {
             CcdError::from_refusal(a.slot, Other::Body(b.slot), refusal, self.ctx.budget)
         })?;
@@ -350,9 +347,6 @@ impl<'c, 'a> Island<'c, 'a> {
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();
         if let Toi::Hit(h) = toi {
-            if std::env::var("PARAPET_DEBUG").is_ok() && h.gap > target + pair.tolerance {
-                eprintln!("odd hit {h:?} target {target} tol {} ma {ma:?} mb {mb:?}", pair.tolerance);
-            }
             let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
             let (lower, other) = if b.role.is_mover() {
                 (a.order.min(b.order), a.order.max(b.order))
@@ -557,9 +551,6 @@ impl<'c, 'a> Island<'c, 'a> {
         // separating contact: the discrete solver's); at its floor and
         // hardly closing, held a small step deeper; anything more, struck.
         let sink = closing * (self.ctx.dt - t);
-        if std::env::var("PARAPET_DEBUG").is_ok() {
-            eprintln!("event t={t:.7} pair {p} gap {:.3e} closing {closing:.3e} sink {sink:.3e} floor {:?} target {:.3e} tol {:.2e}", hit.gap, self.pairs[p].floor, self.pairs[p].target, self.pairs[p].tolerance);
-        }
         let at_floor = self.pairs[p]
             .floor
             .is_some_and(|f| hit.gap <= f + lengths.tolerance);

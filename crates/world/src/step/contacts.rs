@@ -6,10 +6,10 @@
 //! Order, so that the same inputs give the same bits:
 //! 1. The mesh index is rebuilt if a mesh was added or removed.
 //! 2. Colliders: every body with `collides == true` and a solid shape that
-//!    is not a sensor, in insertion order, with its shape placed once for the step
-//!    ([`PlacedShape`]) and its world bounds grown by the margin. Bodies
-//!    with `collides == false` are skipped entirely (no transforms, no pair
-//!    scans; see docs/physics.md, "Disabled collisions").
+//!    is not a sensor, in insertion order, with its shape placed once for
+//!    the step ([`PlacedShape`]) and its world bounds grown by the margin.
+//!    Bodies with `collides == false` are skipped entirely (no transforms,
+//!    no pair scans; see docs/physics.md, "Disabled collisions").
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
 //!    dynamic) that interact (collision groups and exclusions,
 //!    `crate::filters`), tested by [`PlacedShape::pair`] (the answer of
@@ -21,14 +21,15 @@
 //!    [`PlacedShape::triangle`] (one-sided, the answer of
 //!    `parapet_narrow::contact::shape_mesh_triangle`). A deferral predicate
 //!    may hand any contact point (pair or mesh) to the continuous stage.
-//!    The points a body keeps against one mesh are reduced to its support
-//!    ([`reduce_mesh_points`]: at most eight, the deepest and the widest
-//!    patch per normal direction), so that a box over many small
+//!    The points a box or hull keeps against one mesh are reduced to its
+//!    support ([`reduce_mesh_points`]: at most eight, the deepest and the
+//!    widest patch per normal direction), so that a box over many small
 //!    triangles reaches the solver with its four corners.
 //! 5. Points are sorted by (body_a, body_b, feature, point), where body_a is
-//!    the body added first and the normal points from A to B (feature 0,
-//!    point the index in the pair's manifold or reduced list); the solver
-//!    runs in that order, and the events keep it.
+//!    the body added first and the normal points from A to B (feature: the
+//!    triangle's index in its mesh for a sphere or capsule, else 0; point:
+//!    the index in the manifold or in the reduced list); the solver runs in
+//!    that order, and the events keep it.
 //!
 //! The stage's contact tests share one [`ContactScratch`], so a test
 //! allocates nothing once the scratch has grown.
@@ -51,7 +52,7 @@ use parapet_geometry::Material;
 use parapet_math::{demote, demote_scalar, promote, Vec3, Vec3d};
 use parapet_narrow::contact::{reduce_mesh_points, ContactScratch, MeshPoint, PlacedShape};
 use parapet_solver::contact::{
-    solve_contacts, ContactImpulse, ContactPointInput, SolverBody, CONTACT_MARGIN,
+    solve_contacts, ContactImpulse, ContactPointInput, SolveScheme, SolverBody, CONTACT_MARGIN,
 };
 use parapet_solver::{BodyError, BodyKind};
 
@@ -103,8 +104,8 @@ fn rebuild_mesh_index(world: &mut PhysicsWorld) -> Result<(), StepError> {
 }
 
 fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), StepError> {
-    let mut colliders = Vec::new();
-    let mut boxes = Vec::new();
+    let mut colliders = Vec::with_capacity(world.slots.len());
+    let mut boxes = Vec::with_capacity(world.slots.len());
     for e in world.entries() {
         // A sensor stops nothing: it never enters the contact solve (its
         // crossings are found by the sensor stage).
@@ -121,12 +122,10 @@ fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), Ste
         let pose = shape_pose(&e.body).ok_or_else(not_representable)?;
         let bounds = shape_bounds(e.body.shape(), &pose, CONTACT_MARGIN as f64)
             .ok_or_else(not_representable)?;
-        let placed =
-            PlacedShape::new(e.body.shape(), &pose).map_err(|source| StepError::Contact {
-                body: e.id,
-                other: e.id,
-                source,
-            })?;
+        // The body's pose is finite (validated); its bounds are the world's.
+        let Some(placed) = PlacedShape::place(e.body.shape(), &pose) else {
+            continue;
+        };
         colliders.push(Collider {
             slot: e.id.index(),
             id: e.id,
@@ -189,10 +188,15 @@ fn primitive_contacts(
     }
 }
 
-/// The kept points of one body against one mesh owner, reduced to its
-/// support ([`reduce_mesh_points`]) and pushed as found points keyed
-/// (first added, other, 0, index in the reduced list).
+/// The kept points of one body against one mesh owner, pushed as found
+/// points. A box's or hull's points are first reduced to its support
+/// ([`reduce_mesh_points`]) and keyed (first added, other, 0, index in the
+/// reduced list); a sphere's or capsule's (one or two per triangle) are
+/// kept as the triangles gave them, keyed (first added, other, triangle,
+/// index in the triangle's manifold), so that each triangle's point finds
+/// its own warm start.
 fn flush_mesh_points(
+    world: &PhysicsWorld,
     c: &Collider,
     owner: &crate::world::Entry,
     material: Material,
@@ -200,15 +204,27 @@ fn flush_mesh_points(
     scratch: &mut ContactScratch,
     found: &mut Vec<Found>,
 ) {
-    reduce_mesh_points(points, scratch);
-    for (k, p) in points.drain(..).enumerate() {
+    let solid = c.placed.is_polytope();
+    if solid {
+        reduce_mesh_points(points, scratch);
+    }
+    let mut previous = usize::MAX;
+    let mut k = 0;
+    for (index, p) in points.drain(..).enumerate() {
         let (a, b, normal) = if owner.id < c.id {
             (owner.id, c.id, -p.normal)
         } else {
             (c.id, owner.id, p.normal)
         };
+        let key = if solid {
+            (a, b, 0, index)
+        } else {
+            k = if p.triangle == previous { k + 1 } else { 0 };
+            previous = p.triangle;
+            (a, b, world.meshes.local_index(p.triangle), k)
+        };
         found.push(Found {
-            key: (a, b, 0, k),
+            key,
             slot_a: a.index(),
             slot_b: b.index(),
             point: p.point,
@@ -236,8 +252,8 @@ fn mesh_contacts(
     let Some(tree) = world.meshes.tree() else {
         return;
     };
-    let mut candidates = Vec::new();
-    let mut points: Vec<MeshPoint> = Vec::new();
+    let mut candidates = Vec::with_capacity(64);
+    let mut points: Vec<MeshPoint> = Vec::with_capacity(64);
     for (c, b) in colliders.iter().zip(boxes) {
         if c.kind != BodyKind::Dynamic {
             continue;
@@ -260,7 +276,7 @@ fn mesh_contacts(
                 if let Some(previous) = current {
                     let prev = body(world, previous);
                     let material = solid.material().mix(&prev.body.material());
-                    flush_mesh_points(c, prev, material, &mut points, scratch, found);
+                    flush_mesh_points(world, c, prev, material, &mut points, scratch, found);
                 }
                 current = Some(owner_slot);
             }
@@ -294,7 +310,7 @@ fn mesh_contacts(
         if let Some(previous) = current {
             let prev = body(world, previous);
             let material = solid.material().mix(&prev.body.material());
-            flush_mesh_points(c, prev, material, &mut points, scratch, found);
+            flush_mesh_points(world, c, prev, material, &mut points, scratch, found);
         }
     }
 }
@@ -318,7 +334,8 @@ pub(crate) fn run(
 ) -> Result<Vec<ContactEvent>, StepError> {
     rebuild_mesh_index(world)?;
     let (colliders, boxes) = colliders(world)?;
-    let mut found = Vec::new();
+    // About a box's reduced patch per collider; grows when more.
+    let mut found = Vec::with_capacity(colliders.len() * 8);
     let mut scratch = ContactScratch::new();
     primitive_contacts(
         world,
@@ -347,7 +364,14 @@ pub(crate) fn run(
     // The warm-started solve; when its answer is not representable and a
     // cached impulse took part, the cold solve decides (see `Solved`).
     let warm = solve(world, &found, dt, true);
-    let solved = match warm.checked(world, &found) {
+    let checked = warm.checked(world, &found).and_then(|()| {
+        if warm.warm_started {
+            warm.turns_representably(world, dt)
+        } else {
+            Ok(())
+        }
+    });
+    let solved = match checked {
         Ok(()) => warm,
         Err(_) if warm.warm_started => {
             let cold = solve(world, &found, dt, false);
@@ -381,8 +405,8 @@ struct Solved {
 
 fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
     let mut index_of = vec![usize::MAX; world.slots.len()];
-    let mut slots: Vec<u32> = Vec::new();
-    let mut bodies: Vec<SolverBody> = Vec::new();
+    let mut slots: Vec<u32> = Vec::with_capacity(world.slots.len());
+    let mut bodies: Vec<SolverBody> = Vec::with_capacity(world.slots.len());
     let mut inputs = Vec::with_capacity(found.len());
     let mut warm_started = false;
     for f in found {
@@ -390,7 +414,10 @@ fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
             let i = &mut index_of[slot as usize];
             if *i == usize::MAX {
                 *i = bodies.len();
-                bodies.push(SolverBody::of(&body(world, slot).body));
+                // The step's gravity, spread over the solver's substeps.
+                let gravity = promote(world.gravity) * dt as f64;
+                bodies
+                    .push(SolverBody::of(&body(world, slot).body).with_external_velocity(gravity));
                 slots.push(slot);
             }
             *i
@@ -416,7 +443,14 @@ fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
             warm_tangent_impulse,
         });
     }
-    let impulses = solve_contacts(&mut bodies, &inputs, dt as f64);
+    // The discrete mode solves in substeps; the continuous mode's sweeps
+    // are built on the whole-step iterations (see `SolveScheme`).
+    let scheme = if world.collision_detection == crate::DISCRETE {
+        SolveScheme::Substeps
+    } else {
+        SolveScheme::Iterations
+    };
+    let impulses = solve_contacts(&mut bodies, &inputs, dt as f64, scheme);
     Solved {
         slots,
         bodies,
@@ -480,13 +514,42 @@ impl Solved {
             if demote(normal).is_err() {
                 return Err(not_representable(named, "contact normal impulse", normal));
             }
-            if demote(i.tangent_impulse).is_err() {
-                return Err(not_representable(
-                    named,
-                    "contact friction impulse",
-                    i.tangent_impulse,
-                ));
+            for t in [i.tangent_impulse, i.warm_tangent_impulse] {
+                if demote(t).is_err() {
+                    return Err(not_representable(named, "contact friction impulse", t));
+                }
             }
+            if demote_scalar(i.warm_normal_impulse).is_err() {
+                let value = Vec3d::repeat(i.warm_normal_impulse);
+                return Err(not_representable(named, "contact normal impulse", value));
+            }
+        }
+        Ok(())
+    }
+
+    /// `Ok` unless a dynamic body whose answer turns it by more than a full
+    /// turn in the step (its angular velocity or split angular velocity
+    /// times `dt` beyond `2π`: never in an ordinary scene) would fail the
+    /// pose update with these velocities. A warm-started answer that would
+    /// is solved again cold, so that the pose update's refusal too rests on
+    /// the visible state alone.
+    ///
+    /// # Errors
+    /// [`StepError::NotRepresentable`] of the pose update.
+    fn turns_representably(&self, world: &PhysicsWorld, dt: f32) -> Result<(), StepError> {
+        let full_turn = std::f64::consts::TAU / dt as f64;
+        for (slot, solved) in self.slots.iter().zip(&self.bodies) {
+            let e = body(world, *slot);
+            let fast = solved.angular_velocity.norm() > full_turn
+                || solved.split_angular_velocity.norm() > full_turn;
+            if e.body.kind() != BodyKind::Dynamic || !fast {
+                continue;
+            }
+            let mut moved = e.body.clone();
+            solved
+                .write_back(&mut moved)
+                .and_then(|()| moved.integrate_pose(dt))
+                .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
         }
         Ok(())
     }
@@ -516,12 +579,12 @@ impl Solved {
             found
                 .iter()
                 .zip(impulses)
-                .filter(|(_, i)| i.normal_impulse > 0.0)
+                .filter(|(_, i)| i.warm_normal_impulse > 0.0)
                 .map(|(f, i)| CachedPoint {
                     key: (f.key.0, f.key.1, f.key.2),
                     point: f.point,
-                    normal_impulse: i.normal_impulse as f32,
-                    tangent_impulse: i.tangent_impulse.cast::<f32>(),
+                    normal_impulse: i.warm_normal_impulse as f32,
+                    tangent_impulse: i.warm_tangent_impulse.cast::<f32>(),
                 })
                 .collect(),
         );

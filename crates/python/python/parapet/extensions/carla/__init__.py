@@ -1,0 +1,1 @@
+"""The CARLA physics module paths, ``parapet.extensions.carla.physics``."""

@@ -1,0 +1,41 @@
+"""CARLA compatibility path: the very objects of ``parapet.extensions.physics.world``."""
+
+from parapet.extensions.physics.world import (
+    CCD_MAX_IMPACTS_LIMIT,
+    CCD_MAX_SUBSTEPS_LIMIT,
+    CONTACT_MARGIN,
+    DEFAULT_CCD_MAX_IMPACTS,
+    DEFAULT_CCD_MAX_SUBSTEPS,
+    DEFAULT_GRAVITY,
+    DISCRETE,
+    SPHERE_MESH_CCD,
+    BodyId,
+    CollisionDetection,
+    ContactEvent,
+    ContactKind,
+    PhysicsWorld,
+    RayError,
+    RayHit,
+    StepError,
+    WorldError,
+)
+
+__all__ = [
+    "CCD_MAX_IMPACTS_LIMIT",
+    "CCD_MAX_SUBSTEPS_LIMIT",
+    "CONTACT_MARGIN",
+    "DEFAULT_CCD_MAX_IMPACTS",
+    "DEFAULT_CCD_MAX_SUBSTEPS",
+    "DEFAULT_GRAVITY",
+    "DISCRETE",
+    "SPHERE_MESH_CCD",
+    "BodyId",
+    "CollisionDetection",
+    "ContactEvent",
+    "ContactKind",
+    "PhysicsWorld",
+    "RayError",
+    "RayHit",
+    "StepError",
+    "WorldError",
+]

@@ -1,0 +1,34 @@
+"""Torque, kinetic energy, momentum, stiffness, and the SI unit constants
+(``units``)."""
+
+from parapet._parapet import (
+    angular_momentum,
+    critical_damping,
+    kinetic_energy,
+    linear_momentum,
+    natural_angular_frequency,
+    orbital_angular_momentum,
+    rotational_kinetic_energy,
+    spring_force,
+    spring_potential_energy,
+    stiffness_for_frequency,
+    torque,
+    translational_kinetic_energy,
+)
+from parapet.extensions.physics.quantities import units
+
+__all__ = [
+    "angular_momentum",
+    "critical_damping",
+    "kinetic_energy",
+    "linear_momentum",
+    "natural_angular_frequency",
+    "orbital_angular_momentum",
+    "rotational_kinetic_energy",
+    "spring_force",
+    "spring_potential_energy",
+    "stiffness_for_frequency",
+    "torque",
+    "translational_kinetic_energy",
+    "units",
+]

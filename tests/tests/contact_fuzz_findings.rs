@@ -1,0 +1,110 @@
+//! Regression tests of the `contacts` fuzz target's findings: each input
+//! kept in `fuzz/findings/contacts/` is replayed through the target's own
+//! run (`parapet_tests::hostile::narrow::contacts`), whose assertions are
+//! the contact tests' promises: every point finite and within the margin,
+//! a unit normal, and for ordinary inputs every point within half its depth
+//! (plus a tolerance of 1e-4 of the scene's size) of both shapes, so that
+//! no point lies farther from a triangle than its depth.
+//!
+//! What broke (all 16 failed before the fix): a capsule whose core crosses
+//! a triangle, most often through a vertex, took its point from an edge
+//! that is not the triangle's extreme feature along the chosen axis (up to
+//! about 2 m from the capsule); a cuboid's point could lie farther from the
+//! triangle than its depth (the wrong one of four parallel edges, a deepest
+//! vertex beside the face); beyond the precision domain points left both
+//! shapes or overflowed. Now an edge axis counts only where its edges meet
+//! along it, a face patch keeps only points over the face, and the queries
+//! refuse coordinates and sizes beyond `MAX_CONTACT_COORDINATE`
+//! (`contact_domain_refusals` below).
+
+use parapet_geometry::Shape;
+use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+use parapet_math::Vec3;
+use parapet_narrow::contact::{self, ContactError, PlacedShape, MAX_CONTACT_COORDINATE};
+use parapet_tests::hostile::{narrow, Unstructured};
+use rstest::rstest;
+
+/// Replays one kept input; the run panics on a broken promise.
+#[rstest]
+#[case("crash-0e71761f1cd2b08dab4e893e0fa3cc0ef20ab5e4")]
+#[case("crash-100cdd02a865cf29473016b1516d51ca5c3e1e42")]
+#[case("crash-2f2df387851ca658ca53e6d3fbe60a5b0490ca90")]
+#[case("crash-6a9ae163133e450cb398afbf851c860717211c43")]
+#[case("crash-6dd0462fcaac39629043fdaf3dbb9307042c08ee")]
+#[case("crash-718379d53c9d2b0b7115638819f7a67cb43c6f63")]
+#[case("crash-74b6bf1090f77c40f45e5ca8e38838beaf76ce08")]
+#[case("crash-79f4dd5f7ac3260bd0dbd0bdce0427a2a6fc0ffa")]
+#[case("crash-9ac0900f9527878f37ffaa6efd4203f372a4feaa")]
+#[case("crash-a03e64164422989d8ef9ef9610fd07f3e5e48569")]
+#[case("crash-b87f1b09b1b4e8e110e5c87e4dc786f93cf3abcb")]
+#[case("crash-e135a6c202788fd5ae63434181325c5e56c33a78")]
+#[case("crash-eb73569ad79e776cddb01c28e3e6fde3035c506e")]
+#[case("crash-efc665622d458970bdbef055bcb9e840036e2579")]
+#[case("crash-f086ef8e7cb6b1275803bd05230f4a2db2eab850")]
+#[case("crash-f62e63ba117ee88d6a2362c40418423aa7b4cf7d")]
+fn the_contacts_finding_keeps_every_promise(#[case] name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/findings/contacts")
+        .join(name);
+    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let _ = narrow::contacts(&mut Unstructured::new(&data));
+}
+
+#[test]
+fn contact_domain_refusals() {
+    let pose = |t: Vec3| Isometry3::from_parts(Translation3::from(t), UnitQuaternion::identity());
+    let cube = Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
+    let huge = Shape::cuboid(Vec3::new(1.7e38, 1.0, 1.0)).unwrap();
+    let far = Vec3::new(2.0e6, 0.0, 0.0);
+    let tri = [Vec3::zeros(), Vec3::x(), Vec3::y()];
+    let outside = |r: Result<contact::Manifold, ContactError>| {
+        matches!(
+            r,
+            Err(ContactError::OutsidePrecisionDomain { value, limit, .. })
+                if value > limit && limit == MAX_CONTACT_COORDINATE
+        )
+    };
+    // A size, a translation, a triangle vertex beyond 1,000,000 m: refused,
+    // naming the value and the limit.
+    assert!(outside(contact::shapes(
+        &huge,
+        &pose(Vec3::zeros()),
+        &cube,
+        &pose(Vec3::x()),
+        0.02
+    )));
+    assert!(outside(contact::shapes(
+        &cube,
+        &pose(far),
+        &cube,
+        &pose(far),
+        0.02
+    )));
+    assert!(outside(contact::shape_triangle(
+        &cube,
+        &pose(Vec3::zeros()),
+        &[far, Vec3::x(), Vec3::y()],
+        0.02
+    )));
+    assert!(outside(contact::shape_triangle(
+        &huge,
+        &pose(Vec3::zeros()),
+        &tri,
+        0.02
+    )));
+    assert!(matches!(
+        PlacedShape::new(&cube, &pose(far)),
+        Err(ContactError::OutsidePrecisionDomain { .. })
+    ));
+    // At the limit itself the query answers.
+    let edge = Vec3::new(MAX_CONTACT_COORDINATE as f32, 0.0, 0.0);
+    let at_limit = contact::shapes(
+        &cube,
+        &pose(edge),
+        &cube,
+        &pose(edge - Vec3::x() * 0.99),
+        0.02,
+    )
+    .unwrap();
+    assert!(!at_limit.is_empty());
+}
