@@ -299,7 +299,10 @@ fn moving_and_turning_sensors_report_what_they_sweep_over() {
     // The wiper's face reaches the post's surface (x = -0.05) from
     // x = -2.005 + ... : 1.945 m of 5 m.
     let t = w.sensor_events()[0].time as f64;
-    assert!(t <= 1.945 / 5.0 + 1e-6 && t >= 1.945 / 5.0 - 1e-4, "{t}");
+    assert!(
+        (1.945 / 5.0 - 1e-4..=1.945 / 5.0 + 1e-6).contains(&t),
+        "{t}"
+    );
     // The paddle's half width (0.01 m) and the post's radius (0.02 m) at
     // 0.4 m: it touches about 0.075 rad before 0.5 rad, of 1 rad.
     let t = w.sensor_events()[1].time as f64;

@@ -81,7 +81,7 @@ fn run_events_report_the_crossing_the_zone_and_no_filtered_contact() {
         .expect("the crossing");
     let fraction = f64::from(crossing.fraction);
     assert!(
-        fraction <= 0.4782 + 1e-6 && fraction >= 0.4782 - 1e-5,
+        (0.4782 - 1e-5..=0.4782 + 1e-6).contains(&fraction),
         "{fraction}"
     );
     // Nothing between the truck and its excluded bar, nor between two

@@ -101,7 +101,7 @@ mod tests {
         assert_eq!(overlapping_pairs(&boxes), brute);
         // A filter asked during the sweep removes exactly the pairs it
         // refuses, in the same order.
-        let keep = |i: usize, j: usize| (i + 2 * j) % 3 != 0;
+        let keep = |i: usize, j: usize| !(i + 2 * j).is_multiple_of(3);
         let kept: Vec<(usize, usize)> =
             brute.iter().copied().filter(|&(i, j)| keep(i, j)).collect();
         assert!(kept.len() < brute.len() && !kept.is_empty());
