@@ -152,7 +152,9 @@ fn slow_scenes_take_no_swept_impact_and_settle_as_in_the_discrete_mode() {
         // 0.3%: the two solves converge the friction differently); the
         // locked box has stopped in both.
         let (va, vb) = (a.linear_velocity().norm(), b.linear_velocity().norm());
-        assert!((va - vb).abs() <= 0.01 * va.max(1e-3), "{id:?}: {va} vs {vb}");
+        assert!(
+            (va - vb).abs() <= 0.01 * va.max(1e-3),
+            "{id:?}: {va} vs {vb}"
+        );
     }
-
 }

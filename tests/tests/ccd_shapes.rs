@@ -193,7 +193,8 @@ fn run_case(
     let e0 = promote(v).norm_squared();
     let fast = speed * dt > 0.02;
     for step in 0..3 {
-        w.step(dt).unwrap_or_else(|e| panic!("{label}: step {step}: {e}"));
+        w.step(dt)
+            .unwrap_or_else(|e| panic!("{label}: step {step}: {e}"));
         let b = w.body(id).unwrap();
         assert_eq!(b.rotation(), q, "{label}: a locked shape turned");
         let p = b.position();

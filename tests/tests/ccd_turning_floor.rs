@@ -103,7 +103,10 @@ fn a_capsule_spun_about_the_vertical_on_the_floor_does_not_sink() {
     // ends never approach the floor, and the held query, a held depth below
     // touching, has margin enough to carry the step in a few iterations.
     let (most, worst, _) = run(along_x(), Vec3::zeros(), Vec3::new(0.0, 0.0, 20.0), 0.0);
-    assert!(most <= 4 * RESTING_ITERATIONS, "{most} iterations in one step");
+    assert!(
+        most <= 4 * RESTING_ITERATIONS,
+        "{most} iterations in one step"
+    );
     assert!(worst <= 0.0, "sank {worst} m beyond the tolerance");
 }
 

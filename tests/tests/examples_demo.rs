@@ -119,7 +119,14 @@ fn refusal_example_every_case_errs_and_leaves_the_world_unchanged() {
         assert!(c.unchanged, "{}: {}", c.case, c.error);
     }
     let kinds = [
-        matches!(cases[0].error, StepError::ImpactLimit { impacts: 1, limit: 1, .. }),
+        matches!(
+            cases[0].error,
+            StepError::ImpactLimit {
+                impacts: 1,
+                limit: 1,
+                ..
+            }
+        ),
         matches!(cases[1].error, StepError::SubstepLimit { limit: 1, .. }),
         matches!(cases[2].error, StepError::Unresolvable { .. }),
         matches!(cases[3].error, StepError::Precision { .. }),
@@ -131,7 +138,11 @@ fn refusal_example_every_case_errs_and_leaves_the_world_unchanged() {
     assert_eq!(fixed.slot_impacts, 2);
     assert!(fixed.stick_stepped);
     // The ball rests on the floor at its radius, 0.1 m (held band: 5 mm).
-    assert!((fixed.pressed_ball_z - 0.1).abs() < 5e-3, "z = {}", fixed.pressed_ball_z);
+    assert!(
+        (fixed.pressed_ball_z - 0.1).abs() < 5e-3,
+        "z = {}",
+        fixed.pressed_ball_z
+    );
 }
 
 #[test]

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
+use parapet::prelude::*;
 use parapet_narrow::sweep::{
     APPROACH_EPS_FACTOR, MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS, MAX_REACH_RADII,
     MAX_SHAPE_OFFSET, MAX_TRIANGLE_DISTANCE_RADII, MIN_RADIUS, THIN_TRIANGLE_RATIO,
 };
-use parapet::prelude::*;
 
 fn page(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();

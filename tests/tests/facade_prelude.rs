@@ -76,6 +76,12 @@ fn collide_reaches_the_time_of_impact_without_a_world() {
     // Never late; early by at most the distance tolerance at 30 m/s (plus
     // f32 rounding of the inputs, ~1e-8 relative).
     assert!(toi.time <= exact + 1e-8, "{toi:?}");
-    assert!(toi.time >= exact - TOI_DISTANCE_TOLERANCE / 30.0 - 1e-8, "{toi:?}");
-    assert!(toi.normal.z < -0.999, "from the sphere towards the floor: {toi:?}");
+    assert!(
+        toi.time >= exact - TOI_DISTANCE_TOLERANCE / 30.0 - 1e-8,
+        "{toi:?}"
+    );
+    assert!(
+        toi.normal.z < -0.999,
+        "from the sphere towards the floor: {toi:?}"
+    );
 }

@@ -516,15 +516,17 @@ fn the_carla_compat_surface_is_the_reviewed_one() {
 fn the_surface_names_what_the_public_api_promises() {
     // Guards the resolver on the real tree: names users write against, each
     // reached through a different construct (a named re-export of a type
-    // alias, of an enum through a private module, a module re-export, a
-    // crate re-export under a new name, an external crate).
+    // alias, of an enum through a private module, an inline module of
+    // named re-exports, a crate re-export under a new name, an external
+    // crate).
     let names = surface(&workspace_root(), "parapet");
     for expected in [
         "parapet::prelude::Vec3 type",
         "parapet::prelude::PhysicsWorld struct",
         "parapet::ccd::CollisionDetection enum #[non_exhaustive]",
-        "parapet::collide::sweep module",
-        "parapet::collide::sweep::sweep_sphere_triangle fn",
+        "parapet::collide::contact module",
+        "parapet::collide::contact::shapes fn",
+        "parapet::collide::time_of_impact fn",
         "parapet::collide::inclusion crate",
         "parapet::math::nalgebra extern crate nalgebra",
     ] {

@@ -51,6 +51,19 @@ impl StackRun {
     pub fn stood(&self) -> bool {
         self.refusal.is_none() && self.samples.iter().all(|(_, r)| r.stands())
     }
+
+    /// Whether the run kept the continuous mode's promise: every step taken
+    /// and no two cubes ever overlapping by more than the promised depth of
+    /// a one-metre cube (`parapet::ccd::tolerances::promised_depth`). A
+    /// stack may sway in that mode and still keep it: how well a stack
+    /// stands is the contact solve's, and the continuous mode's whole-step
+    /// iterations stand tall columns less well than DISCRETE's substeps.
+    pub fn kept_the_promise(&self) -> bool {
+        let cube = parapet::shape::Shape::cuboid(parapet::math::Vec3::new(0.5, 0.5, 0.5))
+            .map(|c| parapet::ccd::tolerances::promised_depth(&c))
+            .unwrap_or(0.0);
+        self.refusal.is_none() && self.samples.iter().all(|(_, r)| r.overlap <= cube)
+    }
 }
 
 /// One stack in both modes.
@@ -179,13 +192,22 @@ fn write_table(out: &mut dyn Write, demo: &StackDemo) -> std::io::Result<()> {
             )?,
             None => writeln!(
                 out,
-                "  {mode}: {} after {} steps",
+                "  {mode}: {} after {} steps{}",
                 if r.stood() {
                     "stands"
                 } else {
                     "DOES NOT STAND"
                 },
-                r.steps_taken
+                r.steps_taken,
+                match (
+                    r.mode == parapet::ccd::SPHERE_MESH_CCD,
+                    r.stood(),
+                    r.kept_the_promise()
+                ) {
+                    (true, false, true) => " (sways, no two cubes deeper than the promised depth)",
+                    (true, false, false) => " (cubes deeper than the promised depth)",
+                    _ => "",
+                }
             )?,
         }
     }

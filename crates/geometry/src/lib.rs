@@ -32,7 +32,9 @@ pub use error::ShapeError;
 pub use mass_properties::{inverse_inertia, MassProperties};
 pub use material::{mix_friction, Material, MaterialError};
 pub use mesh::TriangleMesh;
-pub use mesh_edges::{active_edges, open_edges, ActiveEdges, ACTIVE_EDGE_ANGLE, OPEN_EDGE_ANGLE};
+pub use mesh_edges::{
+    active_edges, concave_edges, open_edges, ActiveEdges, ACTIVE_EDGE_ANGLE, OPEN_EDGE_ANGLE,
+};
 #[cfg(feature = "serde")]
 pub use shape::ShapeDescription;
 pub use shape::{Capsule, Cuboid, Shape, Sphere, WORLD_BOUNDS_RELATIVE_MARGIN};

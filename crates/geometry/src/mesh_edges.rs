@@ -131,9 +131,41 @@ pub fn open_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges>
     edges_beyond(vertices, triangles, OPEN_EDGE_ANGLE)
 }
 
+/// The concave creases of every triangle of the mesh `(vertices,
+/// triangles)`, in triangle order: edges shared with a consistently wound
+/// neighbour that folds towards the front by more than [`OPEN_EDGE_ANGLE`]
+/// (a room's corner, the foot of a kerb). Near such an edge the surface's
+/// solid side is the union of both triangles' back half-spaces, so a point
+/// behind a triangle's plane just beyond the edge is inside (the
+/// time-of-impact arbiter extends the triangle across it).
+pub fn concave_edges(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<ActiveEdges> {
+    classify_edges(vertices, triangles, false, |t, u, far| {
+        let (nt, nu) = (normal(t), normal(u));
+        let (lt, lu) = (nt.norm(), nu.norm());
+        lt > 0.0
+            && lu > 0.0
+            && nt.dot(&(u[far] - t[0])) > 0.0
+            && nt.dot(&nu) < OPEN_EDGE_ANGLE.cos() * lt * lu
+    })
+}
+
 /// The edges of every triangle that are boundaries, shared irregularly, or
 /// convex creases sharper than `angle` (rad).
 fn edges_beyond(vertices: &[Vec3], triangles: &[[u32; 3]], angle: f64) -> Vec<ActiveEdges> {
+    classify_edges(vertices, triangles, true, |t, u, far| {
+        crease_is_active(t, u, far, angle)
+    })
+}
+
+/// Flags every triangle's edges: `lone` for an edge not shared by exactly
+/// one consistently wound neighbour, `rule(t, u, far)` for an edge of `t`
+/// shared with `u` (`far`: `u`'s corner off the edge).
+fn classify_edges(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    lone: bool,
+    rule: impl Fn(&[Vec3d; 3], &[Vec3d; 3], usize) -> bool,
+) -> Vec<ActiveEdges> {
     let corner = |t: usize, c: usize| vertices[triangles[t][c] as usize];
     // Undirected edge (by end positions) -> the (triangle, edge) using it.
     let mut users: HashMap<EdgeKey, Vec<(u32, u8)>> =
@@ -148,8 +180,8 @@ fn edges_beyond(vertices: &[Vec3], triangles: &[[u32; 3]], angle: f64) -> Vec<Ac
     let placed = |t: usize| [0, 1, 2].map(|c| corner(t, c).cast::<f64>());
     (0..triangles.len())
         .map(|t| {
-            let mut active = [true; 3];
-            for (k, flag) in active.iter_mut().enumerate() {
+            let mut flags = [lone; 3];
+            for (k, flag) in flags.iter_mut().enumerate() {
                 let (a, b) = (key(corner(t, k)), key(corner(t, (k + 1) % 3)));
                 let edge = if a <= b { (a, b) } else { (b, a) };
                 let sharing = &users[&edge];
@@ -168,9 +200,9 @@ fn edges_beyond(vertices: &[Vec3], triangles: &[[u32; 3]], angle: f64) -> Vec<Ac
                 if key(corner(u, j)) != b || key(corner(u, (j + 1) % 3)) != a {
                     continue;
                 }
-                *flag = crease_is_active(&placed(t), &placed(u), (j + 2) % 3, angle);
+                *flag = rule(&placed(t), &placed(u), (j + 2) % 3);
             }
-            ActiveEdges::from_edges(active)
+            ActiveEdges::from_edges(flags)
         })
         .collect()
 }

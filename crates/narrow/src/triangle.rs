@@ -85,14 +85,6 @@ pub(crate) fn inside(p: Vec3d, tri: &[Vec3d; 3], n: &Vec3d) -> bool {
     (0..3).all(|i| edge_side(tri, i, p, n) >= 0.0)
 }
 
-/// The outward side normal of edge `i` (unnormalised): `(v_(i+1) - v_i) x
-/// face`, in the triangle's plane for the unit front normal `face`, facing
-/// away from the triangle.
-#[inline]
-pub(crate) fn outward_side_normal(tri: &[Vec3d; 3], i: usize, face: &Vec3d) -> Vec3d {
-    edge(tri, i).1.cross(face)
-}
-
 /// The largest squared edge length.
 #[inline]
 pub(crate) fn longest_edge_squared(tri: &[Vec3d; 3]) -> f64 {
@@ -180,8 +172,6 @@ mod tests {
         // The centroid is inside, a point beyond edge 0 (y < -2) is not.
         assert!(inside(Vec3d::new(0.0, -2.0 / 3.0, -1.0), &tri, &n));
         assert!(!inside(Vec3d::new(0.0, -2.5, -1.0), &tri, &n));
-        // Edge 0's outward side normal points to -y.
-        assert!(outward_side_normal(&tri, 0, &n).y < 0.0);
         // No area, no unit normal.
         let flat = [Vec3d::zeros(), Vec3d::x(), 2.0 * Vec3d::x()];
         assert_eq!(unit_normal(&flat), None);

@@ -86,8 +86,8 @@ pub fn dry_run() -> Result<DryRun, Box<dyn std::error::Error>> {
     world.add_body(floor()?)?;
     // A ball resting on the floor under a kinematic piston coming down at
     // 30 m/s: no impulse on the ball opens both its contacts.
-    let pinned = RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?
-        .with_position(Vec3::new(0.0, 0.0, 0.1));
+    let pinned =
+        RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?.with_position(Vec3::new(0.0, 0.0, 0.1));
     let pinned = world.add_body(pinned)?;
     world.add_body(
         RigidBody::new_kinematic(Shape::cuboid(Vec3::new(0.5, 0.5, 0.1))?)
@@ -155,7 +155,11 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (lists, unchanged) = dry_run()?;
     println!("3. the dry run (world unchanged each time: {unchanged}):");
     for (k, list) in lists.iter().enumerate() {
-        let fix = ["as built", "pinned ball to Discrete", "ccd_max_impacts = 16"][k.min(2)];
+        let fix = [
+            "as built",
+            "pinned ball to Discrete",
+            "ccd_max_impacts = 16",
+        ][k.min(2)];
         println!("  {fix}: {} refusal(s)", list.len());
         for r in list {
             println!("    {}", r);

@@ -122,7 +122,11 @@ pub fn cases() -> Result<(Vec<Refused>, Fixed), Box<dyn std::error::Error>> {
     w.ccd_max_substeps = 1;
     w.add_body(
         RigidBody::new_dynamic(Shape::capsule(0.05, 1.0)?, 1.0)?
-            .with_rotation(Quat::from_scaled_axis(Vec3::new(std::f32::consts::FRAC_PI_2, 0.0, 0.0)))
+            .with_rotation(Quat::from_scaled_axis(Vec3::new(
+                std::f32::consts::FRAC_PI_2,
+                0.0,
+                0.0,
+            )))
             .with_position(Vec3::new(0.0, 0.0, 0.3))
             .with_angular_velocity(Vec3::new(30.0, 0.0, 0.0)),
     )?;
@@ -149,8 +153,8 @@ pub fn cases() -> Result<(Vec<Refused>, Fixed), Box<dyn std::error::Error>> {
         .ok_or("the ball left the world")?;
 
     let mut w = ccd_world()?;
-    let mut far = RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?
-        .with_position(Vec3::new(0.0, 0.0, 1.0));
+    let mut far =
+        RigidBody::new_dynamic(Shape::sphere(0.1)?, 1.0)?.with_position(Vec3::new(0.0, 0.0, 1.0));
     far.set_shape_offset(Vec3::new(20_000.0, 0.0, 0.0), Quat::identity())?;
     w.add_body(far)?;
     out.push(attempt(

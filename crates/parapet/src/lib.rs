@@ -197,7 +197,9 @@ pub mod collide {
     /// or a mesh ([`cast_mesh`](ray::cast_mesh)); a world's ray cast is
     /// `PhysicsWorld::cast_ray`.
     pub mod ray {
-        pub use parapet_narrow::ray::{cast_mesh, cast_shape, validate_ray, RayError, RayIntersection};
+        pub use parapet_narrow::ray::{
+            cast_mesh, cast_shape, validate_ray, RayError, RayIntersection,
+        };
     }
 }
 

@@ -131,13 +131,11 @@ fn step_error_body(e: &RustStepError) -> Option<parapet::body::BodyId> {
         | RustStepError::Contact { body, .. }
         | RustStepError::Unsupported { body, .. }
         | RustStepError::Precision { body, .. }
-        | RustStepError::SweepRefused { body, .. }
-        | RustStepError::PairSweepRefused { body, .. }
-        | RustStepError::InvalidMesh { body, .. }
         | RustStepError::ImpactLimit { body, .. }
         | RustStepError::SubstepLimit { body, .. }
+        | RustStepError::EventLimit { body, .. }
+        | RustStepError::TimeOfImpact { body, .. }
         | RustStepError::Unresolvable { body, .. }
-        | RustStepError::ObstacleRefused { body, .. }
         | RustStepError::ImpactRefused { body, .. } => Some(*body),
         _ => None,
     }

@@ -117,6 +117,14 @@ pub(crate) struct PyCcdReport {
     certified_substeps: u64,
     /// Triangle candidates swept.
     candidate_triangles: u64,
+    /// Body pairs whose swept bounds met.
+    candidate_pairs: u64,
+    /// Time-of-impact queries the loop asked.
+    toi_queries: u64,
+    /// Slow contacts held at their floor instead of struck.
+    held_contacts: u64,
+    /// Islands whose loop ran again.
+    island_reruns: u32,
 }
 
 impl From<&CcdReport> for PyCcdReport {
@@ -134,6 +142,10 @@ impl From<&CcdReport> for PyCcdReport {
             settled_cascades,
             certified_substeps,
             candidate_triangles,
+            candidate_pairs,
+            toi_queries,
+            held_contacts,
+            island_reruns,
         } = *r;
         Self {
             continuous_bodies,
@@ -146,6 +158,10 @@ impl From<&CcdReport> for PyCcdReport {
             settled_cascades,
             certified_substeps,
             candidate_triangles,
+            candidate_pairs,
+            toi_queries,
+            held_contacts,
+            island_reruns,
         }
     }
 }

@@ -204,12 +204,6 @@ impl PyWorld {
         self.inner.ccd_stats(id.0).map(PyBodyCcdStats::from)
     }
 
-    /// The certified sub-steps turning body `id` took in the last successful
-    /// SPHERE_MESH_CCD step, None when it was not swept as a turning body.
-    fn ccd_substeps(&self, id: PyBodyId) -> Option<u32> {
-        self.inner.ccd_substeps(id.0)
-    }
-
     /// What the next step would refuse, one CcdRefusal per refused body,
     /// for a step of `dt` seconds (default: the last step's, or 1/60 s);
     /// changes nothing.

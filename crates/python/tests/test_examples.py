@@ -16,7 +16,7 @@ def test_tunneling_example():
     out = run_example("tunneling.py")
     assert "DISCRETE: ball centre at z = -0.15" in out and "through the floor" in out
     assert "SPHERE_MESH_CCD: ball centre at z = +0.1000 m, on the floor" in out
-    assert "refused (Unsupported" in out
+    assert "refused (ImpactLimit" in out
     assert "world unchanged by the refused step: True" in out
 
 

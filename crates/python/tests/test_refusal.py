@@ -10,7 +10,6 @@ from parapet import (
     SPHERE_MESH_CCD,
     BodyError,
     BodyKind,
-    CcdMode,
     Material,
     MaterialError,
     ParapetError,
@@ -23,16 +22,24 @@ from parapet import (
 )
 
 
-def kerb_world():
-    """The tunneling sphere plus a static box (a kerb), which
-    SPHERE_MESH_CCD does not take as a continuous target."""
+def rattling_world():
+    """The tunneling sphere plus an elastic ball between two static walls
+    0.5 m apart at 60 m/s: more impacts in one 0.01 s step than
+    ccd_max_impacts = 1 allows."""
     world = PhysicsWorld()
     world.collision_detection = SPHERE_MESH_CCD
     world.add_body(RigidBody.new_static(Shape.mesh([[-10, -10, 0], [10, -10, 0], [0, 10, 0]], [[0, 1, 2]])))
     world.add_body(falling_ball())
-    kerb = RigidBody.new_static(Shape.cuboid((2.0, 0.2, 0.1))).with_position((3.0, 0.0, 0.1))
-    kerb_id = world.add_body(kerb)
-    return world, kerb_id
+    world.ccd_max_impacts = 1
+    bouncy = Material(friction=0.0, restitution=1.0, bounce_threshold=0.0)
+    for x in (-0.35, 0.35):
+        wall = RigidBody.new_static(Shape.cuboid((0.1, 1.0, 1.0))).with_position((x, 20.0, 0.0))
+        wall.material = bouncy
+        world.add_body(wall)
+    rattler = RigidBody.new_dynamic(Shape.sphere(0.1), 1.0).with_position((0.0, 20.0, 0.0))
+    rattler.material = bouncy
+    rattler.linear_velocity = (60.0, 0.0, 0.0)
+    return world, world.add_body(rattler)
 
 
 def state(world: PhysicsWorld):
@@ -51,35 +58,36 @@ def state(world: PhysicsWorld):
 
 
 def test_a_refused_step_raises_and_changes_nothing():
-    world, kerb_id = kerb_world()
+    world, rattler_id = rattling_world()
     before = state(world)
     positions, velocities = world.positions(), world.linear_velocities()
     with pytest.raises(StepError) as refused:
         world.step(0.01)
     error = refused.value
     assert isinstance(error, ParapetError)
-    assert error.variant == "Unsupported"
-    assert error.body == kerb_id
-    # The Rust message: the body, the shape, the mode and the limit.
+    assert error.variant == "ImpactLimit"
+    assert error.body == rattler_id
+    # The Rust message: the body, the count and the limit.
     message = str(error)
-    assert str(kerb_id) in message and "cuboid" in message
-    assert "SPHERE_MESH_CCD" in message and "limit" in message
+    assert str(rattler_id) in message and "impacts" in message
+    assert "ccd_max_impacts = 1" in message
     assert state(world) == before
     assert (world.positions() == positions).all()
     assert (world.linear_velocities() == velocities).all()
     # The dry run names the same body and changes nothing either.
     (refusal,) = world.check_ccd()
-    assert refusal.body == kerb_id and str(refusal) == message
-    assert isinstance(refusal.error, StepError) and refusal.error.body == kerb_id
+    assert refusal.body == rattler_id and str(refusal) == message
+    assert isinstance(refusal.error, StepError) and refusal.error.body == rattler_id
     assert state(world) == before
 
 
 def test_after_a_refusal_the_world_steps_once_the_cause_is_gone():
-    world, kerb_id = kerb_world()
+    world, rattler_id = rattling_world()
     with pytest.raises(StepError):
         world.step(0.01)
-    world.body(kerb_id).ccd = CcdMode.Discrete  # a discrete obstacle only
+    world.ccd_max_impacts = 16  # room for every bounce
     world.step(0.01)
+    assert abs(world.body(rattler_id).position[0]) < 0.25  # still between the walls
     assert world.positions()[1, 2] == pytest.approx(0.1, abs=1e-4)
 
 

@@ -102,7 +102,7 @@ pub enum StepError {
         limit: u32,
     },
     /// A time-of-impact query of the body's used up `ccd_max_substeps`
-    /// advancement iterations, or its island's event loop its budget.
+    /// advancement iterations.
     #[error("{body} needs more than {limit} advancement iterations in one time-of-impact query (iterations so far: {substeps}; limit: ccd_max_substeps = {limit})")]
     SubstepLimit {
         /// The body.
@@ -110,6 +110,20 @@ pub enum StepError {
         /// Iterations taken when the limit was reached.
         substeps: u32,
         /// The world's `ccd_max_substeps`.
+        limit: u32,
+    },
+    /// The island of bodies that can meet this one in the step took more
+    /// events than its budget: 64 per candidate pair plus 4 per body per
+    /// allowed impact (`ccd_max_impacts` + 1), so that the step ends even
+    /// if a pair kept coming back at one instant. Raise `ccd_max_impacts`
+    /// or shorten the step.
+    #[error("{body}'s island needs more than {limit} events in one step (events so far: {events}; limit: 64 per candidate pair and 4 per body per allowed impact, from ccd_max_impacts)")]
+    EventLimit {
+        /// The body the last event involved.
+        body: BodyId,
+        /// Events taken when the limit was reached.
+        events: u32,
+        /// The island's budget.
         limit: u32,
     },
     /// The time-of-impact arbiter refused a pair for a reason none of the
@@ -264,6 +278,11 @@ impl StepError {
             } => StepError::SubstepLimit {
                 body: id,
                 substeps,
+                limit,
+            },
+            CcdError::EventLimit { events, limit, .. } => StepError::EventLimit {
+                body: id,
+                events,
                 limit,
             },
             CcdError::NotRepresentable {

@@ -12,7 +12,7 @@ use arbitrary::{Result, Unstructured};
 use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_geometry::{ActiveEdges, Shape};
 use parapet_math::nalgebra::{Isometry3, Translation3};
-use parapet_math::{promote, Quat, Quatd, Vec3, Vec3d};
+use parapet_math::{promote, Quat, Vec3, Vec3d};
 use parapet_narrow::contact::{self, Manifold, Pose, MAX_CONTACT_POINTS};
 use parapet_narrow::ray;
 use parapet_narrow::solid::ConvexSolid;

@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use parapet_geometry::bvh::{TriangleBoundsTree, MAX_TRIANGLES};
-use parapet_geometry::{open_edges, Aabb, ActiveEdges, Shape};
+use parapet_geometry::{concave_edges, open_edges, Aabb, ActiveEdges, Shape};
 use parapet_math::{promote, promote_quat, Quat, Quatd, Vec3, Vec3d};
 
 use super::domain::{self, Refusal};
@@ -99,7 +99,7 @@ impl Core {
     /// A one-sided triangle (body frame), no skin, every edge a feature (a
     /// lone triangle).
     pub fn triangle(corners: [Vec3d; 3]) -> Self {
-        Core::mesh_triangle(corners, ActiveEdges::ALL)
+        Core::mesh_triangle(corners, ActiveEdges::ALL, ActiveEdges::NONE)
     }
 
     /// A one-sided triangle of a mesh (body frame), no skin, whose edges
@@ -108,7 +108,14 @@ impl Core {
     /// the triangle may leave it across an active edge, but not across a
     /// seam or a concave crease, where the neighbouring face holds it, nor
     /// through its back (see `separation.rs`).
-    pub fn mesh_triangle(corners: [Vec3d; 3], active: ActiveEdges) -> Self {
+    ///
+    /// Across each edge of `concave` (a concave crease: a room's corner,
+    /// the foot of a kerb) the triangle extends in its plane by
+    /// [`CONCAVE_EDGE_REACH`]: there the surface's solid side is the union
+    /// of both triangles' back half-spaces, so a body held a little behind
+    /// the neighbour's plane that moves behind this one's is measured
+    /// against this plane, instead of slipping past the edge under both.
+    pub fn mesh_triangle(corners: [Vec3d; 3], active: ActiveEdges, concave: ActiveEdges) -> Self {
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
         let len = raw.norm();
         let faces = if len > 0.0 && len.is_finite() {
@@ -117,16 +124,22 @@ impl Core {
             Vec::new()
         };
         let mut edges = Vec::with_capacity(3);
+        let mut points = corners.to_vec();
         for k in 0..3 {
             let e = corners[(k + 1) % 3] - corners[k];
             let l = e.norm();
             if l > 0.0 && active.edge(k) {
                 edges.push(e / l);
             }
+            if let (true, Some(face)) = (l > 0.0 && concave.edge(k), faces.first()) {
+                let out = (e / l).cross(face) * CONCAVE_EDGE_REACH;
+                points.push(corners[k] + out);
+                points.push(corners[(k + 1) % 3] + out);
+            }
         }
         Core {
             kind: CoreKind::Triangle,
-            points: corners.to_vec(),
+            points,
             skin: 0.0,
             faces,
             edges,
@@ -189,6 +202,15 @@ impl Core {
     }
 }
 
+/// How far (m) a mesh triangle extends in its plane across a concave
+/// crease (see [`Core::mesh_triangle`]): 0.02 m, over three times the
+/// deepest a world holds a body behind a surface (millimetres: the
+/// continuous step's promised depth), so a body held behind the neighbour
+/// never passes under the extension; short enough to stay behind any
+/// neighbour a surface is built with (a kerb, a wall, a step). A longer
+/// reach only makes contacts early near narrow grooves.
+pub const CONCAVE_EDGE_REACH: f64 = 0.02;
+
 /// A triangle mesh as the arbiter sees it: `f32` triangles in the mesh's
 /// shape frame, their bounds tree, and the shape frame's pose in the body
 /// frame. Cheap to clone (shared).
@@ -197,6 +219,8 @@ pub struct MeshSide {
     triangles: Arc<[[Vec3; 3]]>,
     /// Each triangle's open edges (by end positions, over the soup).
     edges: Arc<[ActiveEdges]>,
+    /// Each triangle's concave creases (likewise).
+    concave: Arc<[ActiveEdges]>,
     tree: Arc<TriangleBoundsTree>,
     offset: Vec3d,
     rotation: Quatd,
@@ -222,9 +246,11 @@ impl MeshSide {
             .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
             .collect();
         let edges = open_edges(&vertices, &soup).into();
+        let concave = concave_edges(&vertices, &soup).into();
         MeshSide {
             triangles,
             edges,
+            concave,
             tree,
             offset,
             rotation,
@@ -258,6 +284,7 @@ impl MeshSide {
         Core::mesh_triangle(
             t.map(|v| self.offset + self.rotation * promote(v)),
             self.edges[i],
+            self.concave[i],
         )
     }
 

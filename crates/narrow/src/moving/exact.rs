@@ -279,6 +279,12 @@ pub(crate) fn translation(
     if ma.turns() || mb.turns() {
         return None;
     }
+    // A triangle extended across a concave crease is no plain triangle:
+    // the advancement measures it.
+    let extended = |c: &Core| c.kind() == CoreKind::Triangle && c.points().len() > 3;
+    if extended(a) || extended(b) {
+        return None;
+    }
     let dt = end - start;
     let world = |c: &Core, m: &Motion| -> Vec<Vec3d> {
         c.points().iter().map(|p| m.point_at(start, p)).collect()

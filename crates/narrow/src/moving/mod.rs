@@ -50,7 +50,7 @@ mod motion;
 mod separation;
 mod toi;
 
-pub use self::core::{Core, CoreKind, MeshSide, MovingShape};
+pub use self::core::{Core, CoreKind, MeshSide, MovingShape, CONCAVE_EDGE_REACH};
 pub use bounds::swept_bounds;
 pub use domain::Refusal;
 pub use motion::Motion;

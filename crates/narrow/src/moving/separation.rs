@@ -167,7 +167,11 @@ const FACE_AXIS_COSINE: f64 = 0.999_847_695_156_391_2;
 /// [`FACE_AXIS_COSINE`] of it: the axis and its separation.
 fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
     let mut best = (axis, separation_along(&a.points, &b.points, &axis).0);
-    let faces = a.faces.iter().map(|f| *f).chain(b.faces.iter().map(|f| -*f));
+    let faces = a
+        .faces
+        .iter()
+        .map(|f| *f)
+        .chain(b.faces.iter().map(|f| -*f));
     for f in faces {
         if f.dot(&axis) > FACE_AXIS_COSINE {
             let s = separation_along(&a.points, &b.points, &f).0;

@@ -552,7 +552,9 @@ pub fn respond_contacts(
         .normal_velocities()
         .iter()
         .zip(contacts)
-        .any(|(x, c)| -(x + c.allowed_closing.max(0.0)) > (UNRESOLVED_FRACTION * fastest).max(floor));
+        .any(|(x, c)| {
+            -(x + c.allowed_closing.max(0.0)) > (UNRESOLVED_FRACTION * fastest).max(floor)
+        });
     if closing_left {
         return Err(ImpactError::NoOpening { contacts: n });
     }

@@ -97,6 +97,17 @@ pub(crate) enum CcdError {
         /// The limit.
         limit: u32,
     },
+    /// The island of the body took more events than its budget
+    /// (`run::event_budget`).
+    #[error("body {body}: {events} events in one island exceed its budget {limit}")]
+    EventLimit {
+        /// The slot of the body the last event involved.
+        body: usize,
+        /// The events taken.
+        events: u32,
+        /// The budget.
+        limit: u32,
+    },
     /// A set of simultaneous contacts that no impulse can open, or one too
     /// large to solve.
     #[error("body {body}: {contacts} simultaneous contacts cannot be resolved: {reason} (limit: {limit})")]
@@ -140,6 +151,7 @@ impl CcdError {
             | CcdError::TimeOfImpact { body, .. }
             | CcdError::ImpactLimit { body, .. }
             | CcdError::SubstepLimit { body, .. }
+            | CcdError::EventLimit { body, .. }
             | CcdError::Unresolvable { body, .. }
             | CcdError::NotRepresentable { body, .. }
             | CcdError::Impact { body, .. } => *body,

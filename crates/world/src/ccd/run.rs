@@ -225,7 +225,7 @@ pub(crate) struct Island<'c, 'a> {
 
 /// The most events one island may take (count): a generous multiple of its
 /// pairs and impacts, so that the loop ends even if a pair kept coming back
-/// at one instant; beyond it the step is refused as a sub-step limit.
+/// at one instant; beyond it the step is refused (`StepError::EventLimit`).
 pub(crate) fn event_budget(pairs: usize, movers: usize, max_impacts: u32) -> u64 {
     64 * (pairs as u64 + 1) + 4 * movers as u64 * (max_impacts as u64 + 1)
 }
@@ -512,9 +512,9 @@ impl<'c, 'a> Island<'c, 'a> {
             self.outcome.counts.events += 1;
             if taken > budget {
                 let a = &self.bodies[self.pairs[event.pair].a];
-                return Err(IslandFailure::Refused(CcdError::SubstepLimit {
+                return Err(IslandFailure::Refused(CcdError::EventLimit {
                     body: a.slot,
-                    substeps: taken.min(u32::MAX as u64) as u32,
+                    events: taken.min(u32::MAX as u64) as u32,
                     limit: budget.min(u32::MAX as u64) as u32,
                 }));
             }
