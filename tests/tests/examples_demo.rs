@@ -26,6 +26,9 @@ mod snapshot;
 #[path = "../../crates/parapet/examples/ccd_policy.rs"]
 mod ccd_policy;
 
+#[path = "../../crates/parapet/examples/filters_sensors.rs"]
+mod filters_sensors;
+
 use parapet::prelude::*;
 
 #[test]
@@ -222,4 +225,58 @@ fn ccd_policy_example_each_mode_does_what_it_says_and_the_dry_run_guides_the_fix
         "{}",
         lists[0][1]
     );
+}
+
+#[test]
+fn filters_sensors_example_keeps_filtered_pairs_apart_and_reports_every_sensor_event() {
+    filters_sensors::main().unwrap();
+    let run = filters_sensors::run().unwrap();
+    let t = &run.track;
+    let seen: Vec<(usize, BodyId, BodyId, SensorEventKind)> = run
+        .sensed
+        .iter()
+        .map(|(step, e)| (*step, e.sensor, e.body, e.kind))
+        .collect();
+    // The bullet reaches the line's face (29.995 m) with its 0.01 m radius
+    // after 3.985 m of the 8.33 m of step 1; the truck's front reaches the
+    // zone (x = 8) after 0.575 s (step 35) and its back leaves it (x = 12)
+    // after 1.375 s (step 83); the bar, 2.7 m behind, after 0.945 s and
+    // 1.545 s (steps 57 and 93).
+    assert_eq!(
+        seen,
+        vec![
+            (1, t.finish, t.bullet, SensorEventKind::Crossed),
+            (35, t.pit, t.truck, SensorEventKind::Entered),
+            (57, t.pit, t.bar, SensorEventKind::Entered),
+            (83, t.pit, t.truck, SensorEventKind::Left),
+            (93, t.pit, t.bar, SensorEventKind::Left),
+        ]
+    );
+    // 0.478 of the step, never later (the tolerance, 5e-5 m of 8.33 m,
+    // and the f32 fraction: 1e-5).
+    let crossing = run.sensed[0].1.time;
+    assert!(
+        crossing <= 3.985 / (500.0 / 60.0) + 1e-7 && crossing > 0.478 - 1e-5,
+        "{crossing}"
+    );
+    assert_eq!(run.filtered_contacts, 0);
+    assert!(run.debris_on_floor > 0);
+    // The machine slid as one: at the same speed, 2.7 m apart along x as
+    // at the start (each position rounds to f32 once per step: 120 steps
+    // of at most 1.9e-6 m at 16 to 32 m, for each body).
+    let (truck, bar) = (
+        t.world.body(t.truck).unwrap().position(),
+        t.world.body(t.bar).unwrap().position(),
+    );
+    assert!((truck.x - bar.x - 2.7).abs() < 5e-4, "{truck:?} {bar:?}");
+    assert_eq!(
+        t.world.body(t.truck).unwrap().linear_velocity().x,
+        t.world.body(t.bar).unwrap().linear_velocity().x
+    );
+    // The debris passed through each other and all rest on the floor (their
+    // half extent, 0.1 m, within the contact solver's slop of 5 mm).
+    for &d in &t.debris {
+        let z = t.world.body(d).unwrap().position().z;
+        assert!((z - 0.1).abs() < 5e-3, "debris at z = {z}");
+    }
 }

@@ -19,6 +19,7 @@ fn the_prelude_names_every_type_of_the_contract() {
     )> = None;
     let _: Option<(StepError, ShapeError, BodyError, WorldError)> = None;
     let _: Option<(CcdMode, CcdReport, BodyCcdStats, CcdRefusal)> = None;
+    let _: Option<(CollisionGroups, SensorEvent, SensorEventKind, WorldEvent)> = None;
     assert_eq!(CcdMode::default(), CcdMode::Inherit);
     assert_eq!(DISCRETE, CollisionDetection::default());
     assert_ne!(DISCRETE, SPHERE_MESH_CCD);

@@ -81,7 +81,7 @@ fn a_filtered_pair_never_exchanges_an_impulse_in_random_piles() {
                 rng.range_f32(-0.6, 0.6),
                 0.6 + 0.45 * k as f32,
             );
-            let body = if rng.next_u64() % 2 == 0 {
+            let body = if rng.next_u64().is_multiple_of(2) {
                 cube(0.25, at)
             } else {
                 RigidBody::new_dynamic(Shape::sphere(0.25).unwrap(), 1.0)

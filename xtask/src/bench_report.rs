@@ -1,6 +1,6 @@
 //! `cargo xtask bench-report [--quick]`: runs the criterion benches of
 //! `parapet-benches` (ccd_step, walkers, scaling, triangle_index, sweeps,
-//! ccd_policy, vs_rapier, toi),
+//! ccd_policy, vs_rapier, toi, filters),
 //! reads criterion's per-sample output (`target/criterion/**/new/sample.json`
 //! and `benchmark.json`) and the checks the benches record outside their
 //! timing, and writes the performance report: `ccd-performance.md` (machine,
@@ -19,6 +19,7 @@
 //! exponent is the least-squares slope of ln(median) against ln(size).
 
 mod cells;
+mod filters;
 mod parse;
 mod plot;
 mod policy;
@@ -31,7 +32,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 /// The benches run, in report order.
-pub const BENCHES: [&str; 8] = [
+pub const BENCHES: [&str; 9] = [
     "ccd_step",
     "walkers",
     "scaling",
@@ -40,6 +41,7 @@ pub const BENCHES: [&str; 8] = [
     "ccd_policy",
     "vs_rapier",
     "toi",
+    "filters",
 ];
 
 /// One benchmark's per-step times (ns), one per criterion sample.

@@ -1,5 +1,9 @@
 // parapet replay viewer: draws the bodies of a scene with their shapes at
 // the poses of a trajectory, with a timeline slider, play and pause.
+// Sensors are translucent; each sensor event (data.marks) is a small
+// marker where the body was when it entered (green), crossed (amber) or
+// left (blue) the sensor, shown from its step on, and the sensor glows in
+// the frames of its events.
 // Inputs: the JSON in <script id="replay-data"> (see crates/cli/src/view.rs)
 // and the global THREE (three.js, inlined before this script). World frame:
 // z up, as parapet's.
@@ -50,15 +54,23 @@
   }
 
   const groups = [];
+  const sensorMaterials = [];
   data.bodies.forEach(function (body, i) {
     const isMesh = body.shape.type === "mesh";
-    const color = isMesh ? new THREE.Color(0x8a8f7a) : new THREE.Color().setHSL((i * 0.137) % 1, 0.65, 0.55);
+    const color = body.sensor ? new THREE.Color(0x5fd3e8)
+      : isMesh ? new THREE.Color(0x8a8f7a) : new THREE.Color().setHSL((i * 0.137) % 1, 0.65, 0.55);
     const material = new THREE.MeshStandardMaterial({
       color: color,
       flatShading: isMesh || body.shape.type === "convex_hull",
-      side: isMesh ? THREE.DoubleSide : THREE.FrontSide,
+      side: isMesh || body.sensor ? THREE.DoubleSide : THREE.FrontSide,
       roughness: 0.8,
+      // A sensor stops nothing: drawn see-through, never hiding what is
+      // inside or behind it.
+      transparent: body.sensor,
+      opacity: body.sensor ? 0.25 : 1,
+      depthWrite: !body.sensor,
     });
+    sensorMaterials.push(body.sensor ? material : null);
     const shape = new THREE.Mesh(geometryOf(body.shape), material);
     shape.position.fromArray(body.offset_position);
     const q = body.offset_rotation; // [w, x, y, z]
@@ -74,8 +86,42 @@
       edges.quaternion.copy(shape.quaternion);
       group.add(edges);
     }
+    if (body.sensor) {
+      const edges = new THREE.LineSegments(
+        new THREE.EdgesGeometry(shape.geometry),
+        new THREE.LineBasicMaterial({ color: 0x5fd3e8, transparent: true, opacity: 0.8 })
+      );
+      edges.position.copy(shape.position);
+      edges.quaternion.copy(shape.quaternion);
+      group.add(edges);
+    }
     scene.add(group);
     groups.push(group);
+  });
+
+  // Sensor events: a marker at the body's origin interpolated between the
+  // frame before the event's step and the frame after it, at the step
+  // fraction (the straight path between two recorded poses).
+  const markColors = { entered: 0x58d66a, crossed: 0xffb000, left: 0x5b8cff };
+  const drawn = new THREE.Box3();
+  groups.forEach(function (g) { drawn.expandByObject(g); });
+  // Large enough to see at the scene's scale, even for a bullet.
+  const least = drawn.isEmpty() ? 0.05 : drawn.getSize(new THREE.Vector3()).length() / 200;
+  const marks = (data.marks || []).map(function (m) {
+    const a = ((m.frame - 1) * bodies + m.body) * 7, b = (m.frame * bodies + m.body) * 7;
+    const p = data.poses, f = m.fraction;
+    const at = new THREE.Vector3(
+      p[a] + (p[b] - p[a]) * f, p[a + 1] + (p[b + 1] - p[a + 1]) * f, p[a + 2] + (p[b + 2] - p[a + 2]) * f
+    );
+    const radius = Math.max(least, Math.min(0.5, 0.6 * data.bodies[m.body].size));
+    const marker = new THREE.Mesh(
+      new THREE.OctahedronGeometry(radius),
+      new THREE.MeshBasicMaterial({ color: markColors[m.kind] || 0xffffff })
+    );
+    marker.position.copy(at);
+    marker.visible = false;
+    scene.add(marker);
+    return { frame: m.frame, sensor: m.sensor, marker: marker };
   });
 
   // The camera looks at the centre of what moves in the shown frame (or of
@@ -129,6 +175,14 @@
       groups[b].position.set(p[o], p[o + 1], p[o + 2]);
       groups[b].quaternion.set(p[o + 4], p[o + 5], p[o + 6], p[o + 3]);
     }
+    const glowing = new Set();
+    marks.forEach(function (m) {
+      m.marker.visible = m.frame <= frame;
+      if (m.frame === frame) glowing.add(m.sensor);
+    });
+    sensorMaterials.forEach(function (material, b) {
+      if (material) material.opacity = glowing.has(b) ? 0.55 : 0.25;
+    });
     slider.value = frame;
     label.textContent = "step " + data.steps[frame] + "  t = " + data.times[frame].toFixed(4) + " s";
     place();
@@ -179,6 +233,10 @@
   window.addEventListener("resize", function () { resize(); show(frame); });
 
   resize();
-  show(0);
-  status.textContent = "drawn: frame 1 of " + frames + ", " + bodies + " bodies";
+  // `page.html#frame=N` opens at frame N (a link to a moment of the run).
+  const asked = /frame=(\d+)/.exec(window.location.hash);
+  show(asked ? Number(asked[1]) : 0);
+  const sensors = sensorMaterials.filter(function (m) { return m; }).length;
+  status.textContent = "drawn: frame " + (frame + 1) + " of " + frames + ", " + bodies + " bodies" +
+    (sensors ? ", " + sensors + " sensors, " + marks.length + " sensor events marked" : "");
 })();

@@ -11,10 +11,15 @@
 
 use std::path::Path;
 
+use parapet::ccd::CcdMode;
 use parapet::prelude::*;
 use parapet_cli::scene::{scene_from_world, write_scene};
 use parapet_scenes::terrain::HeightField;
 use parapet_scenes::{Measure, Scene};
+
+#[allow(dead_code)] // only its track is used here
+#[path = "../../parapet/examples/filters_sensors.rs"]
+mod filters_sensors;
 
 /// One example scene: its file stem and its JSON text.
 pub struct Example {
@@ -31,6 +36,18 @@ fn json(world: &PhysicsWorld, dt: f32, steps: usize, names: &[String]) -> Result
     let mut scene = scene_from_world(world, dt, steps as u64)?;
     for (body, name) in scene.bodies.iter_mut().zip(names) {
         body.name = Some(name.clone());
+    }
+    // The excluded pairs name the bodies by their default names
+    // (`body<index>`): give them the new ones.
+    for pair in &mut scene.ignored_pairs {
+        for name in pair.iter_mut() {
+            let index = name
+                .strip_prefix("body")
+                .and_then(|i| i.parse::<usize>().ok());
+            if let Some(new) = index.and_then(|i| names.get(i)) {
+                name.clone_from(new);
+            }
+        }
     }
     Ok(write_scene(&scene)?)
 }
@@ -91,6 +108,26 @@ fn crowd() -> Result<(PhysicsWorld, Vec<String>), Failure> {
     Ok((world, names))
 }
 
+/// The test track of the `filters_sensors` example (a tow truck and its
+/// bar excluded from each other, debris whose group ignores itself, a
+/// pit-lane zone and a 1 cm finish line as sensors, a bullet at 500 m/s),
+/// with a backstop behind the finish line that the bullet, swept
+/// continuously in this `DISCRETE` world, strikes instead of flying off.
+fn filters_track() -> Result<(PhysicsWorld, Vec<String>), Failure> {
+    let mut track = filters_sensors::track()?;
+    track.world.add_body(
+        RigidBody::new_static(Shape::cuboid(Vec3::new(0.5, 1.0, 1.0))?)
+            .with_position(Vec3::new(36.0, -5.0, 1.5)),
+    )?;
+    if let Some(bullet) = track.world.body_mut(track.bullet) {
+        bullet.set_ccd(CcdMode::Continuous);
+    }
+    let mut names = named(&["floor", "truck", "tow_bar"]);
+    names.extend((0..track.debris.len()).map(|k| format!("debris{k}")));
+    names.extend(named(&["pit_lane", "finish_line", "bullet", "backstop"]));
+    Ok((track.world, names))
+}
+
 /// Every example scene, in a fixed order.
 ///
 /// # Errors
@@ -120,6 +157,7 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
     // keeps rising at 2 m/s and the bus crosses.
     let crossroads = parapet_scenes::crossroads::crossroads(ccd, 600)?;
     let crash = parapet_scenes::car_crash::car_crash(ccd, 90)?;
+    let (filters, filters_names) = filters_track()?;
     Ok(vec![
         Example {
             stem: "tunneling",
@@ -176,6 +214,15 @@ pub fn examples() -> Result<Vec<Example>, Failure> {
                 kerb.dt,
                 kerb.steps,
                 &named(&["floor_and_kerb", "chassis"]),
+            )?,
+        },
+        Example {
+            stem: "filters_sensors",
+            text: json(
+                &filters,
+                filters_sensors::DT,
+                filters_sensors::STEPS,
+                &filters_names,
             )?,
         },
     ])

@@ -130,7 +130,7 @@ fn run_to_file(
     let out = File::create(&file).map_err(|e| format!("{}: cannot create: {e}", file.display()))?;
     let mut writer = TrajectoryWriter::new(BufWriter::new(out), dt).map_err(|e| e.to_string())?;
     let names = loaded.names.clone();
-    let outcome = run_scene(&mut loaded, dt, steps, |step, states| {
+    let outcome = run_scene(&mut loaded, dt, steps, |step, states, _| {
         writer.frame(step, &names, states)
     })
     .map_err(|e| format!("{}: {e}", file.display()))?;

@@ -9,16 +9,17 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use parapet::prelude::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+use parapet::prelude::{BodyId, CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
 
 use crate::batch::{run_batch, Shard};
 use crate::check::check_scene;
+use crate::events::{read_events, EventWriter};
 use crate::plot::{plot_positions, PositionSeries};
 use crate::run::{apply_settings, run_scene, step_time, Outcome, RunSettings};
 use crate::scene::{load_scene, KindName};
 use crate::snapshot::{read_snapshot, resume_from, write_snapshot, SnapshotFormat};
 use crate::trajectory::{read_trajectory, TrajectoryWriter};
-use crate::view::replay_html;
+use crate::view::{replay_html, sensor_marks};
 
 /// The command's exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,10 @@ pub enum Command {
         /// The trajectory CSV (default: standard output).
         #[arg(long, value_name = "TRAJ.csv")]
         out: Option<PathBuf>,
+        /// Every step's contact and sensor events as CSV (one row per
+        /// event, in the world's order).
+        #[arg(long, value_name = "EVENTS.csv")]
+        events: Option<PathBuf>,
         /// An SVG plot of the moving bodies' positions over time.
         #[arg(long, value_name = "PLOT.svg")]
         plot: Option<PathBuf>,
@@ -142,13 +147,19 @@ pub enum Command {
         #[command(flatten)]
         step: StepArgs,
     },
-    /// Write a self-contained HTML page replaying a trajectory in 3D.
+    /// Write a self-contained HTML page replaying a trajectory in 3D
+    /// (sensors drawn translucent; with `--events`, where bodies entered,
+    /// crossed or left a sensor marked).
     View {
         /// The trajectory CSV of `parapet run`.
         trajectory: PathBuf,
         /// The scene it was run from (for the shapes).
         #[arg(long)]
         scene: PathBuf,
+        /// The events CSV of the same run (`parapet run --events`): its
+        /// sensor events are marked where they happened.
+        #[arg(long, value_name = "EVENTS.csv")]
+        events: Option<PathBuf>,
         /// The page to write.
         #[arg(long, value_name = "replay.html")]
         out: PathBuf,
@@ -174,6 +185,7 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             scene,
             step,
             out,
+            events,
             plot,
             snapshot,
             from_snapshot,
@@ -182,6 +194,7 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             &step,
             &RunOutputs {
                 out: out.as_deref(),
+                events: events.as_deref(),
                 plot: plot.as_deref(),
                 snapshot: snapshot.as_deref(),
                 from_snapshot: from_snapshot.as_deref(),
@@ -198,8 +211,9 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::View {
             trajectory,
             scene,
+            events,
             out,
-        } => view(&trajectory, &scene, &out),
+        } => view(&trajectory, &scene, events.as_deref(), &out),
     };
     status as i32
 }
@@ -212,6 +226,7 @@ fn bad(message: impl std::fmt::Display) -> ExitStatus {
 /// The files of `parapet run` besides the scene.
 struct RunOutputs<'a> {
     out: Option<&'a Path>,
+    events: Option<&'a Path>,
     plot: Option<&'a Path>,
     snapshot: Option<&'a Path>,
     from_snapshot: Option<&'a Path>,
@@ -250,6 +265,15 @@ fn run(scene: &Path, step: &StepArgs, files: &RunOutputs<'_>) -> ExitStatus {
         Ok(w) => w,
         Err(e) => return bad(e),
     };
+    let mut events = match files.events.map(|path| {
+        File::create(path)
+            .map_err(|e| format!("{}: cannot create: {e}", path.display()))
+            .and_then(|f| EventWriter::new(BufWriter::new(f), dt).map_err(|e| e.to_string()))
+    }) {
+        None => None,
+        Some(Ok(w)) => Some(w),
+        Some(Err(e)) => return bad(e),
+    };
     let moving: Vec<bool> = loaded
         .scene
         .bodies
@@ -258,9 +282,18 @@ fn run(scene: &Path, step: &StepArgs, files: &RunOutputs<'_>) -> ExitStatus {
         .collect();
     let mut series = PositionSeries::new(&loaded.names, &moving);
     let names = loaded.names.clone();
-    let outcome = run_scene(&mut loaded, dt, steps, |i, states| {
+    let ids = loaded.ids.clone();
+    let name_of = |id: BodyId| {
+        ids.iter()
+            .position(|&i| i == id)
+            .map_or_else(|| format!("{id:?}"), |k| names[k].clone())
+    };
+    let outcome = run_scene(&mut loaded, dt, steps, |i, states, stepped| {
         if plot.is_some() {
             series.push(step_time(i, dt), states);
+        }
+        if let Some(w) = events.as_mut() {
+            w.step(i, stepped, &name_of)?;
         }
         writer.frame(i, &names, states)
     });
@@ -270,6 +303,9 @@ fn run(scene: &Path, step: &StepArgs, files: &RunOutputs<'_>) -> ExitStatus {
     };
     if let Err(e) = writer.finish() {
         return bad(format!("cannot write the trajectory: {e}"));
+    }
+    if let Some(Err(e)) = events.map(EventWriter::finish) {
+        return bad(format!("cannot write the events: {e}"));
     }
     if let Some(path) = plot {
         let title = scene
@@ -350,7 +386,7 @@ fn check(scene: &Path, step: &StepArgs) -> ExitStatus {
     }
 }
 
-fn view(trajectory: &Path, scene: &Path, out: &Path) -> ExitStatus {
+fn view(trajectory: &Path, scene: &Path, events: Option<&Path>, out: &Path) -> ExitStatus {
     let loaded = match load_scene(scene) {
         Ok(loaded) => loaded,
         Err(e) => return bad(e),
@@ -359,10 +395,20 @@ fn view(trajectory: &Path, scene: &Path, out: &Path) -> ExitStatus {
         Ok(frames) => frames,
         Err(e) => return bad(e),
     };
+    let marks = match events {
+        None => Vec::new(),
+        Some(path) => match read_events(path) {
+            Ok(rows) => match sensor_marks(&frames, &rows) {
+                Ok(marks) => marks,
+                Err(e) => return bad(format!("{}:0:0: (file): {e}", path.display())),
+            },
+            Err(e) => return bad(e),
+        },
+    };
     let title = scene
         .file_stem()
         .map_or_else(|| "scene".into(), |s| s.to_string_lossy());
-    let html = match replay_html(&title, &loaded, &frames) {
+    let html = match replay_html(&title, &loaded, &frames, &marks) {
         Ok(html) => html,
         Err(e) => return bad(format!("{}:0:0: (file): {e}", trajectory.display())),
     };

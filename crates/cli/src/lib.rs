@@ -7,6 +7,7 @@
 //! | [`run`] | stepping a scene and observing every body's state |
 //! | [`snapshot`] | world snapshots for `run --snapshot` and `--from-snapshot` |
 //! | [`trajectory`] | the trajectory CSV (`step,time,body,name,x,...,wz`): write and read |
+//! | [`events`] | the events CSV (`step,time,fraction,event,a,b,...`): each step's contact and sensor events |
 //! | [`plot`] | the SVG plot of positions over time |
 //! | [`batch`] | shards of scene lists, run in parallel, with a summary |
 //! | [`browser`] | finding a headless Chromium for the replay page |
@@ -20,6 +21,7 @@ pub mod batch;
 pub mod browser;
 pub mod check;
 pub mod cli;
+pub mod events;
 pub mod plot;
 pub mod run;
 pub mod scene;

@@ -1,6 +1,8 @@
 //! Running a scene: its world stepped `steps` times by `dt`, the state of
 //! every body observed before the first step (step 0) and after each
-//! successful step. A refused step ends the run: the world is as it was
+//! successful step, with that step's events (drained: the command is the
+//! one consumer of a step's events, so a world it saves records them as
+//! handed over). A refused step ends the run: the world is as it was
 //! before that step (the step's own contract), and the outcome says which
 //! step and why.
 
@@ -97,8 +99,9 @@ pub fn step_time(step: u64, dt: f32) -> f32 {
 }
 
 /// Steps `loaded.world` `steps` times by `dt`, calling `observe(step,
-/// states)` for step 0 and after each successful step, with the states of
-/// `loaded.ids` in order.
+/// states, events)` for step 0 (no events) and after each successful step,
+/// with the states of `loaded.ids` in order and the step's contact and
+/// sensor events in the world's order ([`PhysicsWorld::drain_events`]).
 ///
 /// # Errors
 /// The first error of `observe` (writing a trajectory, say); the world is
@@ -107,10 +110,10 @@ pub fn run_scene<E>(
     loaded: &mut LoadedScene,
     dt: f32,
     steps: u64,
-    mut observe: impl FnMut(u64, &[BodyState]) -> Result<(), E>,
+    mut observe: impl FnMut(u64, &[BodyState], &[WorldEvent]) -> Result<(), E>,
 ) -> Result<Outcome, E> {
     let mut states = Vec::with_capacity(loaded.ids.len());
-    let mut record = |step: u64, world: &PhysicsWorld, states: &mut Vec<BodyState>| {
+    let mut record = |step: u64, world: &mut PhysicsWorld, states: &mut Vec<BodyState>| {
         states.clear();
         states.extend(
             loaded
@@ -118,9 +121,14 @@ pub fn run_scene<E>(
                 .iter()
                 .filter_map(|&id| world.body(id).map(BodyState::of)),
         );
-        observe(step, states)
+        let events = if step == 0 {
+            Vec::new()
+        } else {
+            world.drain_events()
+        };
+        observe(step, states, &events)
     };
-    record(0, &loaded.world, &mut states)?;
+    record(0, &mut loaded.world, &mut states)?;
     for step in 1..=steps {
         if let Err(error) = loaded.world.step(dt) {
             return Ok(Outcome::StepFailed {
@@ -128,7 +136,7 @@ pub fn run_scene<E>(
                 error,
             });
         }
-        record(step, &loaded.world, &mut states)?;
+        record(step, &mut loaded.world, &mut states)?;
     }
     Ok(Outcome::Completed { steps })
 }

@@ -6,10 +6,14 @@
 //!
 //! The shapes come from the scene file (mesh and hull triangles from the
 //! built shapes); the poses from the trajectory. Both must list the same
-//! bodies, in the same order, under the same names.
+//! bodies, in the same order, under the same names. Sensors are drawn
+//! translucent; the sensor events of the run's events file, when given,
+//! become marks ([`sensor_marks`]): where the body was when it entered,
+//! crossed or left the sensor, shown from that step on.
 
 use serde::Serialize;
 
+use crate::events::EventRow;
 use crate::scene::build::build_shape;
 use crate::scene::{FieldPath, KindName, LoadedScene};
 use crate::trajectory::Trajectory;
@@ -52,7 +56,25 @@ struct BodyData {
     offset_position: [f32; 3],
     offset_rotation: [f32; 4],
     moving: bool,
+    sensor: bool,
     size: f64,
+}
+
+/// One sensor event to mark on the replay page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mark {
+    /// The frame (index into the trajectory's frames) whose step the event
+    /// happened in: the mark is placed between the frame before it and
+    /// this one, and shown from this one on.
+    pub frame: usize,
+    /// The fraction of the step.
+    pub fraction: f32,
+    /// `entered`, `crossed` or `left`.
+    pub kind: &'static str,
+    /// The sensor, by body index.
+    pub sensor: usize,
+    /// The body that entered, crossed or left it, by body index.
+    pub body: usize,
 }
 
 #[derive(Serialize)]
@@ -64,6 +86,7 @@ struct ReplayData {
     bodies: Vec<BodyData>,
     /// Per frame, per body: x, y, z, qw, qx, qy, qz.
     poses: Vec<f32>,
+    marks: Vec<Mark>,
 }
 
 fn shape_data(shape: &Shape) -> ShapeData {
@@ -99,8 +122,51 @@ fn shape_data(shape: &Shape) -> ShapeData {
 #[error("{0}")]
 pub struct Mismatch(pub String);
 
+/// The marks of the sensor events among `rows` (an events file of the run
+/// that wrote `trajectory`; contacts are not marked), in file order.
+///
+/// # Errors
+/// A sensor event that names a body the trajectory does not hold, or a
+/// step that is not one of its frames (after the first).
+pub fn sensor_marks(trajectory: &Trajectory, rows: &[EventRow]) -> Result<Vec<Mark>, Mismatch> {
+    let index = |name: &str| {
+        trajectory
+            .names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| {
+                Mismatch(format!(
+                    "the events name `{name}`, not a body of the trajectory"
+                ))
+            })
+    };
+    rows.iter()
+        .filter(|r| r.kind.is_sensor())
+        .map(|r| {
+            let frame = trajectory
+                .steps
+                .iter()
+                .position(|&s| s == r.step)
+                .filter(|&f| f > 0 && trajectory.steps[f - 1] + 1 == r.step)
+                .ok_or_else(|| {
+                    Mismatch(format!(
+                        "the events' step {} is not a step of the trajectory",
+                        r.step
+                    ))
+                })?;
+            Ok(Mark {
+                frame,
+                fraction: r.fraction,
+                kind: r.kind.name(),
+                sensor: index(&r.a)?,
+                body: index(&r.b)?,
+            })
+        })
+        .collect()
+}
+
 /// The replay page of `trajectory` with the shapes of `loaded`, titled
-/// `title`.
+/// `title`, with `marks` ([`sensor_marks`]).
 ///
 /// # Errors
 /// The trajectory's bodies are not the scene's (count or names), or it has
@@ -109,6 +175,7 @@ pub fn replay_html(
     title: &str,
     loaded: &LoadedScene,
     trajectory: &Trajectory,
+    marks: &[Mark],
 ) -> Result<String, Mismatch> {
     if trajectory.steps.is_empty() {
         return Err(Mismatch("the trajectory has no rows".to_owned()));
@@ -131,6 +198,7 @@ pub fn replay_html(
             offset_position: position.map_or([0.0; 3], |p| [p.x, p.y, p.z]),
             offset_rotation: q.map_or([1.0, 0.0, 0.0, 0.0], |q| [q.w, q.i, q.j, q.k]),
             moving: spec.kind != KindName::Static,
+            sensor: body.is_some_and(|b| b.is_sensor()),
             size: shape.bounding_radius(),
             shape: shape_data(&shape),
         });
@@ -155,6 +223,7 @@ pub fn replay_html(
         times: trajectory.times.clone(),
         bodies,
         poses,
+        marks: marks.to_vec(),
     };
     let json = serde_json::to_string(&data).map_err(|e| Mismatch(e.to_string()))?;
     Ok(page(title, &json))

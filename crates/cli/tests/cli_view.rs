@@ -1,7 +1,9 @@
 //! `parapet view` end to end: the replay page is self-contained (no markup
 //! that loads anything, no URL other than identifiers and texts of the
 //! bundled three.js), and headless Chromium, with every host name made
-//! unresolvable, loads it from a file and draws a frame of the scene.
+//! unresolvable, loads it from a file and draws a frame of the scene; with
+//! a run's events, it draws the sensors translucent and marks where a body
+//! crossed one.
 //!
 //! The browser test finds Chromium by the standard means
 //! (`parapet_cli::browser::find_chromium`: the `CHROME` variable, `PATH`,
@@ -226,6 +228,112 @@ fn headless_chromium_draws_the_replay_offline() {
     // shade into many colours; a blank or flat page has none.
     assert!(drawn * 20 > total, "{drawn} of {total} pixels drawn");
     assert!(colours.len() >= 8, "{} colours", colours.len());
+}
+
+/// The pixels of the 3D view (above the 48 px control bar) of a PNG
+/// screenshot, with their channel count.
+fn view_pixels(shot: &Path) -> (Vec<u8>, usize) {
+    let decoder = png::Decoder::new(std::fs::File::open(shot).expect("the screenshot"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    let channels = info.color_type.samples();
+    assert!(
+        channels >= 3 && info.bit_depth == png::BitDepth::Eight,
+        "{info:?}"
+    );
+    let rows = (info.height as usize).saturating_sub(48);
+    pixels.truncate(rows * info.line_size);
+    (pixels, channels)
+}
+
+#[test]
+fn the_replay_draws_sensors_translucent_and_marks_a_crossing() {
+    let dir = common::fresh_dir("cli_view_sensors");
+    let scene = scenes_dir()
+        .join("filters_sensors.json")
+        .display()
+        .to_string();
+    let (csv, events) = (dir.join("t.csv"), dir.join("e.csv"));
+    let html = dir.join("replay.html");
+    let run = parapet_str(&[
+        "run",
+        &scene,
+        "--steps",
+        "60",
+        "--out",
+        &csv.display().to_string(),
+        "--events",
+        &events.display().to_string(),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let view = parapet_str(&[
+        "view",
+        &csv.display().to_string(),
+        "--scene",
+        &scene,
+        "--events",
+        &events.display().to_string(),
+        "--out",
+        &html.display().to_string(),
+    ]);
+    assert_eq!(
+        view.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&view.stderr)
+    );
+    let page = std::fs::read_to_string(&html).expect("the page");
+    // The two sensors (the pit lane and the finish line) and nothing else.
+    assert_eq!(page.matches("\"sensor\":true").count(), 2);
+    // In 60 steps: the bullet crossed the line in step 1 (frame 1), the
+    // truck entered the pit lane in step 35, its bar in step 57.
+    assert!(
+        page.contains(
+            "{\"frame\":1,\"fraction\":0.47820005,\"kind\":\"crossed\",\"sensor\":10,\"body\":11}"
+        ),
+        "{}",
+        &page[page.find("\"marks\"").unwrap_or(0)..][..300.min(page.len())]
+    );
+    // Opened at frame 1 (`#frame=1`), the page draws the crossing's amber
+    // marker on the finish line.
+    let url = format!(
+        "file://{}#frame=1",
+        html.canonicalize().expect("the page").display()
+    );
+    let dom = chromium(
+        &dir.join("profile-dom"),
+        &["--dump-dom".into(), url.clone()],
+    );
+    assert!(
+        dom.contains("drawn: frame 2 of 61, 13 bodies, 2 sensors, 3 sensor events marked"),
+        "{}",
+        &dom[dom.len().saturating_sub(600)..]
+    );
+    let shot = dir.join("replay.png");
+    chromium(
+        &dir.join("profile-shot"),
+        &[format!("--screenshot={}", shot.display()), url],
+    );
+    let (view, channels) = view_pixels(&shot);
+    // The marker is drawn unlit in 0xffb000; no other surface of the scene
+    // comes within 40 of it on every channel (the floor is lit red-grey,
+    // the sensors cyan, the bodies of other hues).
+    let amber = view
+        .chunks_exact(channels)
+        .filter(|px| {
+            px[..3]
+                .iter()
+                .zip([0xff, 0xb0, 0x00])
+                .all(|(&c, a)| c.abs_diff(a) <= 40)
+        })
+        .count();
+    assert!(amber >= 4, "{amber} amber pixels");
 }
 
 #[test]

@@ -46,6 +46,7 @@ fn every_example_scene_runs_all_its_steps() -> Result<(), Box<dyn std::error::Er
         "crossroads",
         "crowd",
         "fast_box_wall",
+        "filters_sensors",
         "struck_stack",
         "tunneling",
         "walker_on_terrain",

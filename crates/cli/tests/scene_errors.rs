@@ -332,3 +332,26 @@ fn damaged_files_are_refused_without_panicking() {
         }
     }
 }
+
+/// An excluded pair that names no body is refused at its name, also in a
+/// scene without bodies (it used to index the empty body list); a pair of a
+/// body with itself is refused at the pair.
+#[test]
+fn excluded_pairs_name_bodies_of_the_scene() {
+    let text = r#"{ "format": "parapet-scene/1", "dt": 0.01, "steps": 1, "bodies": [],
+  "ignored_pairs": [["truck", "bar"]] }"#;
+    let e = refuse(text);
+    assert_at(&e, text, 2, "\"truck\"", "ignored_pairs[0][0]");
+    assert!(
+        e.to_string().contains("`truck` names no body of the scene"),
+        "{e}"
+    );
+    let text = scene_with(BALL).replacen(
+        "\n  ]\n}",
+        "\n  ],\n  \"ignored_pairs\": [[\"ball\", \"ball\"]]\n}",
+        1,
+    );
+    let e = refuse(&text);
+    assert_eq!(e.field, "ignored_pairs[0]", "{e}");
+    assert!(e.to_string().contains("with itself"), "{e}");
+}

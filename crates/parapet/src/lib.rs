@@ -10,7 +10,7 @@
 //! | [`math`] | `Vec3`, `Mat3`, `Quat` (f32 storage), f64 counterparts, outward rounding, exact signs; re-exports `nalgebra` |
 //! | [`shape`] | [`Shape`](shape::Shape), [`Material`](shape::Material), [`MassProperties`](shape::MassProperties), triangles and bounds |
 //! | [`body`] | [`RigidBody`](body::RigidBody), [`BodyKind`](body::BodyKind), [`BodyId`](body::BodyId), [`BodyError`](body::BodyError) |
-//! | [`collide`] | narrow-phase contacts, ray casts, continuous sweeps and the world's contact reports |
+//! | [`collide`] | narrow-phase contacts, ray casts, continuous sweeps and the world's contact and sensor reports |
 //! | [`world`] | [`PhysicsWorld`](world::PhysicsWorld): bodies, the step, events, rays, errors |
 //! | [`ccd`] | the collision-detection mode: [`CollisionDetection`](ccd::CollisionDetection), [`DISCRETE`](ccd::DISCRETE), [`SPHERE_MESH_CCD`](ccd::SPHERE_MESH_CCD), the per-body [`CcdMode`](ccd::CcdMode), the step's [`CcdReport`](ccd::CcdReport) and the dry run's [`CcdRefusal`](ccd::CcdRefusal) |
 //! | `snapshot` | (feature `serde`) world snapshots: JSON and CBOR, read back to the same bits |
@@ -179,7 +179,9 @@ pub mod collide {
         time_of_impact, Motion, TimeOfImpact, ToiError, ToiOptions, TOI_DISTANCE_TOLERANCE,
         TOI_MAX_ITERATIONS,
     };
-    pub use parapet_world::{ContactEvent, ContactKind, RayHit, CONTACT_MARGIN};
+    pub use parapet_world::{
+        ContactEvent, ContactKind, RayHit, SensorEvent, SensorEventKind, WorldEvent, CONTACT_MARGIN,
+    };
 
     /// Contact manifolds between two placed shapes ([`shapes`](contact::shapes)),
     /// a shape and one one-sided triangle ([`shape_triangle`](contact::shape_triangle))
@@ -209,9 +211,10 @@ pub mod world {
         CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
     pub use parapet_world::{
-        BodyId, ContactEvent, ContactKind, PhysicsWorld, RayError, RayHit, StepError, WorldError,
-        CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN, DEFAULT_CCD_MAX_IMPACTS,
-        DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,
+        BodyId, ContactEvent, ContactKind, PhysicsWorld, RayError, RayHit, SensorEvent,
+        SensorEventKind, StepError, WorldError, WorldEvent, CCD_MAX_IMPACTS_LIMIT,
+        CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN, DEFAULT_CCD_MAX_IMPACTS, DEFAULT_CCD_MAX_SUBSTEPS,
+        DEFAULT_GRAVITY,
     };
 }
 
@@ -280,7 +283,9 @@ pub mod prelude {
     pub use crate::ccd::{
         BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
-    pub use crate::collide::{ContactEvent, ContactKind, RayHit};
+    pub use crate::collide::{
+        ContactEvent, ContactKind, RayHit, SensorEvent, SensorEventKind, WorldEvent,
+    };
     pub use crate::math::{Mat3, Quat, Vec3};
     pub use crate::shape::{MassProperties, Material, Shape, ShapeError};
     pub use crate::world::{PhysicsWorld, RayError, StepError, WorldError};

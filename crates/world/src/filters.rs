@@ -8,8 +8,9 @@
 //! One predicate, [`PhysicsWorld::pair_interacts`], answers for every place
 //! a pair can meet (discrete contacts, the continuous step's candidates,
 //! sensors); ray casts apply the groups rule to the ray's own groups. The
-//! exclusions are a sorted set of id pairs (lower id first), so the
-//! predicate costs one set lookup only when the set is not empty.
+//! exclusions are a sorted set of id pairs (lower id first) with, per
+//! slot, the ids its body is excluded with, so the predicate reads two
+//! short lists (empty for a body with no exclusion), never the whole set.
 //!
 //! # Source
 //! docs/physics.md, "Filters and sensors".
@@ -24,9 +25,24 @@ use parapet_solver::RigidBody;
 use crate::{BodyId, PhysicsWorld, WorldError};
 
 /// The pairs a world excludes from interacting, each stored once, lower id
-/// first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct IgnoredPairs(BTreeSet<(BodyId, BodyId)>);
+/// first, and per slot the ids its body is excluded with: a pair is
+/// answered from the two slots' short lists (empty for almost every body),
+/// never by a search of the whole set.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IgnoredPairs {
+    pairs: BTreeSet<(BodyId, BodyId)>,
+    /// Per slot, the bodies the body in it is excluded with.
+    partners: Vec<Vec<BodyId>>,
+}
+
+impl PartialEq for IgnoredPairs {
+    fn eq(&self, other: &Self) -> bool {
+        // `partners` is a function of `pairs`, its length and order aside.
+        self.pairs == other.pairs
+    }
+}
+
+impl Eq for IgnoredPairs {}
 
 /// The pair's key: lower id first.
 fn key(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
@@ -34,27 +50,68 @@ fn key(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 }
 
 impl IgnoredPairs {
+    /// The bodies `id`'s slot is excluded with (empty for most).
+    fn partners_of(&self, id: BodyId) -> &[BodyId] {
+        self.partners
+            .get(id.index() as usize)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The partner list of `id`'s slot, grown to reach it.
+    fn partners_mut(&mut self, id: BodyId) -> &mut Vec<BodyId> {
+        let slot = id.index() as usize;
+        if self.partners.len() <= slot {
+            self.partners.resize_with(slot + 1, Vec::new);
+        }
+        &mut self.partners[slot]
+    }
+
+    /// Excludes the pair (no change when it already is).
+    fn insert(&mut self, a: BodyId, b: BodyId) {
+        if self.pairs.insert(key(a, b)) {
+            self.partners_mut(a).push(b);
+            self.partners_mut(b).push(a);
+        }
+    }
+
+    /// Lets the pair interact again (no change when it was not excluded).
+    fn remove(&mut self, a: BodyId, b: BodyId) {
+        if self.pairs.remove(&key(a, b)) {
+            self.partners_mut(a).retain(|&p| p != b);
+            self.partners_mut(b).retain(|&p| p != a);
+        }
+    }
+
     /// Whether the pair is excluded.
     pub(crate) fn contains(&self, a: BodyId, b: BodyId) -> bool {
-        !self.0.is_empty() && self.0.contains(&key(a, b))
+        let (pa, pb) = (self.partners_of(a), self.partners_of(b));
+        if pa.len() <= pb.len() {
+            pa.contains(&b)
+        } else {
+            pb.contains(&a)
+        }
     }
 
     /// Forgets every pair that names `id` (a removed body).
     pub(crate) fn forget(&mut self, id: BodyId) {
-        if !self.0.is_empty() {
-            self.0.retain(|&(a, b)| a != id && b != id);
+        for other in self.partners_of(id).to_vec() {
+            self.remove(id, other);
         }
     }
 
     /// The pairs in order (lower id first in each, pairs ascending).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
-        self.0.iter().copied()
+        self.pairs.iter().copied()
     }
 
     /// The set of `pairs` (each put lower id first).
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (BodyId, BodyId)>) -> Self {
-        Self(pairs.into_iter().map(|(a, b)| key(a, b)).collect())
+        let mut set = Self::default();
+        for (a, b) in pairs {
+            set.insert(a, b);
+        }
+        set
     }
 }
 
@@ -83,7 +140,7 @@ impl PhysicsWorld {
     /// [`WorldError::SameBody`] when `a == b`; the world is then unchanged.
     pub fn ignore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
-        self.ignored_pairs.0.insert(key(a, b));
+        self.ignored_pairs.insert(a, b);
         Ok(())
     }
 
@@ -95,7 +152,7 @@ impl PhysicsWorld {
     /// As [`PhysicsWorld::ignore_pair`]; the world is then unchanged.
     pub fn restore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
-        self.ignored_pairs.0.remove(&key(a, b));
+        self.ignored_pairs.remove(a, b);
         Ok(())
     }
 
@@ -161,5 +218,50 @@ mod tests {
         w.restore_pair(b, a).unwrap();
         assert!(!w.is_pair_ignored(a, b));
         w.restore_pair(a, b).unwrap();
+    }
+
+    /// The per-slot partner lists follow the set: each slot lists exactly
+    /// the bodies its body is excluded with, after exclusions,
+    /// restorations, removals and a rebuild from the list; a body in a
+    /// reused slot inherits no exclusion.
+    #[test]
+    fn slot_partners_follow_the_excluded_pairs() {
+        let mut w = PhysicsWorld::new();
+        let ids: Vec<BodyId> = (0..4).map(|_| w.add_body(ball()).unwrap()).collect();
+        let listed = |w: &PhysicsWorld| {
+            let p = &w.ignored_pairs;
+            ids.iter().all(|&id| {
+                let mut from_set: Vec<BodyId> = p
+                    .iter()
+                    .filter_map(|(a, b)| (a == id).then_some(b).or((b == id).then_some(a)))
+                    .collect();
+                let mut stored = p.partners_of(id).to_vec();
+                from_set.sort_unstable();
+                stored.sort_unstable();
+                from_set == stored
+            })
+        };
+        w.ignore_pair(ids[0], ids[1]).unwrap();
+        w.ignore_pair(ids[0], ids[2]).unwrap();
+        w.ignore_pair(ids[2], ids[0]).unwrap();
+        w.ignore_pair(ids[3], ids[1]).unwrap();
+        assert!(listed(&w));
+        w.restore_pair(ids[1], ids[0]).unwrap();
+        w.restore_pair(ids[1], ids[0]).unwrap();
+        assert!(listed(&w));
+        let rebuilt = IgnoredPairs::from_pairs(w.ignored_pairs.iter());
+        assert_eq!(rebuilt, w.ignored_pairs);
+        for &id in &ids {
+            assert_eq!(rebuilt.partners_of(id), w.ignored_pairs.partners_of(id));
+        }
+        w.remove_body(ids[0]).unwrap();
+        assert!(listed(&w));
+        assert!(w.ignored_pairs.partners_of(ids[0]).is_empty());
+        assert!(w.ignored_pairs.partners_of(ids[2]).is_empty());
+        let reused = w.add_body(ball()).unwrap();
+        assert_eq!(reused.index(), ids[0].index());
+        assert!(!w.is_pair_ignored(reused, ids[2]));
+        assert!(w.is_pair_ignored(ids[1], ids[3]) && w.is_pair_ignored(ids[3], ids[1]));
+        assert!(!w.is_pair_ignored(ids[1], ids[2]));
     }
 }

@@ -30,6 +30,7 @@ mod event;
 mod filters;
 mod mesh_index;
 mod ray;
+mod sensors;
 mod shape_pose;
 #[cfg(feature = "serde")]
 pub mod snapshot;
@@ -41,6 +42,7 @@ pub use ccd::{CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_ME
 pub use error::{StepError, WorldError};
 pub use event::{ContactEvent, ContactKind, RayHit};
 pub use ray::RayError;
+pub use sensors::{SensorEvent, SensorEventKind, WorldEvent};
 pub use step::check::CHECK_CCD_DEFAULT_DT;
 pub use world::{
     PhysicsWorld, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, DEFAULT_CCD_MAX_IMPACTS,

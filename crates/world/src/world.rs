@@ -21,7 +21,7 @@ use crate::ccd::{CollisionDetection, DISCRETE};
 use crate::contact_cache::ContactCache;
 use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
-use crate::{BodyId, ContactEvent, WorldError};
+use crate::{BodyId, ContactEvent, SensorEvent, WorldError};
 
 /// The default gravity (m/s², world): (0, 0, -9.8), a z-up world (see
 /// docs/physics.md, "Frames and units").
@@ -91,6 +91,10 @@ pub struct PhysicsWorld {
     pub(crate) order: Vec<u32>,
     pub(crate) next_generation: u64,
     pub(crate) events: Vec<ContactEvent>,
+    /// The last successful step's sensor events (crate::sensors).
+    pub(crate) sensor_events: Vec<SensorEvent>,
+    /// Whether the last step's events were handed over by `drain_events`.
+    pub(crate) events_drained: bool,
     pub(crate) contact_count: usize,
     pub(crate) meshes: MeshIndex,
     /// Each body's moving shape for the continuous step, per slot; never
@@ -182,6 +186,8 @@ impl PhysicsWorld {
             order: Vec::new(),
             next_generation: 1,
             events: Vec::new(),
+            sensor_events: Vec::new(),
+            events_drained: false,
             contact_count: 0,
             meshes: MeshIndex::default(),
             ccd_shapes: ShapeCache::default(),

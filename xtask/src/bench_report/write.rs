@@ -116,6 +116,7 @@ pub fn report(run: &Run, root: &Path, out: &Path) -> std::io::Result<PathBuf> {
     super::policy::section(run, &mut md, 6);
     super::versus::versus_section(run, &mut md);
     super::toi::toi_section(run, &mut md, 8);
+    super::filters::section(run, &mut md, 9);
 
     let mut csv = csv::Writer::from_path(out.join("ccd-performance.csv"))?;
     csv.write_record(["id", "median_ns", "min_ns", "max_ns", "samples"])?;

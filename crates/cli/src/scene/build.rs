@@ -102,7 +102,7 @@ pub fn build_scene(scene: SceneFile) -> Result<LoadedScene, FieldError> {
     }
     for (k, pair) in scene.ignored_pairs.iter().enumerate() {
         let path = root.key("ignored_pairs").index(k);
-        let mut pair_ids = [ids[0]; 2];
+        let mut pair_ids = Vec::with_capacity(2);
         for (side, name) in pair.iter().enumerate() {
             let Some(at) = names.iter().position(|n| n == name) else {
                 return Err(FieldError::new(
@@ -110,7 +110,7 @@ pub fn build_scene(scene: SceneFile) -> Result<LoadedScene, FieldError> {
                     format!("`{name}` names no body of the scene"),
                 ));
             };
-            pair_ids[side] = ids[at];
+            pair_ids.push(ids[at]);
         }
         world
             .ignore_pair(pair_ids[0], pair_ids[1])

@@ -5,7 +5,8 @@
 //! A snapshot holds everything the next step reads: the configuration, every
 //! body with its id and generation, the free slots and the insertion
 //! counter, the mesh snapshots, the pending forces and torques and the CCD
-//! mode (part of each body), the last step's events, contact count, turning
+//! mode (part of each body), the last step's contact and sensor events
+//! (and whether they were drained), contact count, turning
 //! sub-steps, continuous-stage report with per-body stats, work counters and
 //! length, and the warm-starting contact cache. The mesh index is rebuilt on load (the
 //! same deterministic build, so the same tree); the classification cache and

@@ -6,7 +6,8 @@
 //! configuration, the body slots with their ids and mesh snapshots, the free
 //! list and the insertion order, the insertion counter, the last step's
 //! events, contact count, continuous-stage report (with its per-body stats)
-//! and length, the warm-starting contact cache and the excluded pairs.
+//! and length, the warm-starting contact cache, the excluded pairs, the
+//! last step's sensor events and whether its events were drained.
 //! Derived storage is not saved and is rebuilt or reset on load: the mesh
 //! index (its triangle bounds tree is rebuilt from the snapshots in
 //! insertion order, the deterministic build the step itself runs, so the
@@ -35,7 +36,7 @@ use crate::ccd::CollisionDetection;
 use crate::contact_cache::ContactCache;
 use crate::mesh_index::MeshIndex;
 use crate::world::Entry;
-use crate::{BodyId, ContactEvent, PhysicsWorld};
+use crate::{BodyId, ContactEvent, PhysicsWorld, SensorEvent};
 
 use super::{SnapshotError, FORMAT};
 
@@ -105,6 +106,12 @@ pub(crate) struct State {
     /// The pairs excluded by `ignore_pair` (lower id first, ascending).
     #[serde(default)]
     pub ignored_pairs: Vec<(BodyId, BodyId)>,
+    /// The last step's sensor events.
+    #[serde(default)]
+    pub sensor_events: Vec<SensorEvent>,
+    /// Whether the last step's events were handed over by `drain_events`.
+    #[serde(default)]
+    pub events_drained: bool,
 }
 
 impl State {
@@ -137,6 +144,8 @@ impl State {
             ccd_ledger: world.ccd_ledger.clone(),
             last_dt: world.last_dt,
             ignored_pairs: world.ignored_pairs.iter().collect(),
+            sensor_events: world.sensor_events.clone(),
+            events_drained: world.events_drained,
         }
     }
 
@@ -179,6 +188,8 @@ impl State {
             order: self.order,
             next_generation: self.next_generation,
             events: self.events,
+            sensor_events: self.sensor_events,
+            events_drained: self.events_drained,
             contact_count,
             meshes: MeshIndex::default(),
             ccd_shapes: ShapeCache::default(),

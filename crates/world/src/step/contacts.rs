@@ -56,7 +56,7 @@ use parapet_solver::contact::{
 };
 use parapet_solver::{BodyError, BodyKind};
 
-use crate::broad_phase::{overlapping_pairs, BroadBox};
+use crate::broad_phase::{overlapping_pairs_where, BroadBox};
 use crate::contact_cache::{CachedPoint, ContactCache};
 use crate::contact_query::ContactQuery;
 use crate::shape_pose::{shape_bounds, shape_pose};
@@ -149,13 +149,15 @@ fn primitive_contacts(
     scratch: &mut ContactScratch,
     found: &mut Vec<Found>,
 ) {
-    for (i, j) in overlapping_pairs(boxes) {
+    let interacts = |i: usize, j: usize| {
+        let (ca, cb) = (&colliders[i], &colliders[j]);
+        let (ba, bb) = (&body(world, ca.slot).body, &body(world, cb.slot).body);
+        world.pair_interacts(ca.id, ba, cb.id, bb)
+    };
+    for (i, j) in overlapping_pairs_where(boxes, interacts) {
         // i < j: A was added first.
         let (ca, cb) = (&colliders[i], &colliders[j]);
         let (ba, bb) = (&body(world, ca.slot).body, &body(world, cb.slot).body);
-        if !world.pair_interacts(ca.id, ba, cb.id, bb) {
-            continue;
-        }
         let manifold = ca.placed.pair(&cb.placed, CONTACT_MARGIN, scratch);
         let material = ba.material().mix(&bb.material());
         for (k, p) in manifold.points().iter().enumerate() {

@@ -9,7 +9,10 @@
 //!    and split correction;
 //! 5. [`ccd`]: the continuous stage (nothing in DISCRETE);
 //! 6. [`integrate`]: the poses of the bodies that CCD did not move;
-//! 7. [`report`]: events and contact count, replaced only on success.
+//! 7. the sensor stage (`crate::sensors`): what entered, left or crossed
+//!    each sensor, along the paths the bodies took (nothing without a
+//!    sensor; its start poses are taken after stage 4);
+//! 8. [`report`]: events and contact count, replaced only on success.
 //!
 //! Any error after stage 2 restores the snapshot, so a failed step leaves the
 //! world bit for bit as it was before the call and consumes no pending force.
@@ -30,8 +33,8 @@ use crate::{PhysicsWorld, StepError};
 pub(crate) enum Failure {
     /// A stage's own error.
     Stage(StepError),
-    /// The continuous stage's refusals, in insertion order of the bodies
-    /// they name (the step reports the first).
+    /// The continuous stage's or the sensor stage's refusals, in insertion
+    /// order of the bodies they name (the step reports the first).
     Refused(Vec<check::Refusal>),
 }
 
@@ -68,7 +71,7 @@ impl PhysicsWorld {
         }
     }
 
-    /// Stages 3 to 6, and the report of stage 7 (not yet committed).
+    /// Stages 3 to 7, and the report of stage 8 (not yet committed).
     pub(crate) fn run_stages(&mut self, dt: f32) -> Result<report::StepReport, Failure> {
         forces::apply(self, dt).map_err(Failure::Stage)?;
         let movers = ccd::movers_before_contacts(self, dt);
@@ -77,6 +80,7 @@ impl PhysicsWorld {
             Some(m) => contacts::run(self, dt, &|q| ccd::defers(m, q)),
         }
         .map_err(Failure::Stage)?;
+        let starts = crate::sensors::StartPoses::take(self);
         let swept = match movers {
             None => ccd::CcdOutcome::default(),
             Some(_) => ccd::run(self, dt).map_err(|f| match f {
@@ -85,6 +89,10 @@ impl PhysicsWorld {
             })?,
         };
         integrate::advance(self, dt, &swept.moved).map_err(Failure::Stage)?;
-        Ok(report::StepReport::new(initial, swept.events).with_ledger(swept.ledger))
+        let sensed = crate::sensors::run(self, dt, starts.as_ref(), &swept.paths)
+            .map_err(Failure::Refused)?;
+        Ok(report::StepReport::new(initial, swept.events)
+            .with_ledger(swept.ledger)
+            .with_sensor_events(sensed))
     }
 }

@@ -1,16 +1,19 @@
-//! Stage 7: report (and the continuous stage's counters, [`CcdLedger`]). Initial contact events (already in (body_a, body_b,
+//! Stage 8: report (and the continuous stage's counters, [`CcdLedger`]). Initial contact events (already in (body_a, body_b,
 //! feature) order) come first, then swept impacts stably sorted by time
 //! (initial discrete-solver reports precede swept reports; see
-//! docs/continuous-collision.md, "Ordering, limits and rollback"); events and contact count replace the previous
-//! ones only when the step succeeds.
+//! docs/continuous-collision.md, "Ordering, limits and rollback"); events,
+//! sensor events (already in (sensor, body) order) and contact count
+//! replace the previous ones only when the step succeeds, and are then
+//! not yet drained.
 
 use crate::ccd::report::CcdLedger;
-use crate::{ContactEvent, PhysicsWorld};
+use crate::{ContactEvent, PhysicsWorld, SensorEvent};
 
 /// The events of a step that has not been committed yet.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct StepReport {
     events: Vec<ContactEvent>,
+    sensor_events: Vec<SensorEvent>,
     ledger: CcdLedger,
 }
 
@@ -22,8 +25,15 @@ impl StepReport {
         events.extend(swept);
         StepReport {
             events,
+            sensor_events: Vec::new(),
             ledger: CcdLedger::default(),
         }
+    }
+
+    /// Adds the sensor stage's events.
+    pub fn with_sensor_events(mut self, events: Vec<SensorEvent>) -> StepReport {
+        self.sensor_events = events;
+        self
     }
 
     /// Adds the continuous stage's report and per-body stats.
@@ -32,11 +42,13 @@ impl StepReport {
         self
     }
 
-    /// Replaces the world's events, contact count, CCD report and stats,
+    /// Replaces the world's events, sensor events, contact count, CCD report and stats,
     /// and the step length the dry run assumes next (`dt`, s).
     pub fn commit(self, world: &mut PhysicsWorld, dt: f32) {
         world.contact_count = self.events.len();
         world.events = self.events;
+        world.sensor_events = self.sensor_events;
+        world.events_drained = false;
         world.ccd_ledger = CcdLedger {
             generation: Some(world.next_generation),
             ..self.ledger

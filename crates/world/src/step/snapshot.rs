@@ -1,7 +1,8 @@
 //! Stage 2: the snapshot of everything a step may change, restored bit for
 //! bit when a later stage fails (see docs/continuous-collision.md, "Ordering,
 //! limits and rollback"; positions, rotations, velocities, forces, torques, split state, previous
-//! contact count, previous events, primitive order and mesh dirty state),
+//! contact count, previous contact and sensor events and whether they were
+//! drained, primitive order and mesh dirty state),
 //! plus the warm-starting contact cache.
 //!
 //! Bodies are cloned whole (shapes share their data, so a clone copies the
@@ -11,13 +12,15 @@
 use parapet_solver::RigidBody;
 
 use crate::contact_cache::ContactCache;
-use crate::{ContactEvent, PhysicsWorld};
+use crate::{ContactEvent, PhysicsWorld, SensorEvent};
 
 /// The restorable state of a world.
 #[derive(Debug)]
 pub(crate) struct Snapshot {
     bodies: Vec<(u32, RigidBody)>,
     events: Vec<ContactEvent>,
+    sensor_events: Vec<SensorEvent>,
+    events_drained: bool,
     contact_count: usize,
     order: Vec<u32>,
     mesh_dirty: bool,
@@ -33,6 +36,8 @@ impl Snapshot {
                 .map(|e| (e.id.index(), e.body.clone()))
                 .collect(),
             events: world.events.clone(),
+            sensor_events: world.sensor_events.clone(),
+            events_drained: world.events_drained,
             contact_count: world.contact_count,
             order: world.order.clone(),
             mesh_dirty: world.meshes.is_dirty(),
@@ -50,6 +55,8 @@ impl Snapshot {
             }
         }
         world.events = self.events;
+        world.sensor_events = self.sensor_events;
+        world.events_drained = self.events_drained;
         world.contact_count = self.contact_count;
         world.order = self.order;
         world.meshes.set_dirty(self.mesh_dirty);
