@@ -88,14 +88,21 @@ fn physics_page_defaults_match_the_code() {
 #[test]
 fn every_test_the_pages_cite_exists() {
     // A page cites a test as `file.rs`: `test_name`; each cited name must be
-    // a function in tests/tests/ (a renamed test breaks the citation).
+    // a function in tests/tests/ or a crate's tests/ (a renamed test breaks
+    // the citation).
     // Test names have at least five words; API names (`set_center_of_mass`)
     // have fewer.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut sources = String::new();
-    for entry in std::fs::read_dir(root.join("tests")).unwrap().flatten() {
-        if entry.path().extension().is_some_and(|e| e == "rs") {
-            sources.push_str(&std::fs::read_to_string(entry.path()).unwrap());
+    let mut folders = vec![root.join("tests")];
+    for krate in std::fs::read_dir(root.join("../crates")).unwrap().flatten() {
+        folders.push(krate.path().join("tests"));
+    }
+    for folder in folders {
+        for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "rs") {
+                sources.push_str(&std::fs::read_to_string(entry.path()).unwrap());
+            }
         }
     }
     let mut missing = Vec::new();

@@ -172,7 +172,6 @@ pub mod body {
 /// assert!(toi.normal.z < -0.99); // from the stick towards the floor
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-
 pub mod collide {
     pub use parapet_inclusion as inclusion;
     pub use parapet_narrow::query::{

@@ -32,6 +32,7 @@
 //!   edge. Dropping axes only deepens the measure, and it is continuous
 //!   where a core enters over the face or an open edge; entering over a
 //!   closed edge, the neighbour's measure is already as deep.
+//!
 //! Skins are not included here: the caller subtracts them.
 //!
 //! # Precision domain
@@ -167,11 +168,7 @@ const FACE_AXIS_COSINE: f64 = 0.999_847_695_156_391_2;
 /// [`FACE_AXIS_COSINE`] of it: the axis and its separation.
 fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
     let mut best = (axis, separation_along(&a.points, &b.points, &axis).0);
-    let faces = a
-        .faces
-        .iter()
-        .map(|f| *f)
-        .chain(b.faces.iter().map(|f| -*f));
+    let faces = a.faces.iter().copied().chain(b.faces.iter().map(|f| -*f));
     for f in faces {
         if f.dot(&axis) > FACE_AXIS_COSINE {
             let s = separation_along(&a.points, &b.points, &f).0;

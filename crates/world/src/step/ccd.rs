@@ -85,7 +85,9 @@ pub(crate) fn movers_before_contacts(world: &PhysicsWorld, dt: f32) -> Option<Ve
 /// is left to the continuous step.
 pub(crate) fn defers(movers: &[bool], q: &ContactQuery<'_>) -> bool {
     let mover = |id: BodyId| movers.get(id.index() as usize).copied().unwrap_or(false);
-    if !(mover(q.body) || mover(q.other)) || !(q.depth < 0.0) {
+    if !(mover(q.body) || mover(q.other))
+        || q.depth.partial_cmp(&0.0) != Some(std::cmp::Ordering::Less)
+    {
         return false;
     }
     let relative = q.rigid.point_velocity(q.point) - q.other_rigid.point_velocity(q.point);
