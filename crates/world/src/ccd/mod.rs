@@ -1,5 +1,5 @@
 //! Continuous collision detection: the mode ([`CollisionDetection`]), a
-//! body's own policy ([`CcdMode`], resolved per step: [`policy`]) and the
+//! body's own policy ([`CcdMode`], resolved per step by `policy.rs`) and the
 //! one event loop of the continuous step, apart from the time-of-impact
 //! geometry (`parapet_narrow::moving`) and the impulses
 //! (`parapet_solver::impact`).
