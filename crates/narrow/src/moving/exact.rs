@@ -43,8 +43,8 @@ use parapet_math::rounding::{add_down, mul_down};
 use parapet_math::{Quatd, Vec3d};
 
 use super::core::{Core, CoreKind};
+use super::hit::{Feature, Hit};
 use super::motion::Motion;
-use super::toi::{Feature, Hit};
 use crate::sweep::capsule_triangle::{canonical_ends, capsule_vs_promoted, Capsule};
 use crate::sweep::domain::{
     MAX_COORDINATE, MAX_COORDINATE_RADII, MAX_RADIUS, MAX_REACH_RADII, MAX_TRIANGLE_DISTANCE_RADII,

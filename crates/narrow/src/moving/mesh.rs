@@ -34,8 +34,9 @@ use parapet_math::Vec3d;
 use super::bounds::swept_points;
 use super::core::{Core, MeshSide};
 use super::domain::{position_slack, Refusal};
+use super::hit::Hit;
 use super::motion::Motion;
-use super::toi::{core_pair, Hit, ToiRequest};
+use super::toi::{core_pair, ToiRequest};
 
 /// The motion of body-frame points of a body moving along `other`, seen in
 /// the shape frame of `mesh` moving along `mesh_motion`, when the mesh

@@ -45,6 +45,7 @@ mod core;
 pub mod domain;
 mod exact;
 mod gjk;
+mod hit;
 mod mesh;
 mod motion;
 mod separation;
@@ -53,8 +54,9 @@ mod toi;
 pub use self::core::{Core, CoreKind, MeshSide, MovingShape, CONCAVE_EDGE_REACH};
 pub use bounds::swept_bounds;
 pub use domain::Refusal;
+pub use hit::{Feature, Hit};
 pub use motion::Motion;
-pub use toi::{Feature, Hit, Toi, ToiRequest, DEFAULT_BUDGET};
+pub use toi::{Toi, ToiRequest, DEFAULT_BUDGET};
 
 use toi::{checked_motion, core_pair};
 
