@@ -58,9 +58,9 @@ mod soft_step;
 mod solver_body;
 pub mod tolerances;
 
-pub use row::ContactPointInput;
 pub(crate) use row::ContactRow;
-pub use sequential_impulse::{solve_contacts, ContactImpulse, SolveScheme};
+pub use row::{ContactImpulse, ContactPointInput};
+pub use sequential_impulse::{solve_contacts, SolveScheme};
 pub use solver_body::SolverBody;
 pub use tolerances::{
     BAUMGARTE_FACTOR, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_MARGIN, MAX_PUSH_SPEED,

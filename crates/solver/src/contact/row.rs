@@ -143,3 +143,19 @@ impl ContactRow {
         }
     }
 }
+
+/// What the solve applied at one contact point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactImpulse {
+    /// The normal impulse (N s, `>= 0`) applied to body B over the step
+    /// along the input normal; body A received its negative.
+    pub normal_impulse: f64,
+    /// The friction impulse (N s, world) applied to body B over the step.
+    pub tangent_impulse: Vec3d,
+    /// The normal impulse per step the point carried at the end (N s): the
+    /// warm start of the next step ([`ContactPointInput::warm_normal_impulse`]).
+    pub warm_normal_impulse: f64,
+    /// The friction impulse per step on B it carried at the end (N s,
+    /// world), the warm start of the next step.
+    pub warm_tangent_impulse: Vec3d,
+}

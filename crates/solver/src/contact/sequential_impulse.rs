@@ -12,7 +12,9 @@
 
 use parapet_math::Vec3d;
 
+use super::row::ContactImpulse;
 use super::soft_step::solve_substeps;
+use super::solver_body::pair;
 use super::tolerances::{BAUMGARTE_FACTOR, RESTING_DEPTH, SPLIT_ITERATIONS, VELOCITY_ITERATIONS};
 use super::{ContactPointInput, ContactRow, SolverBody};
 
@@ -32,37 +34,6 @@ pub enum SolveScheme {
     /// zero overlap and treat a split velocity as a correction, not as
     /// motion), until its event loop takes the substeps' motion.
     Iterations,
-}
-
-/// What the solve applied at one contact point.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ContactImpulse {
-    /// The normal impulse (N s, `>= 0`) applied to body B over the step
-    /// along the input normal; body A received its negative.
-    pub normal_impulse: f64,
-    /// The friction impulse (N s, world) applied to body B over the step.
-    pub tangent_impulse: Vec3d,
-    /// The normal impulse per step the point carried at the end (N s): the
-    /// warm start of the next step ([`ContactPointInput::warm_normal_impulse`]).
-    pub warm_normal_impulse: f64,
-    /// The friction impulse per step on B it carried at the end (N s,
-    /// world), the warm start of the next step.
-    pub warm_tangent_impulse: Vec3d,
-}
-
-/// Two distinct mutable bodies of the slice (`a != b`).
-pub(super) fn pair(
-    bodies: &mut [SolverBody],
-    a: usize,
-    b: usize,
-) -> (&mut SolverBody, &mut SolverBody) {
-    if a < b {
-        let (lo, hi) = bodies.split_at_mut(b);
-        (&mut lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = bodies.split_at_mut(a);
-        (&mut hi[0], &mut lo[b])
-    }
 }
 
 /// Applies `impulse` to B at its arm and its negative to A.

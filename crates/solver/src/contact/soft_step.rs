@@ -13,7 +13,8 @@
 
 use parapet_math::Vec3d;
 
-use super::sequential_impulse::{pair, ContactImpulse};
+use super::row::ContactImpulse;
+use super::solver_body::pair;
 use super::tolerances::{
     CONTACT_DAMPING_RATIO, CONTACT_HERTZ, MAX_PUSH_SPEED, RESTING_DEPTH, SUBSTEPS,
 };

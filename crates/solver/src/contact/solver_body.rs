@@ -160,3 +160,18 @@ impl SolverBody {
         Ok(())
     }
 }
+
+/// Two distinct mutable bodies of the slice (`a != b`).
+pub(super) fn pair(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+) -> (&mut SolverBody, &mut SolverBody) {
+    if a < b {
+        let (lo, hi) = bodies.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = bodies.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
