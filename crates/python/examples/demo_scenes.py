@@ -15,6 +15,15 @@ tunnelled does. (Crossings between two bodies that both moved in the step
 are not looked for.)
 
     python examples/demo_scenes.py [SCENE.json ...]   (default: the eight demo scenes)
+
+The town crossroads (101 bodies: cars, a kinematic bus, a mesh lift,
+walkers, kerbs, bollards, projectiles; 600 steps of 1/60 s, about two
+minutes):
+
+    python examples/demo_scenes.py ../../scenes/crossroads.json
+
+prints that DISCRETE lets projectiles and bodies through the road and that
+SPHERE_MESH_CCD holds every step.
 """
 
 from __future__ import annotations
