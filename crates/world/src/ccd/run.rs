@@ -401,17 +401,12 @@ impl<'c, 'a> Island<'c, 'a> {
                 // At the hold limit, the step shrinks to an eighth: the
                 // pair is struck whenever it closes there, and a pair struck
                 // with nothing closing sinks by hardly anything per hold.
-                // Never below the promised depth: a pair that would sink
-                // past it with nothing to strike keeps coming back at that
-                // depth until the island's event budget refuses the step
-                // (the promise is not broken silently).
                 let from = gap.min(pair.target);
                 let mut step = tol * PROGRESS_FRACTION;
                 if from - step < -hold_limit(&pair.lengths) {
                     step *= 1.0 / 8.0;
                 }
-                let target = (from - step).max(-pair.lengths.promised);
-                (pair.target, pair.tolerance) = (target, 0.5 * step);
+                (pair.target, pair.tolerance) = (from - step, 0.5 * step);
             }
         }
         self.query(p, t)
