@@ -37,7 +37,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use parapet::prelude::*;
 use parapet_benches::checks::record;
-use parapet_scenes::bench_versus::{versus_scenes, Verdict, VersusCheck, VersusScene, DT};
+use parapet_scenes::bench_versus::{Verdict, VersusCheck, VersusScene, DT};
+use parapet_scenes::versus_scenes::versus_scenes;
 use rapier3d::prelude::PhysicsPipeline;
 
 #[path = "../examples/versus/engines.rs"]

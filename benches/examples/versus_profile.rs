@@ -20,7 +20,8 @@ use std::time::Instant;
 
 use engines::{Parapet, Rapier, RapierCcd};
 use parapet::prelude::*;
-use parapet_scenes::bench_versus::{versus_scenes, Verdict, DT};
+use parapet_scenes::bench_versus::{Verdict, DT};
+use parapet_scenes::versus_scenes::versus_scenes;
 use rapier3d::prelude::PhysicsPipeline;
 
 /// One measured parapet step (not inlined: the profiler's toggle).

@@ -28,7 +28,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use parapet_scenes::bench_versus::{versus_scenes, VersusCheck};
+use parapet_scenes::bench_versus::VersusCheck;
+use parapet_scenes::versus_scenes::versus_scenes;
 
 /// Rounds of the contact-cost example (each tests every pair once).
 const CONTACT_ROUNDS: usize = 20;

@@ -19,7 +19,6 @@
 
 use parapet::prelude::*;
 
-use crate::bench_boxes::box_scenes;
 use crate::bench_ccd::{bench_terrain, BenchSceneError};
 use crate::bench_crowds::{
     crowd_layout, CrowdLayout, FRICTION, WALKER_HALF_HEIGHT, WALKER_MASS, WALKER_RADIUS,
@@ -364,22 +363,6 @@ pub fn falling_scene() -> VersusScene {
         check: VersusCheck::Falling,
         run: 1,
     }
-}
-
-/// Every comparison scene, in report order.
-pub fn versus_scenes() -> Vec<VersusScene> {
-    let mut out = Vec::new();
-    for count in [64, 256] {
-        for triangles in [2048, 8192] {
-            for spacing in [1.0, 1.8, 4.0] {
-                out.push(crowd_scene(count, spacing, triangles));
-            }
-        }
-    }
-    out.push(head_on_scene());
-    out.push(falling_scene());
-    out.extend(box_scenes());
-    out
 }
 
 /// The boxes of `poses` (all of the scene's bodies must be boxes) judged:

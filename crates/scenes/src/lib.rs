@@ -60,6 +60,7 @@ pub mod town;
 pub mod tumbler;
 pub mod tunneling;
 pub mod vehicles;
+pub mod versus_scenes;
 pub mod walker;
 pub mod wall;
 

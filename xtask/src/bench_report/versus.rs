@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use parapet_scenes::bench_versus::versus_scenes;
+use parapet_scenes::versus_scenes::versus_scenes;
 
 use super::cells::{figure_cell, ratio_cell};
 use super::{paired_ratio, Run};
