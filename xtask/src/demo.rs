@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use parapet::prelude::*;
 use parapet_scenes::judge::Found;
-use parapet_scenes::{demo_scenes, town_scenes, SceneError, SceneRun};
+use parapet_scenes::{demo_scenes, town_scenes, SceneRun};
 use plotters::prelude::*;
 
 /// Lowest gap (m) drawn in a plot: a body that fell through keeps falling,
@@ -30,40 +30,7 @@ const SHOWN_POSITIONS: usize = 4;
 /// How long (s) a scene run may go before progress is shown.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
-/// Why the demo failed.
-#[derive(Debug)]
-pub enum DemoError {
-    /// A scene could not be built.
-    Scene(SceneError),
-    /// Writing the table or a plot failed.
-    Io(std::io::Error),
-    /// plotters failed to draw a plot.
-    Plot(String),
-}
-
-impl std::fmt::Display for DemoError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DemoError::Scene(e) => write!(f, "building a scene: {e}"),
-            DemoError::Io(e) => write!(f, "writing the demo output: {e}"),
-            DemoError::Plot(e) => write!(f, "drawing a plot: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for DemoError {}
-
-impl From<SceneError> for DemoError {
-    fn from(e: SceneError) -> Self {
-        DemoError::Scene(e)
-    }
-}
-
-impl From<std::io::Error> for DemoError {
-    fn from(e: std::io::Error) -> Self {
-        DemoError::Io(e)
-    }
-}
+pub use crate::demo_error::DemoError;
 
 /// One scene in both modes.
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use parapet_scenes::box_stacks::{
     stack_world, StackLayout, StackReport, DT, MAX_ASIDE, MAX_OVERLAP, MAX_TURN_DEG,
 };
 
-use crate::demo::DemoError;
+use crate::demo_error::DemoError;
 
 /// Steps of a full stack run: 10 s at [`DT`].
 pub const STACK_STEPS: usize = 600;

@@ -7,4 +7,5 @@
 //!   ([`demo_stacks`]) in both modes and prints how each held.
 
 pub mod demo;
+pub mod demo_error;
 pub mod demo_stacks;
