@@ -1,15 +1,4 @@
 """CARLA compatibility path: the very objects of ``parapet.extensions.physics.collide``."""
 
-from parapet.extensions.physics.collide import (
-    CONTACT_MARGIN,
-    ContactEvent,
-    ContactKind,
-    RayHit,
-)
-
-__all__ = [
-    "CONTACT_MARGIN",
-    "ContactEvent",
-    "ContactKind",
-    "RayHit",
-]
+from parapet.extensions.physics.collide import *  # noqa: F403
+from parapet.extensions.physics.collide import __all__ as __all__

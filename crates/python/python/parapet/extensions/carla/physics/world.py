@@ -1,41 +1,4 @@
 """CARLA compatibility path: the very objects of ``parapet.extensions.physics.world``."""
 
-from parapet.extensions.physics.world import (
-    CCD_MAX_IMPACTS_LIMIT,
-    CCD_MAX_SUBSTEPS_LIMIT,
-    CONTACT_MARGIN,
-    DEFAULT_CCD_MAX_IMPACTS,
-    DEFAULT_CCD_MAX_SUBSTEPS,
-    DEFAULT_GRAVITY,
-    DISCRETE,
-    SPHERE_MESH_CCD,
-    BodyId,
-    CollisionDetection,
-    ContactEvent,
-    ContactKind,
-    PhysicsWorld,
-    RayError,
-    RayHit,
-    StepError,
-    WorldError,
-)
-
-__all__ = [
-    "CCD_MAX_IMPACTS_LIMIT",
-    "CCD_MAX_SUBSTEPS_LIMIT",
-    "CONTACT_MARGIN",
-    "DEFAULT_CCD_MAX_IMPACTS",
-    "DEFAULT_CCD_MAX_SUBSTEPS",
-    "DEFAULT_GRAVITY",
-    "DISCRETE",
-    "SPHERE_MESH_CCD",
-    "BodyId",
-    "CollisionDetection",
-    "ContactEvent",
-    "ContactKind",
-    "PhysicsWorld",
-    "RayError",
-    "RayHit",
-    "StepError",
-    "WorldError",
-]
+from parapet.extensions.physics.world import *  # noqa: F403
+from parapet.extensions.physics.world import __all__ as __all__

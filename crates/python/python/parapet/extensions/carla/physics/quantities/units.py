@@ -1,43 +1,4 @@
 """CARLA compatibility path: the very objects of ``parapet.extensions.physics.quantities.units``."""
 
-from parapet.extensions.physics.quantities.units import (
-    METER,
-    MILLIMETER,
-    CENTIMETER,
-    KILOMETER,
-    KILOGRAM,
-    GRAM,
-    TONNE,
-    SECOND,
-    MILLISECOND,
-    RADIAN,
-    DEGREE,
-    NEWTON,
-    NEWTON_METER,
-    JOULE,
-    NEWTON_PER_METER,
-    KILOMETER_PER_HOUR,
-    STANDARD_GRAVITY,
-    DEFAULT_GRAVITY,
-)
-
-__all__ = [
-    "METER",
-    "MILLIMETER",
-    "CENTIMETER",
-    "KILOMETER",
-    "KILOGRAM",
-    "GRAM",
-    "TONNE",
-    "SECOND",
-    "MILLISECOND",
-    "RADIAN",
-    "DEGREE",
-    "NEWTON",
-    "NEWTON_METER",
-    "JOULE",
-    "NEWTON_PER_METER",
-    "KILOMETER_PER_HOUR",
-    "STANDARD_GRAVITY",
-    "DEFAULT_GRAVITY",
-]
+from parapet.extensions.physics.quantities.units import *  # noqa: F403
+from parapet.extensions.physics.quantities.units import __all__ as __all__
