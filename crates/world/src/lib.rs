@@ -25,6 +25,7 @@ mod broad_phase;
 pub mod ccd;
 mod contact_cache;
 mod contact_query;
+mod entry;
 mod error;
 mod event;
 mod filters;

@@ -19,6 +19,7 @@ use crate::ccd::shapes::ShapeCache;
 use crate::ccd::{BodyCcdStats, CcdReport};
 use crate::ccd::{CollisionDetection, DISCRETE};
 use crate::contact_cache::ContactCache;
+use crate::entry::Entry;
 use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
 use crate::{BodyId, ContactEvent, SensorEvent, WorldError};
@@ -41,15 +42,6 @@ pub const DEFAULT_CCD_MAX_SUBSTEPS: u32 = 256;
 /// The valid range of `ccd_max_substeps` (sub-steps per turning body per step):
 /// 1 to 65536.
 pub const CCD_MAX_SUBSTEPS_LIMIT: std::ops::RangeInclusive<u32> = 1..=65536;
-
-/// One live body.
-#[derive(Debug, Clone)]
-pub(crate) struct Entry {
-    pub id: BodyId,
-    pub body: RigidBody,
-    /// The world-space triangles captured at insertion (mesh bodies only).
-    pub mesh: Option<Arc<[[Vec3; 3]]>>,
-}
 
 /// A rigid-body world: bodies, gravity, the collision-detection mode and its
 /// limits, the step pipeline and ray casts.

@@ -162,15 +162,28 @@ fn pressing(a: &ImpactBody, arm_a: &Vec3d, b: &ImpactBody, arm_b: &Vec3d, n: &Ve
     (-n.dot(&relative)).max(0.0)
 }
 
-/// Strikes the event of pair `p` at step time `t` (module docs): the local
-/// movers it struck (those whose velocities the impulses changed), empty
-/// when nothing closes there.
-///
-/// # Errors
-/// [`CcdError::ImpactLimit`] for a mover charged beyond
-/// `ccd_max_impacts`; the solver's refusals
-/// ([`CcdError::from_impact`]).
-pub(crate) fn strike(
+impl Island<'_, '_> {
+    /// Strikes the event of pair `p` at step time `t` (module docs): the
+    /// local movers it struck (those whose velocities the impulses
+    /// changed), empty when nothing closes there.
+    ///
+    /// # Errors
+    /// [`CcdError::ImpactLimit`] for a mover charged beyond
+    /// `ccd_max_impacts`; the solver's refusals
+    /// ([`CcdError::from_impact`]).
+    pub(crate) fn strike(
+        &mut self,
+        p: usize,
+        t: f64,
+        hit: &Hit,
+        margin: f64,
+    ) -> Result<Vec<usize>, CcdError> {
+        strike_event(self, p, t, hit, margin)
+    }
+}
+
+/// [`Island::strike`]: the island's event `p` gathered, solved and recorded.
+fn strike_event(
     island: &mut Island<'_, '_>,
     p: usize,
     t: f64,

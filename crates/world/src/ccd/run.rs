@@ -54,7 +54,6 @@ use super::bodies::StepBody;
 use super::candidates::{overlap, swept_box, BoxIndex};
 use super::contact::MANIFOLD_MARGIN;
 use super::error::{CcdError, Other};
-use super::impact::strike;
 use super::queue::{Event, EventQueue};
 use super::report::Counts;
 use super::tolerances::{pair_lengths, PairLengths};
@@ -564,7 +563,7 @@ impl<'c, 'a> Island<'c, 'a> {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
         }
-        let struck = strike(self, p, t, &hit, MANIFOLD_MARGIN)?;
+        let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);

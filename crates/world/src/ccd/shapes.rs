@@ -26,7 +26,7 @@ use parapet_narrow::moving::{MeshSide, MovingShape, Refusal};
 use parapet_solver::BodyKind;
 
 use super::tolerances::inner_size;
-use crate::world::Entry;
+use crate::entry::Entry;
 use crate::BodyId;
 
 /// A body's shape as the continuous step moves it.

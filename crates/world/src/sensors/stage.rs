@@ -119,7 +119,7 @@ fn gather<'a>(
         pairs: Vec::new(),
         errors: Vec::new(),
     };
-    let mut track = |e: &crate::world::Entry, order: usize, out: &mut Gathered<'a>| {
+    let mut track = |e: &crate::entry::Entry, order: usize, out: &mut Gathered<'a>| {
         let slot = e.id.index() as usize;
         let start = starts.get(slot)?;
         match shapes.get(e) {

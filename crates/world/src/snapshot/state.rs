@@ -34,8 +34,8 @@ use crate::ccd::report::CcdLedger;
 use crate::ccd::shapes::ShapeCache;
 use crate::ccd::CollisionDetection;
 use crate::contact_cache::ContactCache;
+use crate::entry::Entry;
 use crate::mesh_index::MeshIndex;
-use crate::world::Entry;
 use crate::{BodyId, ContactEvent, PhysicsWorld, SensorEvent};
 
 use super::{SnapshotError, FORMAT};

@@ -83,7 +83,7 @@ struct Found {
     material: Material,
 }
 
-fn body(world: &PhysicsWorld, slot: u32) -> &crate::world::Entry {
+fn body(world: &PhysicsWorld, slot: u32) -> &crate::entry::Entry {
     world.slots[slot as usize]
         .as_ref()
         .expect("collider slots are live during the step")
@@ -198,7 +198,7 @@ fn primitive_contacts(
 fn flush_mesh_points(
     world: &PhysicsWorld,
     c: &Collider,
-    owner: &crate::world::Entry,
+    owner: &crate::entry::Entry,
     material: Material,
     points: &mut Vec<MeshPoint>,
     scratch: &mut ContactScratch,
