@@ -22,16 +22,13 @@
 
 use parapet_math::{Mat3d, Vec3d};
 
+use super::clip::{clip_polygon, CLIP_CAPACITY};
 use super::closest::segment_segment;
 use super::{
     within_margin, LocalManifold, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL, NEAR_FACE_AXIS_COS,
     PARALLEL_SIN_SQ,
 };
 use crate::solid::CUBOID_LOOPS;
-
-/// The inline capacity of a clipped face (points): a quadrilateral clipped
-/// by four planes has at most 8 vertices.
-const CLIP_CAPACITY: usize = 8;
 
 /// Box B seen from box A's frame: half extents, rotation (B's frame to
 /// A's: its columns are B's axes) and centre.
@@ -171,34 +168,6 @@ fn edge_contact(
     Some(LocalManifold::single(n, (c1 + c2) * 0.5, -sep))
 }
 
-/// Sutherland-Hodgman on a small polygon held inline: the part of `poly`
-/// where `sign * x[k] <= offset` (a side of the reference rectangle), into
-/// `out`; returns its length.
-fn clip(
-    poly: &[Vec3d],
-    k: usize,
-    sign: f64,
-    offset: f64,
-    out: &mut [Vec3d; CLIP_CAPACITY],
-) -> usize {
-    let mut len = 0;
-    for m in 0..poly.len() {
-        let p = poly[m];
-        let q = poly[(m + 1) % poly.len()];
-        let dp = sign * p[k] - offset;
-        let dq = sign * q[k] - offset;
-        if dp <= 0.0 && len < CLIP_CAPACITY {
-            out[len] = p;
-            len += 1;
-        }
-        if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) && len < CLIP_CAPACITY {
-            out[len] = p + (q - p) * (dp / (dp - dq));
-            len += 1;
-        }
-    }
-    len
-}
-
 /// The face patch of reference box `h` (its own frame, at the origin) on
 /// its face along axis `i` with outward normal `n` (`±e_i`), against the
 /// incident box `(hi, r, t)` (its frame to the reference's): the incident
@@ -237,7 +206,7 @@ fn face_patch(
     let mut len = 4;
     for k in (0..3).filter(|&k| k != i) {
         for s in [1.0, -1.0] {
-            len = clip(&a[..len], k, s, h[k], &mut b);
+            len = clip_polygon(&a[..len], |x| s * x[k] - h[k], &mut b);
             std::mem::swap(&mut a, &mut b);
         }
     }

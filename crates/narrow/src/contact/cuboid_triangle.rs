@@ -31,6 +31,7 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
+use super::clip::{clip_polygon, CLIP_CAPACITY};
 use super::closest::{point_triangle, segment_segment};
 use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid, TrianglePlacement};
@@ -309,38 +310,6 @@ fn edge_axis_contact(
     }
 }
 
-/// Sutherland-Hodgman on a small polygon held inline: the part of
-/// `poly[..len]` where `normal . x <= offset`, into `out`; returns its
-/// length. A triangle clipped by four planes has at most 7 vertices, a
-/// quadrilateral clipped by three at most 7.
-fn clip_small(
-    poly: &[Vec3d],
-    normal: &Vec3d,
-    offset: f64,
-    out: &mut [Vec3d; CLIP_CAPACITY],
-) -> usize {
-    let mut len = 0;
-    for k in 0..poly.len() {
-        let p = poly[k];
-        let q = poly[(k + 1) % poly.len()];
-        let dp = normal.dot(&p) - offset;
-        let dq = normal.dot(&q) - offset;
-        if dp <= 0.0 && len < CLIP_CAPACITY {
-            out[len] = p;
-            len += 1;
-        }
-        if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) && len < CLIP_CAPACITY {
-            out[len] = p + (q - p) * (dp / (dp - dq));
-            len += 1;
-        }
-    }
-    len
-}
-
-/// The inline capacity of [`clip_small`] (points): a convex polygon of at
-/// most 4 vertices clipped by at most 4 planes has at most 8.
-const CLIP_CAPACITY: usize = 8;
-
 /// Box face `f` as reference: the triangle clipped to the face's rectangle
 /// (its four side planes), each point within the margin; the triangle's
 /// deepest vertex joins when it lies over the face (within `tol`) and the
@@ -354,7 +323,8 @@ fn box_face_contact(h: &Vec3d, f: usize, tri: &[Vec3d; 3], margin: f64, tol: f64
     let mut len = 3;
     for i in (0..3).filter(|&i| i != k) {
         for s in [1.0, -1.0] {
-            len = clip_small(&a[..len], &(direction(i) * s), h[i], &mut b);
+            let normal = direction(i) * s;
+            len = clip_polygon(&a[..len], |x| normal.dot(x) - h[i], &mut b);
             std::mem::swap(&mut a, &mut b);
             if len == 0 {
                 break;
@@ -421,7 +391,8 @@ fn triangle_face_contact(
     for k in 0..3 {
         let (v, w) = (tri[k], tri[(k + 1) % 3]);
         let outward = (w - v).cross(front);
-        len = clip_small(&a[..len], &outward, outward.dot(&v), &mut b);
+        let offset = outward.dot(&v);
+        len = clip_polygon(&a[..len], |x| outward.dot(x) - offset, &mut b);
         std::mem::swap(&mut a, &mut b);
         if len == 0 {
             break;

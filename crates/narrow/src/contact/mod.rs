@@ -25,6 +25,7 @@ use parapet_math::{promote_quat, Mat3d, Vec3d};
 pub mod active_edges;
 mod capsule_capsule;
 mod capsule_triangle;
+mod clip;
 pub(crate) mod closest;
 mod cuboid_cuboid;
 mod cuboid_triangle;
