@@ -56,7 +56,7 @@ fn continuous_collision_limits_match_the_code() {
     states(&doc, "within 1e-5 in squared norm");
     assert_eq!(parapet::world::CONTACT_MARGIN, 0.02);
     states(&doc, "`CONTACT_MARGIN` (0.02 m)");
-    assert_eq!(parapet::shape::bvh::LINEAR_SCAN_MAX, 8);
+    assert_eq!(parapet_geometry::bvh::LINEAR_SCAN_MAX, 8);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`math`] | `Vec3`, `Mat3`, `Quat` (f32 storage), f64 counterparts, outward rounding, exact signs; re-exports `nalgebra` |
+//! | [`math`] | `Vec3`, `Mat3`, `Quat` (f32 storage), f64 counterparts and the conversions between them; re-exports `nalgebra` |
 //! | [`shape`] | [`Shape`](shape::Shape), [`Material`](shape::Material), [`MassProperties`](shape::MassProperties), triangles and bounds |
 //! | [`body`] | [`RigidBody`](body::RigidBody), [`BodyKind`](body::BodyKind), [`BodyId`](body::BodyId), [`BodyError`](body::BodyError) |
 //! | [`collide`] | narrow-phase contacts, ray casts, continuous sweeps and the world's contact and sensor reports |
@@ -96,24 +96,18 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// Number types, conversions, outward rounding ([`rounding`](math::rounding))
-/// and exact signs; re-exports [`nalgebra`](math::nalgebra) itself, so that
+/// Number types (`f32` storage, `f64` counterparts) and the conversions
+/// between them; re-exports [`nalgebra`](math::nalgebra) itself, so that
 /// users reach `Quaternion`, `Isometry3` and friends without pinning a version.
+/// Outward rounding and exact signs stay in the `parapet-math` crate.
 pub mod math {
     pub use parapet_math::nalgebra;
-    pub use parapet_math::rounding;
-    pub use parapet_math::{collinear, orient3d};
     pub use parapet_math::{demote, demote_scalar, promote, promote_quat, DemoteError};
-    pub use parapet_math::{
-        det2_sign, det3_sign, det3_sign_f32, is_symmetric_positive_definite, ExactSignError, Sign,
-    };
-    pub use parapet_math::{mirror_upper, symmetrize, FrameError, OrthogonalBasis};
-    pub use parapet_math::{Interval, Mat3, Mat3d, Quat, Quatd, Vec3, Vec3d};
+    pub use parapet_math::{Mat3, Mat3d, Quat, Quatd, Vec3, Vec3d};
 }
 
 /// Shapes, materials, mass properties, triangles and bounds.
 pub mod shape {
-    pub use parapet_geometry::bvh;
     #[cfg(feature = "serde")]
     pub use parapet_geometry::ShapeDescription;
     pub use parapet_geometry::{inverse_inertia, MassProperties};
@@ -178,6 +172,8 @@ pub mod collide {
         time_of_impact, Motion, TimeOfImpact, ToiError, ToiOptions, TOI_DISTANCE_TOLERANCE,
         TOI_MAX_ITERATIONS,
     };
+    // The world's reports, documented once under `world`.
+    #[doc(no_inline)]
     pub use parapet_world::{
         ContactEvent, ContactKind, RayHit, SensorEvent, SensorEventKind, WorldEvent, CONTACT_MARGIN,
     };
@@ -206,14 +202,17 @@ pub mod collide {
 /// continuous stage, integration), contact events, ray casts and the step's
 /// errors, with the collision-detection mode type and constants.
 pub mod world {
+    // Documented once, under `ccd`, `body` and `collide::ray`.
+    #[doc(no_inline)]
     pub use parapet_world::ccd::{
         CollisionDetection, UnknownCollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
+    #[doc(no_inline)]
+    pub use parapet_world::{BodyId, RayError};
     pub use parapet_world::{
-        BodyId, ContactEvent, ContactKind, PhysicsWorld, RayError, RayHit, SensorEvent,
-        SensorEventKind, StepError, WorldError, WorldEvent, CCD_MAX_IMPACTS_LIMIT,
-        CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN, DEFAULT_CCD_MAX_IMPACTS, DEFAULT_CCD_MAX_SUBSTEPS,
-        DEFAULT_GRAVITY,
+        ContactEvent, ContactKind, PhysicsWorld, RayHit, SensorEvent, SensorEventKind, StepError,
+        WorldError, WorldEvent, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN,
+        DEFAULT_CCD_MAX_IMPACTS, DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,
     };
 }
 
@@ -278,14 +277,20 @@ pub mod quantities {
 
 /// The names a scene needs, in one `use parapet::prelude::*;`.
 pub mod prelude {
+    #[doc(no_inline)]
     pub use crate::body::{BodyError, BodyId, BodyKind, CollisionGroups, RigidBody};
+    #[doc(no_inline)]
     pub use crate::ccd::{
         BodyCcdStats, CcdMode, CcdRefusal, CcdReport, CollisionDetection, DISCRETE, SPHERE_MESH_CCD,
     };
+    #[doc(no_inline)]
     pub use crate::collide::{
         ContactEvent, ContactKind, RayHit, SensorEvent, SensorEventKind, WorldEvent,
     };
+    #[doc(no_inline)]
     pub use crate::math::{Mat3, Quat, Vec3};
+    #[doc(no_inline)]
     pub use crate::shape::{MassProperties, Material, Shape, ShapeError};
+    #[doc(no_inline)]
     pub use crate::world::{PhysicsWorld, RayError, StepError, WorldError};
 }
