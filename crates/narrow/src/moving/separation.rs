@@ -180,6 +180,34 @@ fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
     best
 }
 
+/// The largest separation over the pair's separating-axis candidates that
+/// a surface has (a one-sided triangle's normal towards its front only):
+/// `(s, axis, A's farthest point, B's least point)`. For overlapping cores it
+/// is their signed distance; for cores apart, a lower bound of their
+/// distance along an axis that stays a lower bound of the one-sided measure
+/// should they come to overlap (`super::toi`, entering a triangle from
+/// behind). `axes` is scratch.
+pub(crate) fn largest_separation(
+    a: &PosedCore,
+    b: &PosedCore,
+    axes: &mut Vec<Vec3d>,
+) -> (f64, Vec3d, usize, usize) {
+    candidate_axes(a, b, axes);
+    let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
+    for u in axes.iter() {
+        for n in [*u, -u] {
+            if through_back(a, b, &n) {
+                continue;
+            }
+            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
+            if s > best.0 {
+                best = (s, n, ia, ib);
+            }
+        }
+    }
+    best
+}
+
 /// The bracket of two posed cores (see the module docs); `axes` is scratch.
 pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Bracket {
     let near = nearest(&a.points, &b.points);
@@ -209,20 +237,7 @@ pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Br
             support_b: (support.2, support.3),
         };
     }
-    candidate_axes(a, b, axes);
-    let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
-    for u in axes.iter() {
-        for n in [*u, -u] {
-            if through_back(a, b, &n) {
-                continue;
-            }
-            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
-            if s > best.0 {
-                best = (s, n, ia, ib);
-            }
-        }
-    }
-    let (lower, axis, ia, ib) = best;
+    let (lower, axis, ia, ib) = largest_separation(a, b, axes);
     Bracket {
         axis,
         lower,

@@ -16,6 +16,23 @@
 //!    ([`super::advance`]), or reports the window clear when that time
 //!    covers the rest of it.
 //!
+//! # Entering a triangle
+//! Against a one-sided triangle, the measure of overlapping cores counts
+//! the triangle's normal towards its front only ([`super::separation`]),
+//! so a core that comes in from behind (partly in front of the plane, so
+//! admitted, and sliding in past an edge) is deep the instant it touches:
+//! the measure jumps from about zero to minus its depth there. The nearest
+//! points' axis bounds the distance of cores apart, not that jump, so with
+//! a target below the cores' touching it certifies only until they touch;
+//! the largest separation over the axes a surface has bounds the measure
+//! on both sides of the touching and certifies down to the target. Each
+//! step takes the longer of the two certified intervals; when neither
+//! advances (cores within the tolerance of touching, the surface's axes
+//! already below the target), the hit is at that instant, never late, and
+//! its gap is the depth the measure jumps to there (its lower bound along
+//! the surface's axis), so that a caller holding the pair deeper gets past
+//! it.
+//!
 //! # Guarantee
 //! Every step is certified for the exact motion: on `[start, t)` the signed
 //! distance (skins included) stays above `target`, so a hit is never later
@@ -42,7 +59,7 @@ use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
 use super::exact::translation;
 use super::hit::{Feature, Hit};
 use super::motion::Motion;
-use super::separation::{bracket, PosedCore};
+use super::separation::{bracket, largest_separation, PosedCore};
 
 /// The default work budget of a query (advancement iterations): 2^16.
 pub const DEFAULT_BUDGET: u32 = 1 << 16;
@@ -289,6 +306,7 @@ pub(crate) fn core_pair(
         }));
     }
     let skins = a.skin() + b.skin();
+    let one_sided = a.kind() == CoreKind::Triangle || b.kind() == CoreKind::Triangle;
     let mut t = start;
     loop {
         spend(work, request.budget)?;
@@ -313,19 +331,32 @@ pub(crate) fn core_pair(
         let gap = br.upper - skins + slack;
         let lower = br.lower - skins - slack;
         let level = request.target + skins + slack;
+        let mut jump = None;
         let h = if gap - request.target <= request.tolerance {
             None
-        } else if !motion_a.turns() && !motion_b.turns() {
-            Some(translating_time(br.lower, level, &br.axis, &ka, &kb))
+        } else if one_sided && level < 0.0 && br.upper > 0.0 {
+            // Apart, with a target below the cores' touching, against a
+            // one-sided triangle (module docs, "Entering a triangle"): the
+            // nearest points' axis certifies only up to touching; the
+            // largest separation over a surface's axes certifies down to
+            // the target. Either interval is certified: the longer counts.
+            let touching = if br.upper > request.tolerance {
+                let apart = slack + 0.5 * request.tolerance;
+                certified_time(&mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, apart)
+            } else {
+                0.0
+            };
+            let (s, axis, _, _) = largest_separation(&sa.posed, &sb.posed, &mut axes);
+            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level);
+            if !(touching > 0.0 || deep > 0.0) {
+                // Touching, and deep at once: the hit's gap is the depth it
+                // jumps to (a lower bound), at most the target.
+                jump = Some(s - skins - slack);
+            }
+            Some(touching.max(deep))
         } else {
-            point_bounds(&sa.posed.points, &ka, &br.axis, true, &mut sa.bounds);
-            point_bounds(&sb.posed.points, &kb, &br.axis, false, &mut sb.bounds);
-            Some(admissible_time(
-                &sa.bounds,
-                &sb.bounds,
-                level,
-                motion_a.turns(),
-                motion_b.turns(),
+            Some(certified_time(
+                &mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, level,
             ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
@@ -333,10 +364,34 @@ pub(crate) fn core_pair(
             Some((h, _)) if !(h < end - t) => return Ok(None),
             Some((h, next)) if h > 0.0 && next > t && lower > request.target => t = next,
             _ => {
+                let gap = jump.map_or(gap, |j: f64| j.min(gap));
                 return Ok(Some(hit_at(t, &br, &origin, a, b, gap, *work)));
             }
         }
     }
+}
+
+/// The longest time (s) from the sides' poses during which their
+/// separation along the fixed unit `axis`, `separation` (m) now, certainly
+/// stays above `level` (m): exact rates when neither side turns, the
+/// point bounds of [`super::advance`] when one does.
+#[allow(clippy::too_many_arguments)]
+fn certified_time(
+    sa: &mut Side<'_>,
+    sb: &mut Side<'_>,
+    ka: &Kinematics,
+    kb: &Kinematics,
+    separation: f64,
+    axis: &Vec3d,
+    level: f64,
+) -> f64 {
+    let (a_turns, b_turns) = (sa.motion.turns(), sb.motion.turns());
+    if !a_turns && !b_turns {
+        return translating_time(separation, level, axis, ka, kb);
+    }
+    point_bounds(&sa.posed.points, ka, axis, true, &mut sa.bounds);
+    point_bounds(&sb.posed.points, kb, axis, false, &mut sb.bounds);
+    admissible_time(&sa.bounds, &sb.bounds, level, a_turns, b_turns)
 }
 
 /// Counts one iteration against the budget.

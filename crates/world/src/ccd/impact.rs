@@ -4,7 +4,9 @@
 //! # Method
 //! A bouncing impact is the pair's contact points at the event's instant
 //! ([`super::contact::event_points`]), struck in turn as they come (an
-//! elastic stack bounces, a Newton's cradle passes its impulse on). A
+//! elastic stack bounces, a Newton's cradle passes its impulse on), unless
+//! the pair was struck twice at that same instant already (it is pressed
+//! between others: it gathers as below). A
 //! plastic impact — a *cascade* when it reaches further: a body landing on
 //! a resting stack, a body wedged between two others — gathers every contact touching at that instant among the
 //! movers the event's movers reach through touching contacts (breadth first
@@ -100,8 +102,14 @@ fn gather(
     // cradle: each contact takes its impulse in turn); a plastic one
     // gathers the contacts touching then (a stack settles at once, a wedged
     // body takes both sides' impulses together).
+    // A bouncing pair struck a third time at the same instant is pressed
+    // between others (a row of dominoes pushed by a box): taken in turn
+    // its impulses would ping-pong along the row at that instant, so it
+    // gathers like a plastic one. (Twice is an elastic column's exchange,
+    // down and back up.)
     let (a, b) = (&island.bodies[pair.a], &island.bodies[pair.b]);
-    if a.material.mix(&b.material).restitution > 0.0 {
+    let pressed = pair.last_strike == Some(t) && pair.instant_strikes >= 2;
+    if a.material.mix(&b.material).restitution > 0.0 && !pressed {
         return (members, contacts);
     }
     // Struck by a static body, a body takes its other static surfaces in
@@ -352,7 +360,14 @@ fn record(
         let (Some(first), true) = (first, total > 0.0) else {
             continue;
         };
-        island.pairs[q].strikes += 1;
+        let pair = &mut island.pairs[q];
+        pair.strikes += 1;
+        pair.instant_strikes = if pair.last_strike == Some(t) {
+            pair.instant_strikes + 1
+        } else {
+            1
+        };
+        pair.last_strike = Some(t);
         let pair = &island.pairs[q];
         let record = Impact {
             time: t,

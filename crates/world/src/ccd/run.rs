@@ -47,7 +47,7 @@ use std::collections::HashMap;
 
 use parapet_geometry::Aabbd;
 use parapet_math::Vec3d;
-use parapet_narrow::moving::{time_of_impact, Hit, Motion, MovingShape, Toi, ToiRequest};
+use parapet_narrow::moving::{time_of_impact, Hit, Motion, MovingShape, Refusal, Toi, ToiRequest};
 use parapet_solver::RigidBody;
 
 use super::bodies::StepBody;
@@ -151,11 +151,26 @@ pub(crate) struct Pair {
     pub lengths: PairLengths,
     /// Strikes it took in this step.
     pub strikes: u32,
+    /// The step time (s) of its last strike.
+    pub last_strike: Option<f64>,
+    /// Its strikes at that instant (count).
+    pub instant_strikes: u32,
     /// Whether its floor was lowered by its reserve in this step.
     pub reserve_used: bool,
     /// The hit of its last query.
     pub hit: Option<Hit>,
+    /// Where its last query's certified window ended short of the step's
+    /// end (the query spent its budget over longer windows): it is asked
+    /// again from there.
+    pub resume: Option<f64>,
 }
+
+/// How many times a query that spends its budget is asked again over half
+/// its window (count): 8, down to 1/256 of the window. Each retry costs at
+/// most a budget's iterations, so a query costs at most nine budgets; a
+/// query that spends its budget over 1/256 of its window is refused
+/// (`StepError::SubstepLimit`).
+pub const WINDOW_HALVINGS: u32 = 8;
 
 /// The step of a hold that does not lower a pair to its floor, as a
 /// fraction of its contact tolerance (dimensionless): 1/4. Small, so that
@@ -304,8 +319,11 @@ impl<'c, 'a> Island<'c, 'a> {
             tolerance: lengths.tolerance,
             lengths,
             strikes: 0,
+            last_strike: None,
+            instant_strikes: 0,
             reserve_used: false,
             hit: None,
+            resume: None,
         });
         self.pair_at.insert((a, b), p);
         self.pairs_of[a].push(p);
@@ -331,22 +349,66 @@ impl<'c, 'a> Island<'c, 'a> {
         let (ma, mb) = self.motions(p, t);
         let pair = &self.pairs[p];
         let target = pair.target;
-        let request = ToiRequest::new(0.0, (dt - t).max(0.0), target, pair.tolerance)
-            .with_budget(self.ctx.budget);
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
-        let answer = time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request);
-        let toi = answer.map_err(|refusal| {
-            CcdError::from_refusal(a.slot, Other::Body(b.slot), refusal, self.ctx.budget)
-        })?;
+        // The window from `t` to the step's end; a query that spends its
+        // budget is asked again over the first half of its window, down to
+        // WINDOW_HALVINGS times: a clear answer over a shortened window is
+        // certified as far as it goes, and the pair is asked again from
+        // there (a resume event), so that a grinding contact the arbiter
+        // certifies only in short steps costs events, not a refusal.
+        let mut window = (dt - t).max(0.0);
+        let mut spent = 0u64;
+        let mut halvings = 0;
+        let toi = loop {
+            let request =
+                ToiRequest::new(0.0, window, target, pair.tolerance).with_budget(self.ctx.budget);
+            match time_of_impact(&a.swept.shape, &ma, &b.swept.shape, &mb, &request) {
+                Err(Refusal::WorkBudget { iterations, .. }) if halvings < WINDOW_HALVINGS => {
+                    spent += u64::from(iterations);
+                    halvings += 1;
+                    window *= 0.5;
+                }
+                answer => {
+                    break answer.map_err(|refusal| {
+                        CcdError::from_refusal(
+                            a.slot,
+                            Other::Body(b.slot),
+                            refusal,
+                            self.ctx.budget,
+                        )
+                    })?
+                }
+            }
+        };
+        let resume = (halvings > 0 && toi.hit().is_none()).then_some(t + window);
         let mesh = matches!(b.swept.shape.as_ref(), MovingShape::Mesh(_));
+        let iterations = spent + toi.iterations() as u64;
         self.outcome.counts.queries += 1;
-        self.outcome.counts.iterations += toi.iterations() as u64;
+        self.outcome.counts.iterations += iterations;
         self.outcome.counts.mesh_queries += u64::from(mesh);
         let a = self.pairs[p].a;
-        self.bodies[a].iterations += toi.iterations() as u64;
+        self.bodies[a].iterations += iterations;
         let pair = &mut self.pairs[p];
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();
+        pair.resume = resume;
+        if let Some(time) = resume {
+            let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
+            let (lower, other) = if b.role.is_mover() {
+                (a.order.min(b.order), a.order.max(b.order))
+            } else {
+                (a.order, b.order)
+            };
+            self.queue.push(Event {
+                time: time.min(dt),
+                lower,
+                kind: 1,
+                other,
+                triangle: 0,
+                pair: p,
+                version: pair.version,
+            });
+        }
         if let Toi::Hit(h) = toi {
             let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
             let (lower, other) = if b.role.is_mover() {
@@ -542,6 +604,10 @@ impl<'c, 'a> Island<'c, 'a> {
         let p = event.pair;
         let t = event.time;
         let Some(hit) = self.pairs[p].hit else {
+            if self.pairs[p].resume.is_some() {
+                self.outcome.counts.holds += 1;
+                self.query(p, t)?;
+            }
             return Ok(());
         };
         let closing = self.closing(p, t, &hit);

@@ -54,8 +54,8 @@ impl PhysicsWorld {
     pub fn step(&mut self, dt: f32) -> Result<(), StepError> {
         validate::config(self, dt)?;
         validate::bodies(self)?;
-        validate::live_meshes(self);
         let snapshot = snapshot::Snapshot::take(self);
+        validate::live_meshes(self);
         match self.run_stages(dt) {
             Ok(report) => {
                 report.commit(self, dt);

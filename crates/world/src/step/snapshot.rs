@@ -2,13 +2,16 @@
 //! bit when a later stage fails (see docs/continuous-collision.md, "Ordering,
 //! limits and rollback"; positions, rotations, velocities, forces, torques, split state, previous
 //! contact count, previous contact and sensor events and whether they were
-//! drained, primitive order and mesh dirty state),
+//! drained, primitive order, mesh snapshots and mesh dirty state),
 //! plus the warm-starting contact cache.
 //!
 //! Bodies are cloned whole (shapes share their data, so a clone copies the
 //! body's scalars and bumps a reference count): what the step could change
 //! is then restored without a list of fields to keep in sync.
 
+use std::sync::Arc;
+
+use parapet_math::Vec3;
 use parapet_solver::RigidBody;
 
 use crate::contact_cache::ContactCache;
@@ -24,6 +27,10 @@ pub(crate) struct Snapshot {
     contact_count: usize,
     order: Vec<u32>,
     mesh_dirty: bool,
+    /// The world-space snapshots of mesh bodies (shared, not copied): a
+    /// mesh that stopped being static drops its snapshot in the step
+    /// (`validate::live_meshes`), and a failed step puts it back.
+    meshes: Vec<(u32, Arc<[[Vec3; 3]]>)>,
     contact_cache: ContactCache,
 }
 
@@ -41,6 +48,10 @@ impl Snapshot {
             contact_count: world.contact_count,
             order: world.order.clone(),
             mesh_dirty: world.meshes.is_dirty(),
+            meshes: world
+                .entries()
+                .filter_map(|e| Some((e.id.index(), e.mesh.clone()?)))
+                .collect(),
             contact_cache: world.contact_cache.clone(),
         }
     }
@@ -59,7 +70,20 @@ impl Snapshot {
         world.events_drained = self.events_drained;
         world.contact_count = self.contact_count;
         world.order = self.order;
-        world.meshes.set_dirty(self.mesh_dirty);
+        let mut dropped = false;
+        for (slot, mesh) in self.meshes {
+            if let Some(entry) = world.slots[slot as usize].as_mut() {
+                dropped |= entry.mesh.is_none();
+                entry.mesh = Some(mesh);
+            }
+        }
+        if dropped {
+            // The index was rebuilt without the dropped meshes: rebuilt
+            // again from the snapshots put back, the same index.
+            world.meshes.invalidate();
+        } else {
+            world.meshes.set_dirty(self.mesh_dirty);
+        }
         world.contact_cache = self.contact_cache;
     }
 }

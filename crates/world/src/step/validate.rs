@@ -66,9 +66,8 @@ pub(crate) fn bodies(world: &PhysicsWorld) -> Result<(), StepError> {
 /// Turns every mesh body that was captured static but is no longer static
 /// into a live mesh (its snapshot dropped, the mesh index rebuilt by the
 /// next contact stage): a moving mesh moves with its pose from its own
-/// shape-frame triangles. Derived data only: no result of an unchanged
-/// world depends on it, so it is done before the step's snapshot and kept
-/// on failure.
+/// shape-frame triangles. Done after the step's snapshot, which puts the
+/// snapshots back on failure (`mesh_snapshot` reads them).
 pub(crate) fn live_meshes(world: &mut PhysicsWorld) {
     let mut changed = false;
     for &slot in &world.order {
