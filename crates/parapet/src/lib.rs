@@ -213,7 +213,8 @@ pub mod world {
         BodyId, ContactEvent, ContactKind, PhysicsWorld, RayError, RayHit, SensorEvent,
         SensorEventKind, StepError, WorldError, WorldEvent, CCD_MAX_IMPACTS_LIMIT,
         CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN, DEFAULT_CCD_MAX_IMPACTS, DEFAULT_CCD_MAX_SUBSTEPS,
-        DEFAULT_GRAVITY,
+        DEFAULT_GRAVITY, DEFAULT_SLEEP_ANGULAR_THRESHOLD, DEFAULT_SLEEP_LINEAR_THRESHOLD,
+        DEFAULT_TIME_TO_SLEEP,
     };
 }
 
