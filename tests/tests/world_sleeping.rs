@@ -56,8 +56,8 @@ fn ball(from: Vec3, velocity: Vec3) -> RigidBody {
 
 /// A column of three 1,000 kg cubes settles and falls asleep within 1.5 s
 /// (it lands in the first steps, then rests; 0.5 s is the time to sleep,
-/// the rest margin; a column of five sways in SPHERE_MESH_CCD today, issue
-/// 29 item 3). A sleeping column costs nothing: a step reports no contact
+/// the rest margin; a column of five still sways in SPHERE_MESH_CCD, whose
+/// whole-step solve does not yet hold tall stacks). A sleeping column costs nothing: a step reports no contact
 /// and moves nothing. A 400 kg sphere at 20 m/s struck against the top cube
 /// wakes the column, the top cube takes the sphere's momentum (+x), and
 /// after 4 s the cubes lie on the floor without overlapping.
@@ -171,8 +171,8 @@ fn a_crowd_of_capsules_falls_asleep_and_wakes_when_struck(#[case] mode: Collisio
 
 /// The 16 crates of the rapier comparison: most fall asleep within 4 s
 /// (rapier: 12 of 16). Crates left rocking on an edge of the terrain keep
-/// moving above the thresholds (the edge contacts of issue 29, item 1)
-/// and stay awake; at least 8 sleep.
+/// moving above the thresholds (the box-triangle edge contacts pick the
+/// far edge today) and stay awake; at least 8 sleep.
 #[rstest]
 #[case::discrete(DISCRETE)]
 #[case::continuous(SPHERE_MESH_CCD)]

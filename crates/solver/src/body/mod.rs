@@ -355,14 +355,17 @@ impl RigidBody {
         self.angular_velocity = velocity;
     }
 
-    /// Sets the surface material.
+    /// Sets the surface material and wakes the body (a lower friction may
+    /// set it sliding).
     pub fn set_material(&mut self, material: Material) {
+        self.wake();
         self.material = material;
     }
 
-    /// Sets whether the body takes part in contacts; forces and motion still
-    /// integrate when it does not.
+    /// Sets whether the body takes part in contacts and wakes it; forces and
+    /// motion still integrate when it does not.
     pub fn set_collides(&mut self, collides: bool) {
+        self.wake();
         self.collides = collides;
     }
 

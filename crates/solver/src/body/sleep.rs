@@ -11,8 +11,9 @@
 //! the world's `step/sleep.rs`). A sleeping body keeps its pose with zero
 //! velocities and costs nothing in a step. Every user edit of its motion
 //! wakes it: a pose or velocity set, a force, a torque, an impulse, a change
-//! of kind, [`RigidBody::set_can_sleep`] with `false` and
-//! [`RigidBody::wake`] itself. The contact solve and the pose update are
+//! of kind, mass, inertia, mass centre, shape offset, material, collision
+//! groups, sensor or `collides`, [`RigidBody::set_can_sleep`] with `false`
+//! and [`RigidBody::wake`] itself. The contact solve and the pose update are
 //! the step's own motion and wake nothing.
 //!
 //! Kinematic and static bodies never sleep: [`RigidBody::is_sleeping`] is
