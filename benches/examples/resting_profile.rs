@@ -42,7 +42,9 @@ fn main() {
     };
     let warmup: u32 = args[2].parse().unwrap_or_else(|_| usage());
     let steps: u32 = args[3].parse().unwrap_or_else(|_| usage());
-    let mut w = crates_scene(16).parapet(mode).expect("the crates scene builds");
+    let mut w = crates_scene(16)
+        .parapet(mode)
+        .expect("the crates scene builds");
     for _ in 0..warmup {
         w.step(DT).expect("the crates step");
     }

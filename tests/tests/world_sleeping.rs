@@ -426,3 +426,36 @@ fn a_refused_step_restores_sleep_state_and_timers() {
     ));
     assert_eq!(capture(&w), before);
 }
+
+/// A world with sleeping bodies, a body that may not sleep, running timers
+/// and its own thresholds: JSON and CBOR snapshots read back bit for bit
+/// (sleep state, timers, `can_sleep`, settings) and step to the same bits.
+#[test]
+fn snapshots_carry_sleep_state_and_timers() {
+    use parapet::snapshot::{from_bytes, from_json, to_bytes, to_json};
+    let (mut w, low, _) = sleeping_pair();
+    w.time_to_sleep = 0.4;
+    w.sleep_linear_threshold = 0.06;
+    w.add_body(ball(Vec3::new(4.0, 0.0, 0.25), Vec3::zeros()).with_can_sleep(false))
+        .unwrap();
+    let timed = w
+        .add_body(ball(Vec3::new(-4.0, 0.0, 0.25), Vec3::zeros()))
+        .unwrap();
+    for _ in 0..5 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.body(low).unwrap().is_sleeping());
+    assert!(w.body(timed).unwrap().sleep_timer() > 0.0);
+    let from_text = from_json(&to_json(&w).unwrap()).unwrap();
+    let from_binary = from_bytes(&to_bytes(&w).unwrap()).unwrap();
+    for mut copy in [from_text, from_binary] {
+        assert_eq!(capture(&copy), capture(&w));
+        let mut original = w.clone();
+        for _ in 0..40 {
+            copy.step(DT).unwrap();
+            original.step(DT).unwrap();
+            assert_eq!(capture(&copy), capture(&original));
+        }
+        assert!(original.body(timed).unwrap().is_sleeping());
+    }
+}

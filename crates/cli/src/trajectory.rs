@@ -165,8 +165,15 @@ pub fn read_trajectory(path: &Path) -> Result<Trajectory, TrajectoryError> {
         let body: usize = parse_field(&record, 2, line, &refuse)?;
         let name = record.get(3).unwrap_or_default();
         let sleeping = with_sleep && parse_field::<u8>(&record, 17, line, &refuse)? != 0;
-        add_row(&mut trajectory, step, time, body, name, (&numbers, sleeping))
-            .map_err(|message| refuse(line, column_of(&record, 2), "body", message))?;
+        add_row(
+            &mut trajectory,
+            step,
+            time,
+            body,
+            name,
+            (&numbers, sleeping),
+        )
+        .map_err(|message| refuse(line, column_of(&record, 2), "body", message))?;
     }
     complete(&trajectory).map_err(|message| refuse(0, 0, "body", message))?;
     Ok(trajectory)

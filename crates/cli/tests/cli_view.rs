@@ -142,7 +142,10 @@ fn the_page_marks_sleeping_bodies() {
     let frames = 301;
     assert_eq!(flags.len() % frames, 0, "one flag per body per frame");
     let bodies = flags.len() / frames;
-    assert!(flags[..bodies].iter().all(|f| *f == "0"), "asleep at step 0");
+    assert!(
+        flags[..bodies].iter().all(|f| *f == "0"),
+        "asleep at step 0"
+    );
     assert!(
         flags[flags.len() - bodies..].contains(&"1"),
         "nothing asleep after 5 s"
