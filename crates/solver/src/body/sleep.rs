@@ -159,7 +159,8 @@ mod tests {
         let b = asleep();
         assert_eq!(b.linear_velocity(), Vec3::zeros());
         assert_eq!(b.sleep_timer(), 1.0);
-        let edits: [(&str, fn(&mut RigidBody)); 9] = [
+        type Edit = fn(&mut RigidBody);
+        let edits: [(&str, Edit); 9] = [
             ("position", |b| b.set_position(Vec3::x())),
             ("rotation", |b| {
                 b.set_rotation(parapet_math::Quat::identity())
