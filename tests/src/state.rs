@@ -50,6 +50,8 @@ pub fn body_bits(b: &RigidBody) -> Vec<u64> {
     out.push(b.angular_damping().to_bits() as u64);
     let m = b.material();
     out.extend([m.friction, m.restitution, m.bounce_threshold].map(|c| c.to_bits() as u64));
+    out.extend([b.is_sleeping() as u64, b.can_sleep() as u64]);
+    out.push(b.sleep_timer().to_bits() as u64);
     out
 }
 

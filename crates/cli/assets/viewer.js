@@ -55,6 +55,10 @@
 
   const groups = [];
   const sensorMaterials = [];
+  // Each body's material and its awake colour: a sleeping body is drawn
+  // dimmed (a third of its colour's lightness, grey-shifted).
+  const materials = [];
+  const asleep = data.sleeping || [];
   data.bodies.forEach(function (body, i) {
     const isMesh = body.shape.type === "mesh";
     const color = body.sensor ? new THREE.Color(0x5fd3e8)
@@ -71,6 +75,7 @@
       depthWrite: !body.sensor,
     });
     sensorMaterials.push(body.sensor ? material : null);
+    materials.push({ material: material, awake: color.clone() });
     const shape = new THREE.Mesh(geometryOf(body.shape), material);
     shape.position.fromArray(body.offset_position);
     const q = body.offset_rotation; // [w, x, y, z]
@@ -174,6 +179,12 @@
       const o = (frame * bodies + b) * 7, p = data.poses;
       groups[b].position.set(p[o], p[o + 1], p[o + 2]);
       groups[b].quaternion.set(p[o + 4], p[o + 5], p[o + 6], p[o + 3]);
+      const m = materials[b];
+      if (asleep[frame * bodies + b]) {
+        m.material.color.copy(m.awake).lerp(new THREE.Color(0x3a4350), 0.7);
+      } else {
+        m.material.color.copy(m.awake);
+      }
     }
     const glowing = new Set();
     marks.forEach(function (m) {

@@ -21,6 +21,8 @@ pub struct BodyState {
     pub linear_velocity: Vec3,
     /// Angular velocity about the mass centre (rad/s, world).
     pub angular_velocity: Vec3,
+    /// Whether the body is asleep (`RigidBody::is_sleeping`).
+    pub sleeping: bool,
 }
 
 impl BodyState {
@@ -31,6 +33,7 @@ impl BodyState {
             rotation: body.rotation(),
             linear_velocity: body.linear_velocity(),
             angular_velocity: body.angular_velocity(),
+            sleeping: body.is_sleeping(),
         }
     }
 }

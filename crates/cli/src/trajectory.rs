@@ -12,10 +12,10 @@ use parapet::prelude::*;
 
 use crate::run::{step_time, BodyState};
 
-/// The header row.
-pub const HEADER: [&str; 17] = [
+/// The header row (`sleeping`: 1 for a sleeping body, else 0).
+pub const HEADER: [&str; 18] = [
     "step", "time", "body", "name", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx",
-    "wy", "wz",
+    "wy", "wz", "sleeping",
 ];
 
 /// The shortest digits that read back to `value` (Rust's shortest
@@ -73,6 +73,7 @@ impl<W: Write> TrajectoryWriter<W> {
                 s.angular_velocity.z,
             ];
             row.extend(values.iter().map(|&v| number(v)));
+            row.push(u8::from(s.sleeping).to_string());
             self.csv.write_record(&row)?;
         }
         Ok(())
@@ -137,7 +138,10 @@ pub fn read_trajectory(path: &Path) -> Result<Trajectory, TrajectoryError> {
         .headers()
         .map_err(|e| refuse(1, 1, "(header)", e.to_string()))?
         .clone();
-    if header.iter().ne(HEADER) {
+    // A trajectory written before sleeping existed lacks the last column:
+    // read as awake throughout.
+    let with_sleep = header.iter().eq(HEADER);
+    if !with_sleep && header.iter().ne(HEADER[..17].iter().copied()) {
         return Err(refuse(
             1,
             1,
@@ -160,8 +164,16 @@ pub fn read_trajectory(path: &Path) -> Result<Trajectory, TrajectoryError> {
         let time: f32 = parse_field(&record, 1, line, &refuse)?;
         let body: usize = parse_field(&record, 2, line, &refuse)?;
         let name = record.get(3).unwrap_or_default();
-        add_row(&mut trajectory, step, time, body, name, &numbers)
-            .map_err(|message| refuse(line, column_of(&record, 2), "body", message))?;
+        let sleeping = with_sleep && parse_field::<u8>(&record, 17, line, &refuse)? != 0;
+        add_row(
+            &mut trajectory,
+            step,
+            time,
+            body,
+            name,
+            (&numbers, sleeping),
+        )
+        .map_err(|message| refuse(line, column_of(&record, 2), "body", message))?;
     }
     complete(&trajectory).map_err(|message| refuse(0, 0, "body", message))?;
     Ok(trajectory)
@@ -202,7 +214,7 @@ fn add_row(
     time: f32,
     body: usize,
     name: &str,
-    v: &[f32; 13],
+    (v, sleeping): (&[f32; 13], bool),
 ) -> Result<(), String> {
     if body == 0 {
         complete(trajectory)?;
@@ -232,6 +244,7 @@ fn add_row(
         rotation: Unit::new_unchecked(Quaternion::new(v[3], v[4], v[5], v[6])),
         linear_velocity: Vec3::new(v[7], v[8], v[9]),
         angular_velocity: Vec3::new(v[10], v[11], v[12]),
+        sleeping,
     });
     Ok(())
 }
@@ -260,6 +273,7 @@ mod tests {
             rotation: Unit::new_normalize(Quaternion::new(0.9, 0.1 * k, 0.2, 0.3)),
             linear_velocity: Vec3::new(f32::MAX, f32::MIN_POSITIVE, k),
             angular_velocity: Vec3::new(f32::from_bits(1), 2.5, -7.0),
+            sleeping: k > 5.0,
         };
         let names = vec!["a".to_owned(), "b, \"quoted\"".to_owned()];
         let frames: Vec<Vec<BodyState>> = (0..3)
@@ -289,6 +303,7 @@ mod tests {
         };
         for (a, b) in read.states.iter().flatten().zip(frames.iter().flatten()) {
             assert_eq!(bits(a), bits(b));
+            assert_eq!(a.sleeping, b.sleeping);
         }
     }
 }

@@ -7,7 +7,8 @@
 //! The shapes come from the scene file (mesh and hull triangles from the
 //! built shapes); the poses from the trajectory. Both must list the same
 //! bodies, in the same order, under the same names. Sensors are drawn
-//! translucent; the sensor events of the run's events file, when given,
+//! translucent, sleeping bodies dimmed (the trajectory's `sleeping`
+//! column); the sensor events of the run's events file, when given,
 //! become marks ([`sensor_marks`]): where the body was when it entered,
 //! crossed or left the sensor, shown from that step on.
 
@@ -86,6 +87,8 @@ struct ReplayData {
     bodies: Vec<BodyData>,
     /// Per frame, per body: x, y, z, qw, qx, qy, qz.
     poses: Vec<f32>,
+    /// Per frame, per body: 1 when the body sleeps (drawn dimmed), else 0.
+    sleeping: Vec<u8>,
     marks: Vec<Mark>,
 }
 
@@ -212,6 +215,12 @@ pub fn replay_html(
             [s.position.x, s.position.y, s.position.z, q.w, q.i, q.j, q.k]
         })
         .collect();
+    let sleeping = trajectory
+        .states
+        .iter()
+        .flatten()
+        .map(|s| u8::from(s.sleeping))
+        .collect();
     let dt = match trajectory.times.as_slice() {
         [a, b, ..] if b > a => b - a,
         _ => loaded.scene.dt,
@@ -223,6 +232,7 @@ pub fn replay_html(
         times: trajectory.times.clone(),
         bodies,
         poses,
+        sleeping,
         marks: marks.to_vec(),
     };
     let json = serde_json::to_string(&data).map_err(|e| Mismatch(e.to_string()))?;

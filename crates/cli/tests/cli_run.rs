@@ -39,11 +39,11 @@ fn run_writes_the_header_and_a_row_per_body_per_step() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("step,time,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz")
+        Some("step,time,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,sleeping")
     );
     assert_eq!(
         HEADER.join(","),
-        "step,time,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz"
+        "step,time,body,name,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,sleeping"
     );
     let rows: Vec<&str> = lines.collect();
     // 6 bodies (floor, 4 stacked spheres, striker): N * bodies + bodies rows.

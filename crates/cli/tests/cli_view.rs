@@ -129,6 +129,29 @@ fn the_page_is_self_contained() {
     }
 }
 
+/// The crowd scene's bodies come to rest and fall asleep in 300 steps
+/// (5 s): the page's per-frame `sleeping` flags (drawn dimmed) say so, all
+/// awake in the first frame, some asleep in the last.
+#[test]
+fn the_page_marks_sleeping_bodies() {
+    let dir = common::fresh_dir("cli_view_sleeping");
+    let page = std::fs::read_to_string(replay(&dir, "crowd", "300")).expect("the page");
+    let start = page.find("\"sleeping\":[").expect("the sleeping flags") + 12;
+    let end = start + page[start..].find(']').expect("the end of the flags");
+    let flags: Vec<&str> = page[start..end].split(',').collect();
+    let frames = 301;
+    assert_eq!(flags.len() % frames, 0, "one flag per body per frame");
+    let bodies = flags.len() / frames;
+    assert!(
+        flags[..bodies].iter().all(|f| *f == "0"),
+        "asleep at step 0"
+    );
+    assert!(
+        flags[flags.len() - bodies..].contains(&"1"),
+        "nothing asleep after 5 s"
+    );
+}
+
 /// Runs Chromium with `args` for at most 90 s; its stdout (through a file:
 /// a dumped page is larger than a pipe's buffer).
 fn chromium(profile: &Path, args: &[String]) -> String {

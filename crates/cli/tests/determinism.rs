@@ -52,11 +52,14 @@ fn final_hash(scene: &str, threads: usize) -> u64 {
 /// (the special loops and their groups retired: the same impacts computed
 /// along other arithmetic, and resting contacts held at the held floor) and
 /// the discrete contacts of boxes were rewritten (separating axes, the
-/// reduced mesh points, the substepped soft solve of DISCRETE). Each is the
-/// same on 1, 2 and 4 threads.
+/// reduced mesh points, the substepped soft solve of DISCRETE). `crowd`
+/// changed again when sleeping came (on by default): bodies that come to
+/// rest on the terrain fall asleep with zero velocities (with
+/// `world.sleeping = false` it hashes to its former 0x3d9b_d169_bbf5_ee3b).
+/// Each is the same on 1, 2 and 4 threads.
 const PINNED: [(&str, u64); 3] = [
     ("fast_box_wall", 0x290a_401b_ddf1_3c9f),
-    ("crowd", 0x3d9b_d169_bbf5_ee3b),
+    ("crowd", 0x7579_bf28_fb6d_c150),
     ("struck_stack", 0x090c_30c1_7fa2_862e),
 ];
 

@@ -109,6 +109,14 @@ fn assert_same_world(a: &PhysicsWorld, b: &PhysicsWorld) {
     assert_eq!(a.collision_detection, b.collision_detection);
     assert_eq!(a.ccd_max_impacts, b.ccd_max_impacts);
     assert_eq!(a.ccd_max_substeps, b.ccd_max_substeps);
+    assert_eq!(a.sleeping, b.sleeping);
+    for (x, y) in [
+        (a.sleep_linear_threshold, b.sleep_linear_threshold),
+        (a.sleep_angular_threshold, b.sleep_angular_threshold),
+        (a.time_to_sleep, b.time_to_sleep),
+    ] {
+        assert_eq!(x.to_bits(), y.to_bits());
+    }
     assert_eq!(
         a.ignored_pairs().collect::<Vec<_>>(),
         b.ignored_pairs().collect::<Vec<_>>()
@@ -142,6 +150,48 @@ fn a_stepped_world_reads_back_bit_for_bit_and_steps_alike() -> Result<(), Box<dy
         again.step(0.01)?;
     }
     assert_same_world(&copy, &again);
+    Ok(())
+}
+
+/// A world whose cube fell asleep (and another that may not sleep, its
+/// timer at zero, and thresholds of its own) reads back with every sleep
+/// state, timer and setting, and steps alike.
+#[test]
+fn a_sleeping_world_reads_back_bit_for_bit() -> Result<(), Box<dyn std::error::Error>> {
+    let mut world = PhysicsWorld::new();
+    world.sleep_linear_threshold = 0.04;
+    world.sleep_angular_threshold = 0.06;
+    world.time_to_sleep = 0.3;
+    let floor = Shape::mesh(
+        vec![
+            Vec3::new(-5.0, -5.0, 0.0),
+            Vec3::new(5.0, -5.0, 0.0),
+            Vec3::new(5.0, 5.0, 0.0),
+            Vec3::new(-5.0, 5.0, 0.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )?;
+    world.add_body(RigidBody::new_static(floor))?;
+    let cube = RigidBody::new_dynamic(Shape::cuboid(Vec3::repeat(0.5))?, 10.0)?;
+    let sleeper = world.add_body(cube.clone().with_position(Vec3::new(0.0, 0.0, 0.5)))?;
+    let restless = world.add_body(
+        cube.with_position(Vec3::new(3.0, 0.0, 0.5))
+            .with_can_sleep(false),
+    )?;
+    for _ in 0..60 {
+        world.step(0.01)?;
+    }
+    assert!(world.body(sleeper).is_some_and(|b| b.is_sleeping()));
+    assert!(world.body(restless).is_some_and(|b| !b.can_sleep()));
+    let mut copy = round_trip(&world);
+    assert_same_world(&world, &copy);
+    world.sleeping = false;
+    let mut off = round_trip(&world);
+    assert_same_world(&world, &off);
+    copy.step(0.01)?;
+    off.step(0.01)?;
+    assert!(copy.body(sleeper).is_some_and(|b| b.is_sleeping()));
+    assert!(off.body(sleeper).is_some_and(|b| !b.is_sleeping()));
     Ok(())
 }
 

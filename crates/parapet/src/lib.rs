@@ -213,6 +213,7 @@ pub mod world {
         ContactEvent, ContactKind, PhysicsWorld, RayHit, SensorEvent, SensorEventKind, StepError,
         WorldError, WorldEvent, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, CONTACT_MARGIN,
         DEFAULT_CCD_MAX_IMPACTS, DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,
+        DEFAULT_SLEEP_ANGULAR_THRESHOLD, DEFAULT_SLEEP_LINEAR_THRESHOLD, DEFAULT_TIME_TO_SLEEP,
     };
 }
 

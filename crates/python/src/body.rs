@@ -227,6 +227,37 @@ impl PyBody {
         self.write(py, |b| b.set_collides(value))
     }
 
+    /// Whether the body is asleep (not integrated, costing nothing in a
+    /// step, a fixed target for the continuous step); always False for
+    /// kinematic and static bodies.
+    #[getter]
+    fn is_sleeping(&self, py: Python<'_>) -> PyResult<bool> {
+        self.read(py, |b| b.is_sleeping())
+    }
+
+    /// Whether the body may fall asleep (default True); False also wakes it.
+    #[getter]
+    fn can_sleep(&self, py: Python<'_>) -> PyResult<bool> {
+        self.read(py, |b| b.can_sleep())
+    }
+
+    #[setter]
+    fn set_can_sleep(&mut self, py: Python<'_>, value: bool) -> PyResult<()> {
+        self.write(py, |b| b.set_can_sleep(value))
+    }
+
+    /// The time (s) the body has been at rest below the world's thresholds.
+    #[getter]
+    fn sleep_timer(&self, py: Python<'_>) -> PyResult<f32> {
+        self.read(py, |b| b.sleep_timer())
+    }
+
+    /// Wakes this body (its island wakes with it at the next step; use
+    /// PhysicsWorld.wake to wake the island at once).
+    fn wake(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.write(py, |b| b.wake())
+    }
+
     /// The body's continuous-collision policy (default CcdMode.Inherit).
     #[getter]
     fn ccd(&self, py: Python<'_>) -> PyResult<PyCcdMode> {
@@ -541,6 +572,13 @@ impl PyBody {
     ) -> PyResult<PyRefMut<'_, Self>> {
         let py = slf.py();
         slf.set_collision_groups(py, value)?;
+        Ok(slf)
+    }
+
+    /// Sets `can_sleep` and returns the body.
+    fn with_can_sleep(mut slf: PyRefMut<'_, Self>, value: bool) -> PyResult<PyRefMut<'_, Self>> {
+        let py = slf.py();
+        slf.set_can_sleep(py, value)?;
         Ok(slf)
     }
 

@@ -100,6 +100,59 @@ impl PyWorld {
         self.inner.ccd_max_substeps = value;
     }
 
+    /// Whether bodies at rest fall asleep (default True).
+    #[getter]
+    fn sleeping(&self) -> bool {
+        self.inner.sleeping
+    }
+
+    #[setter]
+    fn set_sleeping(&mut self, value: bool) {
+        self.inner.sleeping = value;
+    }
+
+    /// Speed (m/s) at or below which a body is at rest (default 0.05;
+    /// finite and >= 0, checked at each step).
+    #[getter]
+    fn sleep_linear_threshold(&self) -> f32 {
+        self.inner.sleep_linear_threshold
+    }
+
+    #[setter]
+    fn set_sleep_linear_threshold(&mut self, value: f32) {
+        self.inner.sleep_linear_threshold = value;
+    }
+
+    /// Angular speed (rad/s) at or below which a body is at rest (default
+    /// 0.05; finite and >= 0).
+    #[getter]
+    fn sleep_angular_threshold(&self) -> f32 {
+        self.inner.sleep_angular_threshold
+    }
+
+    #[setter]
+    fn set_sleep_angular_threshold(&mut self, value: f32) {
+        self.inner.sleep_angular_threshold = value;
+    }
+
+    /// Time (s) every body of an island must rest before it sleeps
+    /// (default 0.5; finite and >= 0).
+    #[getter]
+    fn time_to_sleep(&self) -> f32 {
+        self.inner.time_to_sleep
+    }
+
+    #[setter]
+    fn set_time_to_sleep(&mut self, value: f32) {
+        self.inner.time_to_sleep = value;
+    }
+
+    /// Wakes body `id` and its sleeping island now. Raises WorldError for a
+    /// stale id.
+    fn wake(&mut self, id: PyBodyId) -> PyResult<()> {
+        self.inner.wake(id.0).map_err(|e| errors::world_error(&e))
+    }
+
     /// Adds `body` after validating it and returns its id; the Python
     /// object becomes a view of the world's body. A mesh body must be
     /// static: its world triangles are captured now. Raises WorldError (the

@@ -8,7 +8,8 @@
 //! takes the impulses of the nearest cached point of the same body pair and
 //! feature (triangle, or 0 for a primitive pair) within
 //! [`WARM_START_MATCH_DISTANCE`]. The cache is part of the step's rollback
-//! snapshot; removal of a body drops its entries.
+//! snapshot; removal of a body drops its entries; the entries of sleeping
+//! bodies are kept while they sleep.
 //!
 //! Every cached impulse is a finite `f32`: the contact stage refuses a step
 //! whose impulses are beyond `f32` before it writes the cache, so a failed
@@ -70,6 +71,18 @@ impl ContactCache {
         best.map_or((0.0, Vec3::zeros()), |(_, p)| {
             (p.normal_impulse, p.tangent_impulse)
         })
+    }
+
+    /// The entries of the pairs in which `asleep` holds for either body:
+    /// the contacts of sleeping bodies, which the contact stage does not
+    /// test while they sleep, kept so that they warm-start again when the
+    /// bodies wake (a woken stack starts from the impulses that held it).
+    pub fn sleeping_entries(&self, asleep: impl Fn(BodyId) -> bool) -> Vec<CachedPoint> {
+        self.points
+            .iter()
+            .filter(|p| asleep(p.key.0) || asleep(p.key.1))
+            .copied()
+            .collect()
     }
 
     /// Drops every entry of `body`.

@@ -22,7 +22,8 @@ pub enum StepError {
     #[error("world configuration {quantity} = {value} is invalid (limit: {limit})")]
     InvalidConfig {
         /// The field ("dt", "gravity", "ccd_max_impacts", "ccd_max_substeps",
-        /// "collision_detection").
+        /// "collision_detection", "sleep_linear_threshold",
+        /// "sleep_angular_threshold", "time_to_sleep").
         quantity: &'static str,
         /// The refused value (the first non-finite component for a vector).
         value: f64,

@@ -141,19 +141,31 @@ impl PhysicsWorld {
     pub fn ignore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
         self.ignored_pairs.insert(a, b);
+        self.wake_pair(a, b);
         Ok(())
     }
 
     /// Lets the pair `a`, `b` interact again as their collision groups say
     /// (undoes [`PhysicsWorld::ignore_pair`]; a pair that was not excluded
-    /// stays as it is).
+    /// stays as it is). Both bodies wake (as they do for `ignore_pair`).
     ///
     /// # Errors
     /// As [`PhysicsWorld::ignore_pair`]; the world is then unchanged.
     pub fn restore_pair(&mut self, a: BodyId, b: BodyId) -> Result<(), WorldError> {
         self.live_pair(a, b)?;
         self.ignored_pairs.remove(a, b);
+        self.wake_pair(a, b);
         Ok(())
+    }
+
+    /// Wakes both bodies of a pair whose filter changed (their islands
+    /// follow at the next step).
+    fn wake_pair(&mut self, a: BodyId, b: BodyId) {
+        for id in [a, b] {
+            if let Some(body) = self.body_mut(id) {
+                body.wake();
+            }
+        }
     }
 
     /// The pairs excluded by [`PhysicsWorld::ignore_pair`], each once with

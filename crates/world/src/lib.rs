@@ -7,7 +7,7 @@
 //!
 //! - [`PhysicsWorld`]: bodies in generational slots ([`BodyId`]), the
 //!   configuration fields (gravity, the collision-detection mode and its
-//!   impact and sub-step limits), [`PhysicsWorld::step`] and
+//!   impact and sub-step limits, sleeping and its thresholds), [`PhysicsWorld::step`] and
 //!   [`PhysicsWorld::cast_ray`] / [`PhysicsWorld::try_cast_ray`].
 //! - `step/`: one file per stage of a step, in the order data flows
 //!   through them (`validate`, `snapshot`, `forces`, `contacts`, `ccd`,
@@ -45,6 +45,9 @@ pub use event::{ContactEvent, ContactKind, RayHit};
 pub use ray::RayError;
 pub use sensors::{SensorEvent, SensorEventKind, WorldEvent};
 pub use step::check::CHECK_CCD_DEFAULT_DT;
+pub use step::sleep::{
+    DEFAULT_SLEEP_ANGULAR_THRESHOLD, DEFAULT_SLEEP_LINEAR_THRESHOLD, DEFAULT_TIME_TO_SLEEP,
+};
 pub use world::{
     PhysicsWorld, CCD_MAX_IMPACTS_LIMIT, CCD_MAX_SUBSTEPS_LIMIT, DEFAULT_CCD_MAX_IMPACTS,
     DEFAULT_CCD_MAX_SUBSTEPS, DEFAULT_GRAVITY,

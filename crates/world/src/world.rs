@@ -22,6 +22,10 @@ use crate::contact_cache::ContactCache;
 use crate::entry::Entry;
 use crate::error::BodyNames;
 use crate::mesh_index::MeshIndex;
+use crate::step::sleep::{
+    body_bounds, wake_around, wake_touched, DEFAULT_SLEEP_ANGULAR_THRESHOLD,
+    DEFAULT_SLEEP_LINEAR_THRESHOLD, DEFAULT_TIME_TO_SLEEP,
+};
 use crate::{BodyId, ContactEvent, SensorEvent, WorldError};
 
 /// The default gravity (m/s², world): (0, 0, -9.8), a z-up world (see
@@ -77,6 +81,21 @@ pub struct PhysicsWorld {
     /// [`CCD_MAX_SUBSTEPS_LIMIT`], checked at every step entry whatever the
     /// mode.
     pub ccd_max_substeps: u32,
+    /// Whether bodies at rest fall asleep; default `true`. Turned off, every
+    /// sleeping body wakes at the next step and none falls asleep (see
+    /// [`RigidBody::is_sleeping`] and docs/physics.md, "Sleeping").
+    pub sleeping: bool,
+    /// The linear speed (m/s) of a body's mass centre at or below which it
+    /// counts as at rest; default [`DEFAULT_SLEEP_LINEAR_THRESHOLD`], valid
+    /// finite and >= 0.
+    pub sleep_linear_threshold: f32,
+    /// The angular speed (rad/s) at or below which a body counts as at rest;
+    /// default [`DEFAULT_SLEEP_ANGULAR_THRESHOLD`], valid finite and >= 0.
+    pub sleep_angular_threshold: f32,
+    /// The time (s) every body of an island must have been at rest before
+    /// the island falls asleep; default [`DEFAULT_TIME_TO_SLEEP`], valid
+    /// finite and >= 0.
+    pub time_to_sleep: f32,
     pub(crate) slots: Vec<Option<Entry>>,
     pub(crate) free: Vec<u32>,
     /// Live slots in insertion order.
@@ -166,13 +185,18 @@ fn mesh_snapshot(body: &RigidBody) -> Result<Option<Arc<[[Vec3; 3]]>>, TriangleE
 
 impl PhysicsWorld {
     /// An empty world: gravity (0, 0, -9.8) m/s², [`DISCRETE`], impact and
-    /// sub-step limits at their defaults.
+    /// sub-step limits at their defaults, sleeping on with the default
+    /// thresholds.
     pub fn new() -> Self {
         Self {
             gravity: DEFAULT_GRAVITY,
             collision_detection: DISCRETE,
             ccd_max_impacts: DEFAULT_CCD_MAX_IMPACTS,
             ccd_max_substeps: DEFAULT_CCD_MAX_SUBSTEPS,
+            sleeping: true,
+            sleep_linear_threshold: DEFAULT_SLEEP_LINEAR_THRESHOLD,
+            sleep_angular_threshold: DEFAULT_SLEEP_ANGULAR_THRESHOLD,
+            time_to_sleep: DEFAULT_TIME_TO_SLEEP,
             slots: Vec::new(),
             free: Vec::new(),
             order: Vec::new(),
@@ -237,7 +261,9 @@ impl PhysicsWorld {
     }
 
     /// Removes a body and returns it, reclaiming its slot, its mesh snapshot
-    /// and its mesh index entries. Its id is refused from now on.
+    /// and its mesh index entries. Its id is refused from now on. The
+    /// sleeping bodies it touched wake (their islands with them at the next
+    /// step): what rested on it must fall.
     ///
     /// # Errors
     /// [`WorldError::UnknownBody`] for a stale or foreign id; the world is
@@ -245,6 +271,10 @@ impl PhysicsWorld {
     pub fn remove_body(&mut self, id: BodyId) -> Result<RigidBody, WorldError> {
         if self.entry(id).is_none() {
             return Err(WorldError::UnknownBody { body: id });
+        }
+        match body_bounds(self, id.index()) {
+            Some(bounds) => wake_around(self, &bounds),
+            None => self.wake_every_body(),
         }
         let Some(entry) = self.slots[id.index() as usize].take() else {
             return Err(WorldError::UnknownBody { body: id });
@@ -264,6 +294,32 @@ impl PhysicsWorld {
             self.free.retain(|&s| s != last);
         }
         Ok(entry.body)
+    }
+
+    /// Wakes body `id` and every sleeping body of its island (the bodies
+    /// joined to it through touching bounds, see docs/physics.md,
+    /// "Sleeping") now; it then takes part in the next step. Waking an awake
+    /// body restarts its time at rest; kinematic and static bodies never
+    /// sleep, and waking one changes nothing else.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] for a stale or foreign id; the world is
+    /// then unchanged.
+    pub fn wake(&mut self, id: BodyId) -> Result<(), WorldError> {
+        let body = self
+            .body_mut(id)
+            .ok_or(WorldError::UnknownBody { body: id })?;
+        body.wake();
+        wake_touched(self, None);
+        Ok(())
+    }
+
+    fn wake_every_body(&mut self) {
+        for slot in self.slots.iter_mut().flatten() {
+            if slot.body.is_sleeping() {
+                slot.body.wake();
+            }
+        }
     }
 
     pub(crate) fn entry(&self, id: BodyId) -> Option<&Entry> {

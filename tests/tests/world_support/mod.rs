@@ -55,6 +55,15 @@ pub fn capture(w: &PhysicsWorld) -> WorldState {
     config.push(w.collision_detection.code() as u64);
     config.push(w.ccd_max_impacts as u64);
     config.push(w.ccd_max_substeps as u64);
+    config.push(w.sleeping as u64);
+    config.extend(
+        [
+            w.sleep_linear_threshold,
+            w.sleep_angular_threshold,
+            w.time_to_sleep,
+        ]
+        .map(|x| x.to_bits() as u64),
+    );
     let bodies = w
         .bodies()
         .map(|(id, b)| {

@@ -12,6 +12,8 @@
 //! 3. the switch to `kinematic` or `static` for a body given a mass;
 //! 4. pose, velocities, material, `collides`, `ccd`, `collision_groups`,
 //!    `sensor`, damping, pending force and torque, split velocities;
+//!    then `can_sleep`, `sleep_timer` and `sleeping` (every edit before
+//!    them wakes the body);
 //! 5. `PhysicsWorld::add_body` (which captures a mesh's world triangles);
 //! 6. after every body, the `ignored_pairs` by name
 //!    (`PhysicsWorld::ignore_pair`).
@@ -148,7 +150,46 @@ pub fn build_world(spec: &WorldSpec, path: &FieldPath) -> Result<PhysicsWorld, F
         in_range(path.key("ccd_max_substeps"), n, &CCD_MAX_SUBSTEPS_LIMIT)?;
         world.ccd_max_substeps = n;
     }
+    if let Some(on) = spec.sleeping {
+        world.sleeping = on;
+    }
+    for (key, value, unit, field) in [
+        (
+            "sleep_linear_threshold",
+            spec.sleep_linear_threshold,
+            "m/s",
+            &mut world.sleep_linear_threshold,
+        ),
+        (
+            "sleep_angular_threshold",
+            spec.sleep_angular_threshold,
+            "rad/s",
+            &mut world.sleep_angular_threshold,
+        ),
+        (
+            "time_to_sleep",
+            spec.time_to_sleep,
+            "s",
+            &mut world.time_to_sleep,
+        ),
+    ] {
+        if let Some(v) = value {
+            non_negative(path.key(key), key, unit, v)?;
+            *field = v;
+        }
+    }
     Ok(world)
+}
+
+fn non_negative(path: FieldPath, what: &str, unit: &str, v: f32) -> Result<(), FieldError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            path,
+            format!("{what} = {v} {unit} is not finite and >= 0"),
+        ))
+    }
 }
 
 fn in_range(
@@ -226,7 +267,39 @@ pub fn build_body(spec: &BodySpec, path: &FieldPath) -> Result<RigidBody, FieldE
     }
     motion(spec, &mut body, path)?;
     surface(spec, &mut body, path)?;
+    sleep_state(spec, &mut body, path)?;
     Ok(body)
+}
+
+/// `can_sleep`, `sleep_timer` and `sleeping`, after every edit that wakes
+/// the body.
+fn sleep_state(spec: &BodySpec, body: &mut RigidBody, path: &FieldPath) -> Result<(), FieldError> {
+    if let Some(can) = spec.can_sleep {
+        body.set_can_sleep(can);
+    }
+    if let Some(t) = spec.sleep_timer {
+        non_negative(path.key("sleep_timer"), "sleep_timer", "s", t)?;
+        if t > 0.0 {
+            if body.kind() != BodyKind::Dynamic || !body.can_sleep() {
+                return Err(FieldError::new(
+                    path.key("sleep_timer"),
+                    "only a dynamic body that may sleep has a time at rest",
+                ));
+            }
+            // Thresholds that every speed meets: the timer becomes 0 + t = t.
+            body.advance_sleep_timer(t, f32::INFINITY, f32::INFINITY);
+        }
+    }
+    if spec.sleeping {
+        body.sleep();
+        if !body.is_sleeping() {
+            return Err(FieldError::new(
+                path.key("sleeping"),
+                "only a dynamic body that may sleep can start asleep",
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn base_body(spec: &BodySpec, shape: Shape, path: &FieldPath) -> Result<RigidBody, FieldError> {

@@ -62,6 +62,21 @@ pub struct WorldSpec {
     /// 256, valid 1..=65536.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ccd_max_substeps: Option<u32>,
+    /// Whether bodies at rest fall asleep; default `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleeping: Option<bool>,
+    /// Speed (m/s) at or below which a body is at rest; default 0.05,
+    /// finite and >= 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep_linear_threshold: Option<f32>,
+    /// Angular speed (rad/s) at or below which a body is at rest; default
+    /// 0.05, finite and >= 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep_angular_threshold: Option<f32>,
+    /// Time (s) an island must rest before it sleeps; default 0.5, finite
+    /// and >= 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_to_sleep: Option<f32>,
 }
 
 impl WorldSpec {
@@ -217,6 +232,16 @@ pub struct BodySpec {
     /// The pose-only (split) angular velocity (rad/s); default zero.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split_angular_velocity: Option<Vector>,
+    /// Whether the body may fall asleep; default `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_sleep: Option<bool>,
+    /// The time (s) the body has been at rest, finite and >= 0; default 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep_timer: Option<f32>,
+    /// Whether the body starts asleep (dynamic bodies that may sleep
+    /// only); default `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sleeping: bool,
 }
 
 fn is_false(value: &bool) -> bool {

@@ -49,6 +49,11 @@ fn unless_zero(v: &Vec3) -> Option<Vector> {
     (!zero_bits(&v)).then_some(v)
 }
 
+/// `value` unless it has the bits of `default`.
+fn unless_bits(value: f32, default: f32) -> Option<f32> {
+    (value.to_bits() != default.to_bits()).then_some(value)
+}
+
 /// The shape description of `shape`.
 ///
 /// # Errors
@@ -113,6 +118,16 @@ pub fn scene_from_world(
             .then_some(world.ccd_max_impacts),
         ccd_max_substeps: (world.ccd_max_substeps != DEFAULT_CCD_MAX_SUBSTEPS)
             .then_some(world.ccd_max_substeps),
+        sleeping: (!world.sleeping).then_some(false),
+        sleep_linear_threshold: unless_bits(
+            world.sleep_linear_threshold,
+            parapet::world::DEFAULT_SLEEP_LINEAR_THRESHOLD,
+        ),
+        sleep_angular_threshold: unless_bits(
+            world.sleep_angular_threshold,
+            parapet::world::DEFAULT_SLEEP_ANGULAR_THRESHOLD,
+        ),
+        time_to_sleep: unless_bits(world.time_to_sleep, parapet::world::DEFAULT_TIME_TO_SLEEP),
     };
     let bodies = world
         .bodies()
@@ -198,6 +213,9 @@ pub fn body_spec(body: &RigidBody, path: &FieldPath) -> Result<BodySpec, FieldEr
         torque: unless_zero(&body.torque()),
         split_linear_velocity: unless_zero(&body.split_linear_velocity()),
         split_angular_velocity: unless_zero(&body.split_angular_velocity()),
+        can_sleep: (!body.can_sleep()).then_some(false),
+        sleep_timer: unless_bits(body.sleep_timer(), 0.0),
+        sleeping: body.is_sleeping(),
     };
     mass_fields(body, &mut spec, path)?;
     let rebuilt = build_body(&spec, path)?;

@@ -79,8 +79,10 @@ impl RigidBody {
         self
     }
 
-    /// Sets the body's collision groups; the next step honours them.
+    /// Sets the body's collision groups and wakes it; the next step
+    /// honours them.
     pub fn set_collision_groups(&mut self, groups: CollisionGroups) {
+        self.wake();
         self.collision_groups = groups;
     }
 
@@ -98,8 +100,10 @@ impl RigidBody {
         self
     }
 
-    /// Sets whether the body is a sensor; the next step honours it.
+    /// Sets whether the body is a sensor and wakes it; the next step
+    /// honours it.
     pub fn set_sensor(&mut self, sensor: bool) {
+        self.wake();
         self.sensor = sensor;
     }
 

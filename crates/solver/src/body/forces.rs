@@ -20,20 +20,22 @@ use parapet_math::Vec3;
 
 impl RigidBody {
     /// Adds a world-frame force (N) through the mass centre, consumed by the
-    /// next step. Kinematic and static bodies ignore it when the step
-    /// consumes it. A non-finite sum is refused by the next validation.
+    /// next step, and wakes the body ([`RigidBody::wake`]). Kinematic and
+    /// static bodies ignore it when the step consumes it. A non-finite sum is refused by the next validation.
     pub fn add_force(&mut self, force: Vec3) {
+        self.wake();
         self.force += force;
     }
 
     /// Adds a world-frame torque (N m) about the mass centre, consumed by the
-    /// next step.
+    /// next step, and wakes the body.
     pub fn add_torque(&mut self, torque: Vec3) {
+        self.wake();
         self.torque += torque;
     }
 
     /// Applies an impulse `impulse` (N s, world frame) at the world point
-    /// `point` (m). Kinematic and static bodies are not moved by impulses
+    /// `point` (m) and wakes a dynamic body. Kinematic and static bodies are not moved by impulses
     /// (their inverse mass and tensor are zero): the call validates and
     /// returns `Ok` without change.
     ///
@@ -59,6 +61,7 @@ impl RigidBody {
         let angular = demote(angular).map_err(|e| not_representable("angular velocity", e))?;
         self.linear_velocity = linear;
         self.angular_velocity = angular;
+        self.wake();
         Ok(())
     }
 }

@@ -74,6 +74,8 @@ impl RigidBody {
             }
         }
         self.kind = kind;
+        // Only a dynamic body sleeps; one that changes kind starts awake.
+        self.wake();
         Ok(())
     }
 }

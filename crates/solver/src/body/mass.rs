@@ -150,6 +150,7 @@ impl RigidBody {
         self.validate()?;
         let dynamic = self.required_dynamic("mass")?.with_mass(mass)?;
         self.install_dynamic(dynamic);
+        self.wake();
         Ok(())
     }
 
@@ -170,6 +171,7 @@ impl RigidBody {
         let current = self.required_dynamic("inertia")?;
         let dynamic = DynamicMass::solid(current.mass, &inertia)?;
         self.install_dynamic(dynamic);
+        self.wake();
         Ok(())
     }
 
@@ -192,6 +194,7 @@ impl RigidBody {
             origin: super::TensorOrigin::Custom,
             ..current
         });
+        self.wake();
         Ok(())
     }
 
@@ -209,6 +212,7 @@ impl RigidBody {
         self.editable_dynamic("center of mass")?;
         check_finite_vector("center of mass", &center)?;
         self.center_of_mass = center;
+        self.wake();
         Ok(())
     }
 
@@ -229,6 +233,7 @@ impl RigidBody {
         let rotation = normalized("shape rotation", rotation.into_inner())?;
         self.shape_position = translation;
         self.shape_rotation = rotation;
+        self.wake();
         Ok(())
     }
 }

@@ -25,6 +25,7 @@ pub(crate) mod forces;
 mod inertia;
 mod kind;
 pub(crate) mod mass;
+mod sleep;
 mod validate;
 
 pub use ccd_mode::{CcdMode, UnknownCcdMode};
@@ -66,6 +67,16 @@ pub struct RigidBody {
     /// Whether it is a sensor (reports crossings, applies no impulse).
     #[cfg_attr(feature = "serde", serde(default))]
     pub(crate) sensor: bool,
+    /// Whether it is asleep (`sleep.rs`; a body read by older code is
+    /// awake).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) sleeping: bool,
+    /// Seconds (s) it has spent below the world's sleep thresholds.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) sleep_timer: f32,
+    /// Whether it may fall asleep (a body read by older code may).
+    #[cfg_attr(feature = "serde", serde(default = "sleep::can_sleep_default"))]
+    pub(crate) can_sleep: bool,
     pub(crate) linear_damping: f32,
     pub(crate) angular_damping: f32,
     pub(crate) split_linear_velocity: Vec3,
@@ -104,6 +115,9 @@ impl RigidBody {
             ccd: CcdMode::Inherit,
             collision_groups: CollisionGroups::ALL,
             sensor: false,
+            sleeping: false,
+            sleep_timer: 0.0,
+            can_sleep: true,
             linear_damping: 0.0,
             angular_damping: 0.0,
             split_linear_velocity: Vec3::zeros(),
@@ -311,38 +325,47 @@ impl RigidBody {
         self.split_angular_velocity
     }
 
-    /// Moves the body origin (m). Any value is stored; a non-finite one is
+    /// Moves the body origin (m) and wakes the body
+    /// ([`RigidBody::wake`]). Any value is stored; a non-finite one is
     /// refused by [`RigidBody::validate`] and so by the next step.
     pub fn set_position(&mut self, position: Vec3) {
+        self.wake();
         self.position = position;
     }
 
-    /// Sets the rotation (body to world). A quaternion whose squared norm is
+    /// Sets the rotation (body to world) and wakes the body. A quaternion whose squared norm is
     /// more than [`crate::tolerances::UNIT_QUATERNION_SQUARED_NORM_TOLERANCE`]
     /// from 1 is refused by [`RigidBody::validate`].
     pub fn set_rotation(&mut self, rotation: Quat) {
+        self.wake();
         self.rotation = rotation;
     }
 
-    /// Sets the world velocity of the mass centre (m/s).
+    /// Sets the world velocity of the mass centre (m/s) and wakes the body.
     pub fn set_linear_velocity(&mut self, velocity: Vec3) {
+        self.wake();
         self.linear_velocity = velocity;
     }
 
-    /// Sets the world angular velocity about the mass centre (rad/s). It takes
+    /// Sets the world angular velocity about the mass centre (rad/s) and
+    /// wakes the body. It takes
     /// effect on the next step (there is no hidden momentum cache).
     pub fn set_angular_velocity(&mut self, velocity: Vec3) {
+        self.wake();
         self.angular_velocity = velocity;
     }
 
-    /// Sets the surface material.
+    /// Sets the surface material and wakes the body (a lower friction may
+    /// set it sliding).
     pub fn set_material(&mut self, material: Material) {
+        self.wake();
         self.material = material;
     }
 
-    /// Sets whether the body takes part in contacts; forces and motion still
-    /// integrate when it does not.
+    /// Sets whether the body takes part in contacts and wakes it; forces and
+    /// motion still integrate when it does not.
     pub fn set_collides(&mut self, collides: bool) {
+        self.wake();
         self.collides = collides;
     }
 

@@ -153,10 +153,13 @@ impl SolverBody {
             .map_err(|e| not_representable("split linear velocity", e))?;
         let split_angular = demote(self.split_angular_velocity)
             .map_err(|e| not_representable("split angular velocity", e))?;
-        body.set_linear_velocity(linear);
-        body.set_angular_velocity(angular);
-        body.set_split_linear_velocity(split_linear);
-        body.set_split_angular_velocity(split_angular);
+        // The fields directly: the solve is the step's own motion, not a
+        // user's edit, so it neither wakes the body nor resets its sleep
+        // timer (the setters would).
+        body.linear_velocity = linear;
+        body.angular_velocity = angular;
+        body.split_linear_velocity = split_linear;
+        body.split_angular_velocity = split_angular;
         Ok(())
     }
 }

@@ -10,8 +10,8 @@
 //! impulses. Every other body that collides is a target of the movers
 //! whatever its own mode: a kinematic body, and a dynamic body resolved
 //! `Discrete`, is a [`Role::Obstacle`] moving along its own path of the
-//! step (never struck, never refused); a static body is
-//! [`Role::Fixed`]. An `Auto` dynamic body is a mover when its motion in
+//! step (never struck, never refused); a static body, and a sleeping one,
+//! is [`Role::Fixed`]. An `Auto` dynamic body is a mover when its motion in
 //! the step (`(|v| + |v_split|) dt + (|ω| + |ω_split|) dt r`, `r` its
 //! farthest point from the mass centre, read after the contact solve)
 //! exceeds [`AUTO_MOTION_FRACTION`] of its smallest extent, or when its
@@ -118,6 +118,11 @@ pub(crate) fn needed<'a>(
 pub(crate) fn role(world: CollisionDetection, body: &RigidBody, dt: f32) -> Role {
     if !body.collides() || body.is_sensor() {
         return Role::Idle;
+    }
+    if body.is_sleeping() {
+        // A fixed target: swept against exactly, woken when struck
+        // (`step/sleep.rs`).
+        return Role::Fixed;
     }
     match body.kind() {
         BodyKind::Static => Role::Fixed,

@@ -6,7 +6,8 @@
 //! configuration, the body slots with their ids and mesh snapshots, the free
 //! list and the insertion order, the insertion counter, the last step's
 //! events, contact count, continuous-stage report (with its per-body stats)
-//! and length, the warm-starting contact cache, the excluded pairs, the
+//! and length, sleeping and its thresholds (each body's sleep state, time
+//! at rest and `can_sleep` are the body's own fields), the warm-starting contact cache, the excluded pairs, the
 //! last step's sensor events and whether its events were drained.
 //! Derived storage is not saved and is rebuilt or reset on load: the mesh
 //! index (its triangle bounds tree is rebuilt from the snapshots in
@@ -112,6 +113,31 @@ pub(crate) struct State {
     /// Whether the last step's events were handed over by `drain_events`.
     #[serde(default)]
     pub events_drained: bool,
+    /// Whether bodies fall asleep (a world saved before sleeping existed
+    /// did not sleep, and reads back so).
+    #[serde(default)]
+    pub sleeping: bool,
+    /// The linear sleep threshold (m/s); the default for an older world.
+    #[serde(default = "default_sleep_linear_threshold")]
+    pub sleep_linear_threshold: f32,
+    /// The angular sleep threshold (rad/s); the default for an older world.
+    #[serde(default = "default_sleep_angular_threshold")]
+    pub sleep_angular_threshold: f32,
+    /// The time to sleep (s); the default for an older world.
+    #[serde(default = "default_time_to_sleep")]
+    pub time_to_sleep: f32,
+}
+
+fn default_sleep_linear_threshold() -> f32 {
+    crate::DEFAULT_SLEEP_LINEAR_THRESHOLD
+}
+
+fn default_sleep_angular_threshold() -> f32 {
+    crate::DEFAULT_SLEEP_ANGULAR_THRESHOLD
+}
+
+fn default_time_to_sleep() -> f32 {
+    crate::DEFAULT_TIME_TO_SLEEP
 }
 
 impl State {
@@ -146,6 +172,10 @@ impl State {
             ignored_pairs: world.ignored_pairs.iter().collect(),
             sensor_events: world.sensor_events.clone(),
             events_drained: world.events_drained,
+            sleeping: world.sleeping,
+            sleep_linear_threshold: world.sleep_linear_threshold,
+            sleep_angular_threshold: world.sleep_angular_threshold,
+            time_to_sleep: world.time_to_sleep,
         }
     }
 
@@ -183,6 +213,10 @@ impl State {
             collision_detection: self.collision_detection,
             ccd_max_impacts: self.ccd_max_impacts,
             ccd_max_substeps: self.ccd_max_substeps,
+            sleeping: self.sleeping,
+            sleep_linear_threshold: self.sleep_linear_threshold,
+            sleep_angular_threshold: self.sleep_angular_threshold,
+            time_to_sleep: self.time_to_sleep,
             slots,
             free: self.free,
             order: self.order,

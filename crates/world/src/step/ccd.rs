@@ -15,7 +15,7 @@
 //!    islands run their event loops ([`crate::ccd::islands`]). Every mover
 //!    and obstacle ends the step here: at its free end, bit for bit as the
 //!    integrate stage would have left it, unless an impact changed its
-//!    path. Swept impacts become [`ContactKind::Swept`] events, which the
+//!    path. A sleeping body is a fixed target that an impact wakes. Swept impacts become [`ContactKind::Swept`] events, which the
 //!    report sorts stably by time after the initial contacts.
 //!
 //! Refusals are listed in insertion order of the bodies they name; the
@@ -282,6 +282,17 @@ pub(crate) fn run(world: &mut PhysicsWorld, dt: f32) -> Result<CcdOutcome, Stage
         if let Some(entry) = world.slots[slot].as_mut() {
             entry.body = body;
             moved[slot] = true;
+        }
+    }
+    // A sleeping body is a fixed target; one that a mover struck wakes
+    // (`step/sleep.rs`).
+    for i in &impacts {
+        for k in [i.a, i.b] {
+            if let Some(entry) = world.slots[bodies[k].slot].as_mut() {
+                if entry.body.is_sleeping() {
+                    entry.body.wake();
+                }
+            }
         }
     }
     Ok(CcdOutcome {

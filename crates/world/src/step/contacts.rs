@@ -9,7 +9,8 @@
 //!    is not a sensor, in insertion order, with its shape placed once for
 //!    the step ([`PlacedShape`]) and its world bounds grown by the margin.
 //!    Bodies with `collides == false` are skipped entirely (no transforms,
-//!    no pair scans; see docs/physics.md, "Disabled collisions").
+//!    no pair scans; see docs/physics.md, "Disabled collisions"), and so
+//!    are sleeping bodies (`step/sleep.rs`: none touches an awake body).
 //! 3. Primitive pairs from the sort-and-sweep broad phase (at least one body
 //!    dynamic) that interact (collision groups and exclusions,
 //!    `crate::filters`), tested by [`PlacedShape::pair`] (the answer of
@@ -110,6 +111,12 @@ fn colliders(world: &PhysicsWorld) -> Result<(Vec<Collider>, Vec<BroadBox>), Ste
         // A sensor stops nothing: it never enters the contact solve (its
         // crossings are found by the sensor stage).
         if !e.body.collides() || e.body.is_sensor() || !e.body.shape().is_solid() {
+            continue;
+        }
+        // A sleeping body touches no awake body (the wake pass woke every
+        // one that did) and nothing of its own rests changes: it costs
+        // nothing here.
+        if e.body.is_sleeping() {
             continue;
         }
         let not_representable = || StepError::NotRepresentable {
@@ -356,7 +363,7 @@ pub(crate) fn run(
         &mut found,
     );
     if found.is_empty() {
-        world.contact_cache = ContactCache::default();
+        world.contact_cache = ContactCache::new(sleeping_entries(world));
         return Ok(Vec::new());
     }
     found.sort_by_key(|f| f.key);
@@ -381,6 +388,17 @@ pub(crate) fn run(
         Err(error) => return Err(error),
     };
     solved.commit(world, &found)
+}
+
+/// The cached points of sleeping bodies (kept while they sleep; no point of
+/// this step's has their key, since sleeping bodies take no part).
+fn sleeping_entries(world: &PhysicsWorld) -> Vec<CachedPoint> {
+    if !world.entries().any(|e| e.body.is_sleeping()) {
+        return Vec::new();
+    }
+    world
+        .contact_cache
+        .sleeping_entries(|id| world.body(id).is_some_and(|b| b.is_sleeping()))
 }
 
 /// One solve of the stage's points: the solver bodies (slots in order of
@@ -575,7 +593,8 @@ impl Solved {
             }
         }
         let impulses = &self.impulses;
-        world.contact_cache = ContactCache::new(
+        let mut cached = sleeping_entries(world);
+        cached.extend(
             found
                 .iter()
                 .zip(impulses)
@@ -585,9 +604,9 @@ impl Solved {
                     point: f.point,
                     normal_impulse: i.warm_normal_impulse as f32,
                     tangent_impulse: i.warm_tangent_impulse.cast::<f32>(),
-                })
-                .collect(),
+                }),
         );
+        world.contact_cache = ContactCache::new(cached);
         Ok(found
             .iter()
             .zip(impulses)

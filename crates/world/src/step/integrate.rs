@@ -2,7 +2,7 @@
 //! move ([`parapet_solver::RigidBody::integrate_pose`]: split correction,
 //! rotation by the Hamiltonian split or the quaternion update, translation).
 //! Kinematic bodies follow their velocity; static bodies stay and lose their
-//! split state.
+//! split state; sleeping bodies stay.
 
 use crate::{PhysicsWorld, StepError};
 
@@ -17,6 +17,9 @@ pub(crate) fn advance(world: &mut PhysicsWorld, dt: f32, moved: &[bool]) -> Resu
             continue;
         }
         if let Some(e) = world.slots[slot as usize].as_mut() {
+            if e.body.is_sleeping() {
+                continue;
+            }
             e.body
                 .integrate_pose(dt)
                 .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;

@@ -3,16 +3,21 @@
 //! step"):
 //!
 //! 1. [`validate`]: the configuration and every body, before anything changes;
-//! 2. [`snapshot`]: the mutable state that a failure restores;
-//! 3. [`forces`]: gravity, pending forces and torques, damping;
+//! 2. [`snapshot`]: the mutable state that a failure restores (sleep state
+//!    and timers are the bodies' own, so they are restored with them);
+//! 3. [`sleep`]'s wake pass: sleeping islands touched by an awake body
+//!    wake; then [`forces`]: gravity, pending forces and torques, damping
+//!    (sleeping bodies take none);
 //! 4. [`contacts`]: broad phase, mesh index, narrow contacts, impulse solve
 //!    and split correction;
 //! 5. [`ccd`]: the continuous stage (nothing in DISCRETE);
-//! 6. [`integrate`]: the poses of the bodies that CCD did not move;
+//! 6. [`integrate`]: the poses of the bodies that CCD did not move (sleeping
+//!    bodies keep theirs);
 //! 7. the sensor stage (`crate::sensors`): what entered, left or crossed
 //!    each sensor, along the paths the bodies took (nothing without a
 //!    sensor; its start poses are taken after stage 4);
-//! 8. [`report`]: events and contact count, replaced only on success.
+//! 8. [`sleep`]'s sleep pass: times at rest, islands that fall asleep;
+//! 9. [`report`]: events and contact count, replaced only on success.
 //!
 //! Any error after stage 2 restores the snapshot, so a failed step leaves the
 //! world bit for bit as it was before the call and consumes no pending force.
@@ -23,6 +28,7 @@ pub(crate) mod contacts;
 pub(crate) mod forces;
 pub(crate) mod integrate;
 pub(crate) mod report;
+pub(crate) mod sleep;
 pub(crate) mod snapshot;
 pub(crate) mod validate;
 
@@ -73,6 +79,7 @@ impl PhysicsWorld {
 
     /// Stages 3 to 7, and the report of stage 8 (not yet committed).
     pub(crate) fn run_stages(&mut self, dt: f32) -> Result<report::StepReport, Failure> {
+        sleep::wake_touched(self, Some(dt));
         forces::apply(self, dt).map_err(Failure::Stage)?;
         let movers = ccd::movers_before_contacts(self, dt);
         let initial = match &movers {
@@ -91,6 +98,7 @@ impl PhysicsWorld {
         integrate::advance(self, dt, &swept.moved).map_err(Failure::Stage)?;
         let sensed = crate::sensors::run(self, dt, starts.as_ref(), &swept.paths)
             .map_err(Failure::Refused)?;
+        sleep::fall_asleep(self, dt);
         Ok(report::StepReport::new(initial, swept.events)
             .with_ledger(swept.ledger)
             .with_sensor_events(sensed))

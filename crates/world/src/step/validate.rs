@@ -46,6 +46,27 @@ pub(crate) fn config(world: &PhysicsWorld, dt: f32) -> Result<(), StepError> {
             limit: "1..=65536 sub-steps per body per step",
         });
     }
+    for (quantity, value, unit) in [
+        (
+            "sleep_linear_threshold",
+            world.sleep_linear_threshold,
+            "finite and >= 0 m/s",
+        ),
+        (
+            "sleep_angular_threshold",
+            world.sleep_angular_threshold,
+            "finite and >= 0 rad/s",
+        ),
+        ("time_to_sleep", world.time_to_sleep, "finite and >= 0 s"),
+    ] {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(StepError::InvalidConfig {
+                quantity,
+                value: value as f64,
+                limit: unit,
+            });
+        }
+    }
     Ok(())
 }
 
