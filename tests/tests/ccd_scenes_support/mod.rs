@@ -243,6 +243,10 @@ pub fn run_checked(
 pub fn assert_all_hold(family: &str, cases: usize, failures: &[String], max_refused: usize) {
     let (refused, breaches): (Vec<&String>, Vec<&String>) =
         failures.iter().partition(|f| f.starts_with(REFUSED));
+    println!(
+        "{family}: {} of {cases} cases refused by the limits (measured: {max_refused})",
+        refused.len()
+    );
     assert!(
         breaches.is_empty(),
         "{family}: {} of {cases} cases breached the promise:\n{}",
