@@ -393,10 +393,16 @@ fn run_case(rng: &mut Lcg, ka: Kind, kb: Kind, regime: Regime, tally: &mut Tally
         // most 5/16 of the thinner core's inner size (held depth 1/16 plus
         // 16 tolerances of 1/64), the arbiter's domain for targets below
         // touching.
-        // (Two meshes have no inner size: the case's size stands in.)
+        // (Two meshes have no inner size and are never held in a world,
+        // where a pair has a solid: their target is touching.)
         Regime::Held => {
-            let inner = inner_size(&a.shape).min(inner_size(&b.shape)).min(size);
-            -rng.range(0.0, 1.0) * HELD_BAND * inner
+            let inner = inner_size(&a.shape).min(inner_size(&b.shape));
+            let depth = rng.range(0.0, 1.0) * HELD_BAND * inner;
+            if depth.is_finite() {
+                -depth
+            } else {
+                0.0
+            }
         }
         _ => [0.0, 0.0, 0.01 * size, 0.05 * size][rng.range(0.0, 4.0) as usize],
     };
