@@ -12,13 +12,13 @@
 
 use std::path::PathBuf;
 
-use parapet_tests::hostile::{inclusion, narrow, run, Unstructured};
+use parapet_tests::hostile::{inclusion, mixed, narrow, run, Unstructured};
 use proptest::prelude::*;
 
 type Run = fn(&mut Unstructured<'_>) -> arbitrary::Result<()>;
 
 /// Every target, its run and its proptest case count.
-const TARGETS: [(&str, Run, u32); 9] = [
+const TARGETS: [(&str, Run, u32); 10] = [
     ("shapes", run::shapes, 600),
     ("bodies", run::bodies, 600),
     ("world", run::world, 300),
@@ -28,6 +28,7 @@ const TARGETS: [(&str, Run, u32); 9] = [
     ("rays", narrow::shape_rays, 400),
     ("inclusion", inclusion::inclusion, 200),
     ("scene", run::scene, 200),
+    ("ccd_mixed", mixed::ccd_mixed, 100),
 ];
 
 fn drive(f: Run, data: &[u8]) {
@@ -89,3 +90,4 @@ smoke!(contacts_are_finite_and_lie_on_both_shapes, 5);
 smoke!(ray_casts_refuse_what_they_cannot_answer, 6);
 smoke!(inclusion_queries_stay_conservative, 7);
 smoke!(scene_files_round_trip_or_name_their_error, 8);
+smoke!(mixed_continuous_worlds_keep_bodies_apart, 9);

@@ -20,6 +20,7 @@
 
 pub mod build;
 pub mod inclusion;
+pub mod mixed;
 pub mod narrow;
 pub mod oracle;
 pub mod run;
