@@ -40,9 +40,9 @@ use parapet_math::nalgebra::{Matrix3, UnitQuaternion};
 use parapet_math::{promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_solver::contact::tolerances::MAX_PUSH_SPEED;
 use parapet_solver::RigidBody;
-use parapet_world::{BodyId, CollisionDetection, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
 use parapet_tests::overlap::parry_shape;
 use parapet_tests::parry::{parry3d, pose_to_parry};
+use parapet_world::{BodyId, CollisionDetection, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -312,8 +312,7 @@ fn totals(w: &PhysicsWorld, ids: &[BodyId]) -> Totals {
         let eigen = inverse_local.symmetric_eigenvalues();
         let largest = eigen.max();
         t.turn_arm[k] = reach * largest / eigen.min();
-        t.rotation_headroom +=
-            (0.5 * largest * spin_momentum.norm_squared() - rotational).max(0.0);
+        t.rotation_headroom += (0.5 * largest * spin_momentum.norm_squared() - rotational).max(0.0);
     }
     t
 }
@@ -328,8 +327,7 @@ fn tolerance(before: f64, after: f64) -> f64 {
 /// (J): the headroom of the split's bound at the end of the step, which
 /// the stored spin can reach, plus the rounding of the energy's terms.
 fn rotation_energy_bound(before: &Totals, after: &Totals) -> f64 {
-    after.rotation_headroom.max(before.rotation_headroom)
-        + tolerance(before.energy, after.energy)
+    after.rotation_headroom.max(before.rotation_headroom) + tolerance(before.energy, after.energy)
 }
 
 /// Roundings (count) one impact adds to each body's stored velocity: 8
@@ -373,14 +371,14 @@ fn split_bound(before: &Totals, after: &Totals) -> f64 {
     dt * split * (relative + turning)
 }
 
+/// A check of one step: step index, events of the step, totals before
+/// and after.
+type Check<'a> = dyn Fn(usize, usize, &Totals, &Totals) -> Result<(), TestCaseError> + 'a;
+
 /// Runs `case` in `mode`, asserting `check` on the totals before and after
 /// every step until [`STEPS_AFTER`] steps after they first met; returns
 /// whether they met.
-fn run(
-    case: &Case,
-    mode: CollisionDetection,
-    check: &dyn Fn(usize, usize, &Totals, &Totals) -> Result<(), TestCaseError>,
-) -> Result<bool, TestCaseError> {
+fn run(case: &Case, mode: CollisionDetection, check: &Check<'_>) -> Result<bool, TestCaseError> {
     let (mut w, ids) = world(case, mode);
     let mut met = None;
     for step in 0..MAX_STEPS {
@@ -392,8 +390,7 @@ fn run(
             .map_err(|e| TestCaseError::fail(format!("step {step} refused: {e}")))?;
         if met.is_none()
             && w.events().iter().any(|e| {
-                (e.body_a, e.body_b) == (ids[0], ids[1])
-                    || (e.body_a, e.body_b) == (ids[1], ids[0])
+                (e.body_a, e.body_b) == (ids[0], ids[1]) || (e.body_a, e.body_b) == (ids[1], ids[0])
             })
         {
             met = Some(step);

@@ -58,13 +58,15 @@ pub fn mixed_world(u: &mut Unstructured<'_>, count: u8) -> Result<MixedWorld> {
     } else {
         Shape::mesh_with_active_edges(floor.0.clone(), floor.1.clone())
     };
-    w.add_body(RigidBody::new_static(mesh.expect("a floor grid")).with_material(valid_material(u)?))
-        .expect("a floor");
+    w.add_body(
+        RigidBody::new_static(mesh.expect("a floor grid")).with_material(valid_material(u)?),
+    )
+    .expect("a floor");
     for _ in 0..u.int_in_range(1..=count.max(1))? {
         let body = mixed_body(u)?;
-        let clear = w
-            .bodies()
-            .all(|(_, other)| depth(&body, other).is_none_or(|d| d <= 0.0) && !touches(&body, other));
+        let clear = w.bodies().all(|(_, other)| {
+            depth(&body, other).is_none_or(|d| d <= 0.0) && !touches(&body, other)
+        });
         if clear {
             w.add_body(body).expect("an ordinary body");
         }
@@ -213,7 +215,10 @@ pub fn ccd_mixed(u: &mut Unstructured<'_>) -> Result<()> {
 /// A mixed world of up to `count` bodies stepped up to `steps` times with
 /// every check of [`ccd_mixed`].
 pub fn run_mixed(u: &mut Unstructured<'_>, count: u8, steps: u8) -> Result<()> {
-    let MixedWorld { world: mut w, floor } = mixed_world(u, count)?;
+    let MixedWorld {
+        world: mut w,
+        floor,
+    } = mixed_world(u, count)?;
     // Not 1/30 s: an open breach there (docs/reliability.md).
     let dt = *u.choose(&[1.0 / 60.0, 1.0 / 120.0])?;
     for step in 0..u.int_in_range(1..=steps.max(1))? {
