@@ -4,7 +4,9 @@
 //! checks them without a nightly toolchain. Each run asserts what its
 //! target does (see `tests/src/hostile/mod.rs`): no panic, a refused step
 //! changes nothing (hidden state included), a successful step reports only
-//! finite values, and no body in a closed room ends beyond its walls.
+//! finite values, no body in a closed room ends beyond its walls, no pair
+//! of a mixed continuous world ends deeper than promised, and a snapshot
+//! reads back bit for bit.
 //!
 //! The committed seed corpus (`fuzz/corpus/<target>/`) runs first, then
 //! random byte strings; the case counts keep the whole file under a minute
@@ -12,13 +14,13 @@
 
 use std::path::PathBuf;
 
-use parapet_tests::hostile::{inclusion, narrow, run, Unstructured};
+use parapet_tests::hostile::{inclusion, mixed, narrow, run, snapshot, Unstructured};
 use proptest::prelude::*;
 
 type Run = fn(&mut Unstructured<'_>) -> arbitrary::Result<()>;
 
 /// Every target, its run and its proptest case count.
-const TARGETS: [(&str, Run, u32); 9] = [
+const TARGETS: [(&str, Run, u32); 11] = [
     ("shapes", run::shapes, 600),
     ("bodies", run::bodies, 600),
     ("world", run::world, 300),
@@ -28,6 +30,8 @@ const TARGETS: [(&str, Run, u32); 9] = [
     ("rays", narrow::shape_rays, 400),
     ("inclusion", inclusion::inclusion, 200),
     ("scene", run::scene, 200),
+    ("ccd_mixed", mixed::ccd_mixed, 100),
+    ("snapshot", snapshot::snapshot, 200),
 ];
 
 fn drive(f: Run, data: &[u8]) {
@@ -89,3 +93,5 @@ smoke!(contacts_are_finite_and_lie_on_both_shapes, 5);
 smoke!(ray_casts_refuse_what_they_cannot_answer, 6);
 smoke!(inclusion_queries_stay_conservative, 7);
 smoke!(scene_files_round_trip_or_name_their_error, 8);
+smoke!(mixed_continuous_worlds_keep_bodies_apart, 9);
+smoke!(snapshots_read_back_bit_for_bit_or_name_their_error, 10);

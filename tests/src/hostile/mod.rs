@@ -16,14 +16,19 @@
 //!   answers every later step identically);
 //! - a successful step leaves every body and every reported value finite;
 //! - on small continuous worlds inside a closed room, no body ends behind a
-//!   wall beyond the tolerance ([`oracle`]).
+//!   wall beyond the tolerance ([`oracle`]); on mixed continuous worlds
+//!   over a floor, no pair ends deeper than its promised depth ([`mixed`]);
+//! - a world's snapshot reads back to the same world, bit for bit, that
+//!   steps as it does ([`snapshot`]).
 
 pub mod build;
 pub mod inclusion;
+pub mod mixed;
 pub mod narrow;
 pub mod oracle;
 pub mod run;
 pub mod scenes;
+pub mod snapshot;
 pub mod state;
 pub mod toi;
 pub mod values;

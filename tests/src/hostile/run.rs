@@ -363,8 +363,10 @@ fn add_room_body(u: &mut Unstructured<'_>, w: &mut PhysicsWorld, half: Vec3) -> 
 /// Scene files: an arbitrary text, or the scene of an arbitrary world with
 /// one of its numbers replaced by a hostile literal. No panic; a refusal
 /// names a line and column within the text; an accepted scene's world
-/// writes back to a scene that reads to the same bodies bit for bit, and
-/// steps with the checks of [`checked_step`].
+/// writes back to a scene that reads to the same bodies bit for bit, its
+/// snapshot reads back to the same world, bit for bit, that steps as it
+/// does ([`super::snapshot::read_back`]), and it steps with the checks of
+/// [`checked_step`].
 pub fn scene(u: &mut Unstructured<'_>) -> Result<()> {
     let text = if u.ratio(1u8, 4u8)? {
         String::from_utf8_lossy(u.bytes(u.len().min(4096))?).into_owned()
@@ -405,6 +407,8 @@ pub fn scene(u: &mut Unstructured<'_>) -> Result<()> {
             "the scene does not round-trip:\n{again}"
         );
     }
+    let mut copy = w.clone();
+    super::snapshot::read_back(&mut copy, &[dt]);
     for _ in 0..steps.min(2) {
         let _ = checked_step(&mut w, dt);
     }
@@ -413,7 +417,7 @@ pub fn scene(u: &mut Unstructured<'_>) -> Result<()> {
 
 /// `text` with a few edits: a number replaced by a hostile literal, a
 /// character removed or inserted.
-fn mutate(u: &mut Unstructured<'_>, mut text: String) -> Result<String> {
+pub(crate) fn mutate(u: &mut Unstructured<'_>, mut text: String) -> Result<String> {
     const LITERALS: [&str; 14] = [
         "1e39",
         "-1e39",

@@ -287,18 +287,23 @@ fn strike_event(
     Ok(struck)
 }
 
-/// The first contact of body `i` among `contacts`, with the velocities
-/// after the event, as the body's [`LastContact`]. A normal speed left
-/// below the rounding floor of the point's speeds before and after
-/// ([`SPEED_ROUNDING`]) is the `f64` residue of a plastic contact: its
-/// target is 0.
+/// The first touching contact of body `i` among `contacts` (speculative
+/// ones left out), with the velocities after the event, as the body's
+/// [`LastContact`]. A normal speed left below the rounding floor of the
+/// point's speeds before and after ([`SPEED_ROUNDING`]) is the `f64`
+/// residue of a plastic contact: its target is 0.
 fn last_contact(
     i: usize,
     contacts: &[ImpactContact],
     before: &[ImpactBody],
     velocities: &[(Vec3d, Vec3d)],
 ) -> Option<LastContact> {
-    let c = contacts.iter().find(|c| c.a == i || c.b == Some(i))?;
+    // A speculative contact (still apart, allowed to close by its gap over
+    // the rest of the step) may be left closing: its normal speed is no
+    // target for the write-back's rounding correction.
+    let c = contacts
+        .iter()
+        .find(|c| (c.a == i || c.b == Some(i)) && c.allowed_closing == 0.0)?;
     let (sign, arm, other, other_arm) = if c.a == i {
         (1.0, c.arm_a, c.b, c.arm_b)
     } else {
