@@ -108,6 +108,10 @@ pub fn rebuilt(w: &PhysicsWorld) -> Option<PhysicsWorld> {
     fresh.collision_detection = w.collision_detection;
     fresh.ccd_max_impacts = w.ccd_max_impacts;
     fresh.ccd_max_substeps = w.ccd_max_substeps;
+    fresh.sleeping = w.sleeping;
+    fresh.sleep_linear_threshold = w.sleep_linear_threshold;
+    fresh.sleep_angular_threshold = w.sleep_angular_threshold;
+    fresh.time_to_sleep = w.time_to_sleep;
     for (_, b) in w.bodies() {
         fresh.add_body(b.clone()).ok()?;
     }
