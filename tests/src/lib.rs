@@ -10,5 +10,6 @@ pub mod hostile;
 pub mod meshes;
 pub mod overlap;
 pub mod parry;
+pub mod property_runs;
 pub mod state;
 pub mod toi_oracle;

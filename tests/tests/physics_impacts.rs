@@ -41,8 +41,10 @@ use parapet_math::nalgebra::{Matrix3, UnitQuaternion};
 use parapet_math::{promote, promote_quat, Quat, Vec3, Vec3d};
 use parapet_solver::contact::tolerances::MAX_PUSH_SPEED;
 use parapet_solver::RigidBody;
+use parapet_tests::hostile::build::octahedron;
 use parapet_tests::overlap::parry_shape;
 use parapet_tests::parry::{parry3d, pose_to_parry};
+use parapet_tests::property_runs;
 use parapet_world::{BodyId, CollisionDetection, PhysicsWorld, DISCRETE, SPHERE_MESH_CCD};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -69,24 +71,8 @@ const F32_ROUNDING: f64 = f32::EPSILON as f64 * 0.5;
 /// total before and after each add theirs).
 const ROUNDINGS: f64 = 16.0;
 
-/// The default seed of the case generator.
-const DEFAULT_SEED: u64 = 2;
-
-/// The case generator's seed: fixed (so that the default run is the same
-/// on every machine), unless another is asked for with
-/// `PARAPET_PROMISE_SEED=<u64>` (long runs with other seeds explore).
-fn seed() -> RngSeed {
-    std::env::var("PARAPET_PROMISE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map_or(RngSeed::Fixed(DEFAULT_SEED), RngSeed::Fixed)
-}
-
 fn cases() -> u32 {
-    std::env::var("PARAPET_IMPACT_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
+    property_runs::cases("PARAPET_IMPACT_CASES", 256)
 }
 
 /// One body of a case: shape, mass, orientation, spin (rad/s).
@@ -110,14 +96,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         (0.1f32..0.6, 0.1f32..0.6, 0.1f32..0.6)
             .prop_map(|(x, y, z)| Shape::cuboid(Vec3::new(x, y, z)).unwrap()),
         (0.15f32..0.6, proptest::collection::vec(vec3(0.6), 0..6)).prop_map(|(r, extra)| {
-            let mut points = vec![
-                Vec3::new(r, 0.0, 0.0),
-                Vec3::new(-r, 0.0, 0.0),
-                Vec3::new(0.0, r, 0.0),
-                Vec3::new(0.0, -r, 0.0),
-                Vec3::new(0.0, 0.0, r),
-                Vec3::new(0.0, 0.0, -r),
-            ];
+            let mut points = octahedron(r);
             points.extend(extra);
             Shape::convex_hull(&points).unwrap()
         }),
@@ -398,7 +377,7 @@ fn run(case: &Case, mode: CollisionDetection, check: &Check<'_>) -> Result<bool,
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), rng_seed: seed(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), rng_seed: RngSeed::Fixed(property_runs::seed()), ..ProptestConfig::default() })]
 
     #[test]
     fn momentum_is_conserved_by_every_impact_between_two_dynamic_bodies(

@@ -35,29 +35,14 @@ use parapet_solver::BodyKind;
 use parapet_tests::hostile::mixed::{mixed_world, run_mixed, MixedWorld};
 use parapet_tests::hostile::run::checked_step;
 use parapet_tests::hostile::Unstructured;
+use parapet_tests::property_runs;
 use parapet_world::DISCRETE;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use proptest::test_runner::{Config, TestRunner};
 
-/// The default seed of the case generator.
-const DEFAULT_SEED: u64 = 2;
-
-/// The case generator's seed: fixed (so that the default run is the same
-/// on every machine), unless another is asked for with
-/// `PARAPET_PROMISE_SEED=<u64>` (long runs with other seeds explore).
-fn seed() -> RngSeed {
-    std::env::var("PARAPET_PROMISE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map_or(RngSeed::Fixed(DEFAULT_SEED), RngSeed::Fixed)
-}
-
 fn cases() -> u32 {
-    std::env::var("PARAPET_PROMISE_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(64)
+    property_runs::cases("PARAPET_PROMISE_CASES", 64)
 }
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -65,7 +50,7 @@ fn bytes() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), rng_seed: seed(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), rng_seed: RngSeed::Fixed(property_runs::seed()), ..ProptestConfig::default() })]
 
     #[test]
     fn no_body_ends_a_continuous_step_inside_another_in_random_mixed_worlds(data in bytes()) {
@@ -131,7 +116,7 @@ fn pushed(data: &[u8], push: usize) -> Option<String> {
 fn a_refused_step_leaves_random_mixed_worlds_bit_for_bit_unchanged() {
     let mut runner = TestRunner::new(Config {
         cases: cases() * 2,
-        rng_seed: seed(),
+        rng_seed: RngSeed::Fixed(property_runs::seed()),
         ..Config::default()
     });
     let seen = std::cell::RefCell::new(BTreeMap::<(usize, String), u32>::new());

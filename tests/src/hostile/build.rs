@@ -161,14 +161,7 @@ pub fn solid_shape(u: &mut Unstructured<'_>) -> Result<Shape> {
             sane_length(u, 0.05, 1.0)?,
         )),
         _ => {
-            let mut points = vec![
-                Vec3::new(r, 0.0, 0.0),
-                Vec3::new(-r, 0.0, 0.0),
-                Vec3::new(0.0, r, 0.0),
-                Vec3::new(0.0, -r, 0.0),
-                Vec3::new(0.0, 0.0, r),
-                Vec3::new(0.0, 0.0, -r),
-            ];
+            let mut points = octahedron(r);
             for _ in 0..u.int_in_range(0usize..=6)? {
                 points.push(ordinary_vec(u, r)?);
             }
@@ -438,4 +431,18 @@ pub fn any_world(u: &mut Unstructured<'_>, max_bodies: usize) -> Result<PhysicsW
         let _ = w.add_body(body);
     }
     Ok(w)
+}
+
+/// The six vertices of the octahedron of radius `r` about the origin: the
+/// core of the random hulls (a hull of it and a few more points has its
+/// inradius at least `r / sqrt(3)`).
+pub fn octahedron(r: f32) -> Vec<Vec3> {
+    vec![
+        Vec3::new(r, 0.0, 0.0),
+        Vec3::new(-r, 0.0, 0.0),
+        Vec3::new(0.0, r, 0.0),
+        Vec3::new(0.0, -r, 0.0),
+        Vec3::new(0.0, 0.0, r),
+        Vec3::new(0.0, 0.0, -r),
+    ]
 }

@@ -159,10 +159,6 @@ pub(crate) struct Pair {
     pub reserve_used: bool,
     /// The hit of its last query.
     pub hit: Option<Hit>,
-    /// Where its last query's certified window ended short of the step's
-    /// end (the query spent its budget over longer windows): it is asked
-    /// again from there.
-    pub resume: Option<f64>,
 }
 
 /// How many times a query that spends its budget is asked again over half
@@ -323,7 +319,6 @@ impl<'c, 'a> Island<'c, 'a> {
             instant_strikes: 0,
             reserve_used: false,
             hit: None,
-            resume: None,
         });
         self.pair_at.insert((a, b), p);
         self.pairs_of[a].push(p);
@@ -380,7 +375,6 @@ impl<'c, 'a> Island<'c, 'a> {
                 }
             }
         };
-        let resume = (halvings > 0 && toi.hit().is_none()).then_some(t + window);
         let mesh = matches!(b.swept.shape.as_ref(), MovingShape::Mesh(_));
         let iterations = spent + toi.iterations() as u64;
         self.outcome.counts.queries += 1;
@@ -391,8 +385,14 @@ impl<'c, 'a> Island<'c, 'a> {
         let pair = &mut self.pairs[p];
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();
-        pair.resume = resume;
-        if let Some(time) = resume {
+        // The pair's next event: its hit, or the end of a shortened window
+        // (no hit: a resume, asked again from there).
+        let event = match toi {
+            Toi::Hit(h) => Some((t + h.time, h.feature_b.triangle)),
+            Toi::Clear { .. } if halvings > 0 => Some((t + window, None)),
+            Toi::Clear { .. } => None,
+        };
+        if let Some((time, triangle)) = event {
             let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
             let (lower, other) = if b.role.is_mover() {
                 (a.order.min(b.order), a.order.max(b.order))
@@ -402,26 +402,9 @@ impl<'c, 'a> Island<'c, 'a> {
             self.queue.push(Event {
                 time: time.min(dt),
                 lower,
-                kind: 1,
+                kind: if triangle.is_some() { 0 } else { 1 },
                 other,
-                triangle: 0,
-                pair: p,
-                version: pair.version,
-            });
-        }
-        if let Toi::Hit(h) = toi {
-            let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
-            let (lower, other) = if b.role.is_mover() {
-                (a.order.min(b.order), a.order.max(b.order))
-            } else {
-                (a.order, b.order)
-            };
-            self.queue.push(Event {
-                time: (t + h.time).min(dt),
-                lower,
-                kind: if h.feature_b.triangle.is_some() { 0 } else { 1 },
-                other,
-                triangle: h.feature_b.triangle.unwrap_or(0),
+                triangle: triangle.unwrap_or(0),
                 pair: p,
                 version: pair.version,
             });
@@ -604,11 +587,10 @@ impl<'c, 'a> Island<'c, 'a> {
         let p = event.pair;
         let t = event.time;
         let Some(hit) = self.pairs[p].hit else {
-            if self.pairs[p].resume.is_some() {
-                self.outcome.counts.holds += 1;
-                self.query(p, t)?;
-            }
-            return Ok(());
+            // A current event without a hit is a resume: the pair's last
+            // window was shortened; it is asked again from its end.
+            self.outcome.counts.holds += 1;
+            return Ok(self.query(p, t)?);
         };
         let closing = self.closing(p, t, &hit);
         let lengths = self.pairs[p].lengths;
