@@ -310,7 +310,7 @@ fn modes_restored_from_numbers_go_through_try_from() {
 }
 
 /// 64 elastic spheres each between two walls 0.22 m apart at 100 m/s need
-/// about 75 impacts in the step, more than `ccd_max_impacts` = 16: the dry
+/// about 75 impacts in the step, more than `ccd_max_impacts` = 64: the dry
 /// run lists every one of them in insertion order (and not a static box
 /// added last: every body is a target); the step reports the first
 /// sphere's, and rolls back.
@@ -330,7 +330,7 @@ fn the_dry_run_lists_every_sweep_refusal_and_the_step_reports_the_first() {
     assert_eq!(named, spheres);
     for r in &list[..spheres.len()] {
         assert!(
-            matches!(r.error, StepError::ImpactLimit { limit: 16, .. }),
+            matches!(r.error, StepError::ImpactLimit { limit: 64, .. }),
             "{r}"
         );
     }

@@ -63,10 +63,10 @@ fn continuous_collision_limits_match_the_code() {
 fn continuous_collision_defaults_match_the_world() {
     let doc = page("continuous-collision.md");
     let w = PhysicsWorld::new();
-    assert_eq!(w.ccd_max_impacts, 16);
+    assert_eq!(w.ccd_max_impacts, 64);
     assert_eq!(parapet::world::CCD_MAX_IMPACTS_LIMIT, 1..=1024);
-    states(&doc, "default 16; valid 1..=1024");
-    states(&doc, "(default 16, valid 1 to 1024)");
+    states(&doc, "default 64; valid 1..=1024");
+    states(&doc, "(default 64, valid 1 to 1024)");
     assert_eq!(w.ccd_max_substeps, 256);
     assert_eq!(parapet::world::CCD_MAX_SUBSTEPS_LIMIT, 1..=65536);
     states(&doc, "default 256; valid 1..=65536");

@@ -30,9 +30,9 @@ fn a_new_world_has_the_documented_defaults() {
     let world = PhysicsWorld::new();
     assert_eq!(world.gravity, Vec3::new(0.0, 0.0, -9.8));
     assert_eq!(world.collision_detection, DISCRETE);
-    assert_eq!(world.ccd_max_impacts, 16);
+    assert_eq!(world.ccd_max_impacts, 64);
     assert_eq!(world.ccd_max_substeps, 256);
-    assert_eq!(parapet::world::DEFAULT_CCD_MAX_IMPACTS, 16);
+    assert_eq!(parapet::world::DEFAULT_CCD_MAX_IMPACTS, 64);
     assert_eq!(parapet::world::CCD_MAX_IMPACTS_LIMIT, 1..=1024);
     assert_eq!(parapet::world::CCD_MAX_SUBSTEPS_LIMIT, 1..=65536);
     let m = Material::default();

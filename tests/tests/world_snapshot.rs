@@ -255,7 +255,7 @@ fn corrupt_snapshots_are_typed_errors_naming_the_field() {
         "{err}"
     );
     // A field of the wrong type is named.
-    let typed = json.replace("\"ccd_max_impacts\":16", "\"ccd_max_impacts\":\"many\"");
+    let typed = json.replace("\"ccd_max_impacts\":64", "\"ccd_max_impacts\":\"many\"");
     assert_ne!(typed, json);
     let err = from_json(&typed).unwrap_err();
     assert!(

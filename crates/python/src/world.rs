@@ -23,7 +23,7 @@ use crate::shape::PyCollisionGroups;
 
 /// The physics world: bodies, the step (forces, contacts, the continuous
 /// stage, integration), contact events, ray casts. Gravity (0, 0, -9.8)
-/// m/s², DISCRETE collision detection, ccd_max_impacts 16 and
+/// m/s², DISCRETE collision detection, ccd_max_impacts 64 and
 /// ccd_max_substeps 256 by default; every setting is validated at each step
 /// entry.
 #[pyclass(name = "PhysicsWorld", module = "parapet")]

@@ -551,7 +551,7 @@ fn wall(centre: Vec3, facing_plus_x: bool, half: f32) -> Result<Shape, ShapeErro
 
 /// 64 elastic spheres (r 0.1 m) each in a slot between two walls 0.22 m
 /// apart, moving at 100 m/s across it: about 75 impacts in the step, beyond
-/// the default `ccd_max_impacts` of 16, so SPHERE_MESH_CCD fails with
+/// the default `ccd_max_impacts` of 64, so SPHERE_MESH_CCD fails with
 /// [`StepError::ImpactLimit`] and rolls the world back; DISCRETE steps it.
 ///
 /// # Errors

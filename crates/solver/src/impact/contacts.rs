@@ -37,6 +37,15 @@
 //!    not come back at once; kept only when the event's kinetic energy
 //!    does not grow by it (each target is at most the point's own closing
 //!    speed, but per-point targets of several points could).
+//!
+//! A *pressed* contact, given a leaving speed `l_i`, takes part in steps 1
+//! and 4 with the condition `u_i >= l_i` instead of `u_i >= 0` (whatever
+//! it closed at, and whether the event's other impulses close it), and
+//! makes the event plastic. It is the one way an event may add kinetic
+//! energy, up to an allowance the caller gives (the continuous step: the
+//! energy its island's earlier strikes of the step took, so that over a
+//! step the strikes never add energy); beyond it the event is solved
+//! again without the leaving speeds.
 //! 3. **Coulomb friction**: [`FRICTION_SWEEPS`] Gauss-Seidel sweeps in
 //!    contact order; at each contact the accumulated tangential impulse
 //!    moves to the minimizer of the energy over the disc
@@ -162,12 +171,34 @@ pub struct ImpactContact {
     /// closed at least that fast: a micro-collision for a point that the
     /// bodies' spins keep pressing into the surface (0: none).
     pub separation: f64,
+    /// The least speed (m/s, `>= 0`) at which the contact leaves whatever
+    /// it closed at, when it takes an impulse: a *pressed* contact, one the
+    /// bodies' motions turn back into the surface again and again after
+    /// each strike (a turning car pushing a walker along its side), leaves
+    /// fast enough to stay apart for a while instead of being struck at
+    /// every few hundred micrometres of travel. Unlike `separation` it may
+    /// add kinetic energy (the bodies pushed apart at that speed); 0: none.
+    pub leave: f64,
     /// How fast (m/s, `>= 0`) the contact may still close: 0 for a point
     /// that touches; `gap / horizon` for a *speculative* point `gap` apart
     /// that may close that much over the rest of the step. A speculative
     /// point takes an impulse only when it closes faster, and never
     /// restitution.
     pub allowed_closing: f64,
+}
+
+impl ImpactContact {
+    /// How much faster (m/s) than touching the contact's normal velocity
+    /// may close: its allowed closing for a speculative contact, minus its
+    /// leaving speed for a pressed one (it must leave at least that fast),
+    /// 0 for any other.
+    fn slack(&self) -> f64 {
+        if self.allowed_closing > 0.0 {
+            self.allowed_closing
+        } else {
+            -self.leave.max(0.0)
+        }
+    }
 }
 
 /// What an event did.
@@ -183,6 +214,9 @@ pub struct ImpactResponse {
     pub normal_impulses: Vec<f64>,
     /// The restitution coefficient applied to the event.
     pub restitution: f64,
+    /// The change of the kinetic energy of the bodies that take impulses
+    /// (J; `<= 0` but for the pressed contacts' leaving speeds).
+    pub energy_change: f64,
 }
 
 /// The event's working state: velocities, and the couplings.
@@ -352,7 +386,7 @@ fn event_restitution(contacts: &[ImpactContact], compression: &[f64], u: &[f64])
         .iter()
         .zip(compression)
         .zip(u)
-        .filter(|((c, &l), _)| l > 0.0 && !(c.allowed_closing > 0.0))
+        .filter(|((c, &l), _)| l > 0.0 && c.slack() == 0.0)
         .map(|((c, _), &ui)| {
             if -ui > c.material.bounce_threshold as f64 {
                 (c.material.restitution as f64).clamp(0.0, 1.0)
@@ -410,7 +444,7 @@ fn micro_collisions(
         .zip(compression)
         .zip(u)
         .map(|((c, &l), &ui)| {
-            if l > 0.0 && c.separation > 0.0 && !(c.allowed_closing > 0.0) {
+            if l > 0.0 && c.separation > 0.0 && c.slack() == 0.0 {
                 c.separation.min(-ui)
             } else {
                 0.0
@@ -441,7 +475,9 @@ fn micro_collisions(
 /// The response of `bodies` to `contacts` touching at one instant (module
 /// docs). `None` when no contact closes (`u_i >= 0` for all) or no contact
 /// has a positive normal effective mass; the bodies then keep their
-/// velocities.
+/// velocities. The pressed contacts' leaving speeds may add at most
+/// `leave_energy` (J) of kinetic energy; a response that would add more is
+/// solved again without them.
 ///
 /// # Errors
 /// [`ImpactError::TooManyContacts`] above [`MAX_EVENT_CONTACTS`] contacts;
@@ -451,6 +487,28 @@ fn micro_collisions(
 /// [`ImpactError::NotRepresentable`] when a new velocity or an impulse is
 /// not a finite `f32`.
 pub fn respond_contacts(
+    bodies: &[ImpactBody],
+    contacts: &[ImpactContact],
+    leave_energy: f64,
+) -> Result<Option<ImpactResponse>, ImpactError> {
+    let response = respond(bodies, contacts)?;
+    match response {
+        Some(r)
+            if r.energy_change > leave_energy.max(0.0)
+                && contacts.iter().any(|c| c.leave > 0.0) =>
+        {
+            let plain: Vec<ImpactContact> = contacts
+                .iter()
+                .map(|c| ImpactContact { leave: 0.0, ..*c })
+                .collect();
+            respond(bodies, &plain)
+        }
+        r => Ok(r),
+    }
+}
+
+/// [`respond_contacts`] with every leaving speed taken.
+fn respond(
     bodies: &[ImpactBody],
     contacts: &[ImpactContact],
 ) -> Result<Option<ImpactResponse>, ImpactError> {
@@ -470,11 +528,11 @@ pub fn respond_contacts(
         .normal_velocities()
         .iter()
         .zip(contacts)
-        .map(|(x, c)| x + c.allowed_closing.max(0.0))
+        .map(|(x, c)| x + c.slack())
         .collect();
     let fastest = u.iter().fold(0.0f64, |m, &x| m.max(-x));
     let speed_scale = (0..contacts.len())
-        .map(|i| event.relative(i).norm() + contacts[i].allowed_closing.abs())
+        .map(|i| event.relative(i).norm() + contacts[i].slack().abs())
         .fold(0.0f64, f64::max);
     let floor = (SPEED_ROUNDING * speed_scale).max(LEAST_CLOSING_SPEED);
     if !(fastest > floor && fastest.is_finite()) {
@@ -497,12 +555,13 @@ pub fn respond_contacts(
     }
     let compression = plastic_impulses(&regularized, &u, tolerance);
     // Poisson restitution over the touching contacts; an event in which a
-    // speculative contact took an impulse is plastic (restitution on the
-    // touching ones alone has no energy proof then).
+    // speculative or a pressed contact took an impulse is plastic
+    // (restitution on the others alone has no energy proof then; a pressed
+    // one leaves at its leaving speed).
     let speculative_pushed = contacts
         .iter()
         .zip(&compression)
-        .any(|(c, &l)| c.allowed_closing > 0.0 && l > 0.0);
+        .any(|(c, &l)| c.slack() != 0.0 && l > 0.0);
     let restitution = if speculative_pushed {
         0.0
     } else {
@@ -536,7 +595,7 @@ pub fn respond_contacts(
             .normal_velocities()
             .iter()
             .zip(contacts)
-            .map(|(x, c)| x + c.allowed_closing.max(0.0))
+            .map(|(x, c)| x + c.slack())
             .collect();
         if u2.iter().any(|&x| -x > tolerance) {
             let extra = plastic_impulses(matrix, &u2, tolerance);
@@ -553,7 +612,7 @@ pub fn respond_contacts(
         .iter()
         .zip(contacts)
         .any(|(x, c)| {
-            -(x + c.allowed_closing.max(0.0)) > (UNRESOLVED_FRACTION * fastest).max(floor)
+            -(x + c.slack()) > (UNRESOLVED_FRACTION * fastest).max(floor)
         });
     if closing_left {
         return Err(ImpactError::NoOpening { contacts: n });
@@ -571,11 +630,13 @@ pub fn respond_contacts(
         representable("linear velocity", v)?;
         representable("angular velocity", w)?;
     }
+    let energy_change = kinetic_energy(&event) - initial;
     Ok(Some(ImpactResponse {
         velocities: event.velocity.into_iter().zip(event.spin).collect(),
         impulses,
         normal_impulses: normal,
         restitution,
+        energy_change,
     }))
 }
 

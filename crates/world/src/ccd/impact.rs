@@ -25,10 +25,10 @@
 //! The solver's (`f64`, refusing values `f32` cannot hold).
 
 use parapet_math::Vec3d;
-use parapet_narrow::moving::Hit;
+use parapet_narrow::moving::{CoreKind, Hit, MovingShape};
 use parapet_solver::impact::{respond_contacts, ImpactBody, ImpactContact, SPEED_ROUNDING};
 
-use super::bodies::LastContact;
+use super::bodies::{LastContact, StepBody};
 use super::contact::{event_points, mixed, EventPoint, MANIFOLD_MARGIN};
 use super::error::CcdError;
 use super::policy::Role;
@@ -156,24 +156,65 @@ fn gather(
     (members, contacts)
 }
 
-/// The normal acceleration (m/s², `>= 0`) with which the bodies' spins
-/// press A's core point under its contact point at `arm_a` into B's at
-/// `arm_b` along the normal `n` (from B towards A): the centripetal
-/// accelerations `ω × (ω × r)` of the two core points (the contact point
-/// moved in by each body's skin: the distance follows the cores, a skin's
-/// own material point turns away), relative, towards B. A micro-collision
-/// lets such a point leave at `sqrt(2 h a)` (`h` the pair's held depth), so
-/// that it does not sink again by more than that before it comes back.
-fn pressing(a: &ImpactBody, arm_a: &Vec3d, b: &ImpactBody, arm_b: &Vec3d, n: &Vec3d) -> f64 {
+/// The closing acceleration (m/s², `>= 0`) of a contact along the normal
+/// `n` (from B towards A) between A's core point at `arm_a` and B's at
+/// `arm_b` under the bodies' motions (constant velocities and spins): the
+/// second derivative of their distance, less its sign. Two terms
+/// (the distance `g = n · (p_a − p_b)` differentiated twice, the points
+/// sliding, the normal turning with the body whose face it is):
+/// - centripetal: `n · (ω_a × (ω_a × r_a) − ω_b × (ω_b × r_b))`, the core
+///   points (the contact point moved in by each body's skin: the distance
+///   follows the cores, a skin's own material point turns away);
+/// - Coriolis: `2 (ω_f × n) · v`, `v` the points' relative velocity and
+///   `ω_f` the spin of the body whose face carries the normal, the larger
+///   over A and B (an edge against an edge turns with both); a sphere
+///   carries none (its normal passes through its centre whatever its
+///   spin), so its spin enters as 0 (`turns_a`, `turns_b`).
+///
+/// A micro-collision lets such a point leave at `sqrt(2 h a)` (`h` the
+/// pair's held depth), so that it does not sink again by more than that
+/// before it comes back.
+fn closing_acceleration(
+    (a, arm_a, turns_a): (&ImpactBody, &Vec3d, bool),
+    (b, arm_b, turns_b): (&ImpactBody, &Vec3d, bool),
+    n: &Vec3d,
+) -> f64 {
     let centripetal = |w: &Vec3d, r: &Vec3d| w.cross(&w.cross(r));
     let relative = centripetal(&a.spin, arm_a) - centripetal(&b.spin, arm_b);
-    (-n.dot(&relative)).max(0.0)
+    let velocity = a.velocity + a.spin.cross(arm_a) - b.velocity - b.spin.cross(arm_b);
+    let coriolis = |w: &Vec3d, turns: bool| {
+        if turns {
+            2.0 * w.cross(n).dot(&velocity)
+        } else {
+            0.0
+        }
+    };
+    let g2 = n.dot(&relative) + coriolis(&a.spin, turns_a).min(coriolis(&b.spin, turns_b));
+    (-g2).max(0.0)
+}
+
+/// Whether body `x`'s spin turns the normals of its contacts: any shape
+/// but a sphere.
+fn turns_normal(x: &StepBody) -> bool {
+    !matches!(x.swept.shape.as_ref(), MovingShape::Convex(c) if c.kind() == CoreKind::Point)
+}
+
+/// The leaving speed (m/s) of a touching point of a pressed pair with held
+/// depth `held` (m), closing at acceleration `a` (m/s²,
+/// [`closing_acceleration`]) with `remaining` (s) of the step left:
+/// `min(a · remaining, sqrt(2 held a))`. It comes back to where it left no
+/// sooner than the end of the step for an acceleration up to twice `a`,
+/// and rises no further apart than its held depth.
+fn leaving_speed(held: f64, a: f64, remaining: f64) -> f64 {
+    (a * remaining).min((2.0 * held * a).sqrt())
 }
 
 impl Island<'_, '_> {
     /// Strikes the event of pair `p` at step time `t` (module docs): the
     /// local movers it struck (those whose velocities the impulses
-    /// changed), empty when nothing closes there.
+    /// changed), empty when nothing closes there. The touching points of
+    /// a pressed pair (`Pair::pressed`) leave at least at their leaving
+    /// speed ([`leaving_speed`]).
     ///
     /// # Errors
     /// [`CcdError::ImpactLimit`] for a mover charged beyond
@@ -213,13 +254,18 @@ fn strike_event(
             let (ia, ib) = (index_of(pair.a), index_of(pair.b));
             let core_a = arm_a + c.normal * a.skin;
             let core_b = arm_b - c.normal * b.skin;
-            let pressing = pressing(&bodies[ia], &core_a, &bodies[ib], &core_b, &c.normal);
+            let pressing = closing_acceleration(
+                (&bodies[ia], &core_a, turns_normal(a)),
+                (&bodies[ib], &core_b, turns_normal(b)),
+                &c.normal,
+            );
             let remaining = (island.ctx.dt - t).max(f64::MIN_POSITIVE);
             let allowed_closing = if c.gap > MANIFOLD_MARGIN {
                 c.gap / remaining
             } else {
                 0.0
             };
+            let held = pair.lengths.held;
             ImpactContact {
                 a: ia,
                 b: Some(ib),
@@ -227,7 +273,12 @@ fn strike_event(
                 arm_b,
                 normal: c.normal,
                 material: mixed(&a.material, &b.material),
-                separation: (2.0 * pair.lengths.held * pressing).sqrt(),
+                separation: (2.0 * held * pressing).sqrt(),
+                leave: if pair.pressed && allowed_closing == 0.0 {
+                    leaving_speed(held, pressing, remaining)
+                } else {
+                    0.0
+                },
                 allowed_closing,
             }
         })
@@ -239,11 +290,35 @@ fn strike_event(
         .min()
         .map_or(island.bodies[island.pairs[p].a].slot, |(_, s)| s);
     let Some(response) =
-        respond_contacts(&bodies, &impact_contacts).map_err(|e| CcdError::from_impact(first, e))?
+        respond_contacts(&bodies, &impact_contacts, island.energy_credit)
+            .map_err(|e| CcdError::from_impact(first, e))?
     else {
         return Ok(Vec::new());
     };
     island.outcome.counts.impacts += 1;
+    island.energy_credit = (island.energy_credit - response.energy_change).max(0.0);
+    if std::env::var("PARAPET_TRACE").is_ok() {
+        let pr = &island.pairs[p];
+        eprintln!(
+            "TRACE strike dE={:.4} credit={:.4} pressed={} t={t:.6} pair {}-{} gap={:.6} members={:?} contacts={} held={} floor={:?} strikes={} normal={:?}",
+            response.energy_change, island.energy_credit, pr.pressed, island.bodies[pr.a].slot, island.bodies[pr.b].slot, hit.gap,
+            members.iter().map(|&m| island.bodies[m].slot).collect::<Vec<_>>(),
+            contacts.len(), pr.lengths.held, pr.floor, pr.strikes, hit.normal
+        );
+        for (k, c) in impact_contacts.iter().enumerate() {
+            let rel = |vel: &dyn Fn(usize) -> (Vec3d, Vec3d)| {
+                let (va, wa) = vel(c.a);
+                let (vb, wb) = vel(c.b.unwrap());
+                c.normal.dot(&(va + wa.cross(&c.arm_a) - vb - wb.cross(&c.arm_b)))
+            };
+            let before = rel(&|i| (bodies[i].velocity, bodies[i].spin));
+            let after = rel(&|i| response.velocities[i]);
+            eprintln!("   contact {k} pair {}-{} u {before:.4} -> {after:.4} leave {:.3} sep {:.3} lambda {:.3}", island.bodies[members[c.a]].slot, island.bodies[members[c.b.unwrap()]].slot, c.leave, c.separation, response.normal_impulses[k]);
+        }
+        for (i, &m) in members.iter().enumerate() {
+            eprintln!("   body {} v {:?} w {:?} -> v {:?} w {:?}", island.bodies[m].slot, bodies[i].velocity, bodies[i].spin, response.velocities[i].0, response.velocities[i].1);
+        }
+    }
     if members.len() > 2 {
         island.outcome.counts.cascades += 1;
     }

@@ -157,6 +157,12 @@ pub(crate) struct Pair {
     pub instant_strikes: u32,
     /// Whether its floor was lowered by its reserve in this step.
     pub reserve_used: bool,
+    /// Whether it was found *pressed* in this step: struck again at its
+    /// floor, its bodies' motions turning it back into contact. Its
+    /// touching points then leave with a leaving speed in every strike
+    /// that takes them, its own or one that gathers it (a walker pressed
+    /// between a turning car and a bus).
+    pub pressed: bool,
     /// The hit of its last query.
     pub hit: Option<Hit>,
 }
@@ -231,6 +237,11 @@ pub(crate) struct Island<'c, 'a> {
     queue: EventQueue,
     pub(crate) outcome: IslandOutcome,
     struck: Vec<bool>,
+    /// The kinetic energy (J, `>= 0`) the island's strikes took so far in
+    /// this step, less what pressed pairs' leaving speeds gave back: what
+    /// a pressed strike may still add, so that the step's strikes never
+    /// add energy in total.
+    pub(crate) energy_credit: f64,
 }
 
 /// The most events one island may take (count): a generous multiple of its
@@ -258,6 +269,7 @@ impl<'c, 'a> Island<'c, 'a> {
             queue: EventQueue::default(),
             outcome: IslandOutcome::default(),
             struck: Vec::new(),
+            energy_credit: 0.0,
         };
         for &m in movers {
             island.add_body(m);
@@ -318,6 +330,7 @@ impl<'c, 'a> Island<'c, 'a> {
             last_strike: None,
             instant_strikes: 0,
             reserve_used: false,
+            pressed: false,
             hit: None,
         });
         self.pair_at.insert((a, b), p);
@@ -610,6 +623,11 @@ impl<'c, 'a> Island<'c, 'a> {
         if (!at_floor && !(sink > lengths.held)) || (at_floor && hardly) {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
+        }
+        if at_floor && self.pairs[p].last_strike.is_some() {
+            // Struck again at its floor: its motions turn it back into
+            // contact (module docs of `super::impact`, "pressed").
+            self.pairs[p].pressed = true;
         }
         let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {

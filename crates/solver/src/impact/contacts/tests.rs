@@ -124,9 +124,10 @@ fn equal_spheres_exchange_velocities_when_elastic_and_stick_when_plastic() {
             normal: Vec3d::new(-1.0, 0.0, 0.0),
             material: material(0.5, e),
             separation: 0.0,
+            leave: 0.0,
             allowed_closing: 0.0,
         };
-        let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+        let r = respond_contacts(&bodies, &[contact], 0.0).unwrap().unwrap();
         assert!((r.velocities[0].0.x - expected_a).abs() < 1e-7, "{r:?}");
         assert!((r.velocities[1].0.x - expected_b).abs() < 1e-7, "{r:?}");
         assert!(r.velocities[0].1.norm() < 1e-12 && r.velocities[1].1.norm() < 1e-12);
@@ -159,9 +160,10 @@ fn a_kinematic_side_keeps_its_velocity() {
         normal: Vec3d::z(),
         material: material(0.0, 1.0),
         separation: 0.0,
+        leave: 0.0,
         allowed_closing: 0.0,
     };
-    let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+    let r = respond_contacts(&bodies, &[contact], 0.0).unwrap().unwrap();
     // Closing at 5 m/s, leaving at 5 m/s: 3 + 5 = 8 m/s (within the
     // regularization's 1e-8 relative of the 10 N s impulse).
     assert!((r.velocities[0].0.z - 8.0).abs() < 1e-7, "{r:?}");
@@ -188,10 +190,11 @@ fn a_box_landing_flat_stops_without_spin() {
             normal: Vec3d::z(),
             material: material(0.5, 0.0),
             separation: 0.0,
+            leave: 0.0,
             allowed_closing: 0.0,
         })
         .collect();
-    let r = respond_contacts(&bodies, &contacts).unwrap().unwrap();
+    let r = respond_contacts(&bodies, &contacts, 0.0).unwrap().unwrap();
     let (v, w) = r.velocities[0];
     assert!(v.norm() < 1e-9 && w.norm() < 1e-9, "{v} {w}");
     for l in &r.normal_impulses {
@@ -241,6 +244,7 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
                     } else {
                         0.0
                     },
+                    leave: 0.0,
                     allowed_closing: if rng.unit() < 0.3 {
                         rng.range(0.0, 2.0)
                     } else {
@@ -249,7 +253,7 @@ fn random_events_conserve_momentum_lose_energy_and_open_every_contact() {
                 }
             })
             .collect();
-        let Some(r) = respond_contacts(&bodies, &contacts).unwrap() else {
+        let Some(r) = respond_contacts(&bodies, &contacts, 0.0).unwrap() else {
             continue;
         };
         events += 1;
@@ -309,11 +313,12 @@ fn too_many_contacts_are_refused() {
         normal: Vec3d::z(),
         material: material(0.0, 0.0),
         separation: 0.0,
+        leave: 0.0,
         allowed_closing: 0.0,
     };
     let contacts = vec![c; MAX_EVENT_CONTACTS + 1];
     assert_eq!(
-        respond_contacts(&bodies, &contacts),
+        respond_contacts(&bodies, &contacts, 0.0),
         Err(ImpactError::TooManyContacts {
             contacts: MAX_EVENT_CONTACTS + 1,
             limit: MAX_EVENT_CONTACTS
@@ -341,13 +346,80 @@ fn a_separation_speed_lifts_a_plastic_contact_but_never_beyond_its_closing() {
             normal: Vec3d::z(),
             material: material(0.0, 0.0),
             separation,
+            leave: 0.0,
             allowed_closing: 0.0,
         };
-        let r = respond_contacts(&bodies, &[contact]).unwrap().unwrap();
+        let r = respond_contacts(&bodies, &[contact], 0.0).unwrap().unwrap();
         // Within the regularization's 1e-8 relative of the impulse.
         assert!(
             (r.velocities[0].0.z - leaving).abs() < 1e-7,
             "{closing} {separation}: {r:?}"
         );
     }
+}
+
+/// A pressed contact: given a leaving speed, a plastic contact leaves at
+/// it whatever it closed at (slower or faster; plastic without one), and
+/// the energy grows by no more than the body's at the leaving speed (a
+/// single free body pushed straight off a surface: `½ m leave²`).
+#[test]
+fn a_pressed_contact_leaves_at_its_leaving_speed_and_gains_at_most_its_energy() {
+    for (closing, leave) in [(0.01, 0.2), (0.5, 0.2), (0.01, 0.0)] {
+        let mass = 80.0;
+        let bodies = [body(
+            1.0 / mass,
+            Mat3d::identity(),
+            Vec3d::new(0.0, 0.0, -closing),
+            Vec3d::zeros(),
+        )];
+        let contact = ImpactContact {
+            a: 0,
+            b: None,
+            arm_a: Vec3d::new(0.0, 0.0, -0.5),
+            arm_b: Vec3d::zeros(),
+            normal: Vec3d::z(),
+            material: material(0.0, 0.0),
+            separation: 0.0,
+            leave,
+            allowed_closing: 0.0,
+        };
+        let allowance = 0.5 * mass * leave * leave;
+        let r = respond_contacts(&bodies, &[contact], allowance).unwrap().unwrap();
+        let leaving = r.velocities[0].0.z;
+        // Plastic (0) or the leaving speed, within the regularization's
+        // 1e-8 relative of the impulse.
+        assert!((leaving - leave).abs() < 1e-7, "{closing} {leave}: {r:?}");
+        let gained = 0.5 * mass * (leaving * leaving - closing * closing);
+        assert!(gained <= 0.5 * mass * leave * leave + 1e-12, "{gained}");
+    }
+}
+
+/// A pressed contact whose leaving speed would add more kinetic energy
+/// than the event is allowed leaves plastically instead (at 0), and the
+/// response reports the energy it took.
+#[test]
+fn a_leaving_speed_beyond_the_energy_allowance_is_dropped() {
+    let mass = 80.0;
+    let bodies = [body(
+        1.0 / mass,
+        Mat3d::identity(),
+        Vec3d::new(0.0, 0.0, -0.01),
+        Vec3d::zeros(),
+    )];
+    let contact = ImpactContact {
+        a: 0,
+        b: None,
+        arm_a: Vec3d::new(0.0, 0.0, -0.5),
+        arm_b: Vec3d::zeros(),
+        normal: Vec3d::z(),
+        material: material(0.0, 0.0),
+        separation: 0.0,
+        leave: 0.2,
+        allowed_closing: 0.0,
+    };
+    // Leaving at 0.2 m/s from 0.01 m/s closing adds 1.596 J; 1 J is allowed.
+    let r = respond_contacts(&bodies, &[contact], 1.0).unwrap().unwrap();
+    assert!(r.velocities[0].0.z.abs() < 1e-9, "{r:?}");
+    let lost = 0.5 * mass * 0.01 * 0.01;
+    assert!((r.energy_change + lost).abs() < 1e-9, "{}", r.energy_change);
 }
