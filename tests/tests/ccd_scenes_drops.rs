@@ -46,11 +46,11 @@ fn family(terrain: bool, first_seed: u64) -> Vec<String> {
 #[test]
 fn mixed_shapes_dropped_spinning_onto_a_terrain_never_end_inside_a_body_or_behind_it() {
     let failures = family(true, 0xD809_0000);
-    assert_all_hold("drops on a terrain", CASES as usize, &failures, 6);
+    assert_all_hold("drops on a terrain", CASES as usize, &failures, 0);
 }
 
 #[test]
 fn mixed_shapes_dropped_spinning_onto_static_boxes_never_end_inside_one_another() {
     let failures = family(false, 0xB0C5_0000);
-    assert_all_hold("drops on static boxes", CASES as usize, &failures, 5);
+    assert_all_hold("drops on static boxes", CASES as usize, &failures, 0);
 }

@@ -48,12 +48,17 @@ fn a_speculative_contact_never_steers_the_write_back_of_a_struck_body() {
     let (p0, e0, s0) = totals(&w);
     w.step(1.0 / 60.0).unwrap();
     let (p1, e1, s1) = totals(&w);
+    // Since pressed pairs leave at their leaving speed, the two boxes take
+    // 3 strikes in this step (16 before): the scene checks the totals of
+    // a step with strikes; `ccd::impact`'s unit test
+    // `the_last_contact_is_a_touching_one_never_a_speculative_one` pins
+    // the write-back's choice of contact itself.
     assert!(
         w.events()
             .iter()
             .filter(|e| e.kind == ContactKind::Swept)
             .count()
-            >= 10,
+            >= 1,
         "the step's strikes: {:?}",
         w.events()
     );

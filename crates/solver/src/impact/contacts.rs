@@ -215,7 +215,8 @@ pub struct ImpactResponse {
     /// The restitution coefficient applied to the event.
     pub restitution: f64,
     /// The change of the kinetic energy of the bodies that take impulses
-    /// (J; `<= 0` but for the pressed contacts' leaving speeds).
+    /// (J; `<= 0` but for the pressed contacts' leaving speeds and the
+    /// pushes of bodies that take none, a kinematic driver's).
     pub energy_change: f64,
 }
 
@@ -476,8 +477,8 @@ fn micro_collisions(
 /// docs). `None` when no contact closes (`u_i >= 0` for all) or no contact
 /// has a positive normal effective mass; the bodies then keep their
 /// velocities. The pressed contacts' leaving speeds may add at most
-/// `leave_energy` (J) of kinetic energy; a response that would add more is
-/// solved again without them.
+/// `leave_energy` (J) of kinetic energy over the same event solved without
+/// them; beyond it the event is solved without them.
 ///
 /// # Errors
 /// [`ImpactError::TooManyContacts`] above [`MAX_EVENT_CONTACTS`] contacts;
@@ -492,18 +493,21 @@ pub fn respond_contacts(
     leave_energy: f64,
 ) -> Result<Option<ImpactResponse>, ImpactError> {
     let response = respond(bodies, contacts)?;
-    match response {
-        Some(r)
-            if r.energy_change > leave_energy.max(0.0)
-                && contacts.iter().any(|c| c.leave > 0.0) =>
-        {
-            let plain: Vec<ImpactContact> = contacts
-                .iter()
-                .map(|c| ImpactContact { leave: 0.0, ..*c })
-                .collect();
-            respond(bodies, &plain)
-        }
-        r => Ok(r),
+    if !contacts.iter().any(|c| c.leave > 0.0) {
+        return Ok(response);
+    }
+    // What the leaving speeds add: the energy change with them less the
+    // change without them (a kinematic body's push adds energy either way).
+    let plain: Vec<ImpactContact> = contacts
+        .iter()
+        .map(|c| ImpactContact { leave: 0.0, ..*c })
+        .collect();
+    let without = respond(bodies, &plain)?;
+    let change = |r: &Option<ImpactResponse>| r.as_ref().map_or(0.0, |r| r.energy_change);
+    if change(&response) - change(&without) > leave_energy.max(0.0) {
+        Ok(without)
+    } else {
+        Ok(response)
     }
 }
 
@@ -611,9 +615,7 @@ fn respond(
         .normal_velocities()
         .iter()
         .zip(contacts)
-        .any(|(x, c)| {
-            -(x + c.slack()) > (UNRESOLVED_FRACTION * fastest).max(floor)
-        });
+        .any(|(x, c)| -(x + c.slack()) > (UNRESOLVED_FRACTION * fastest).max(floor));
     if closing_left {
         return Err(ImpactError::NoOpening { contacts: n });
     }

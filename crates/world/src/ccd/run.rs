@@ -54,6 +54,7 @@ use super::bodies::StepBody;
 use super::candidates::{overlap, swept_box, BoxIndex};
 use super::contact::MANIFOLD_MARGIN;
 use super::error::{CcdError, Other};
+use super::impact::leaving_speed;
 use super::queue::{Event, EventQueue};
 use super::report::Counts;
 use super::tolerances::{pair_lengths, PairLengths};
@@ -163,8 +164,17 @@ pub(crate) struct Pair {
     /// that takes them, its own or one that gathers it (a walker pressed
     /// between a turning car and a bus).
     pub pressed: bool,
+    /// The least speed (m/s) its touching points leave at for the rest of
+    /// the step once it was found sinking at its promised depth with no
+    /// contact point closing (0 before): twice that sinking speed.
+    pub promise_leave: f64,
+    /// Its bodies' impacts (count, A's and B's) just after its last
+    /// strike: more now means another strike moved them since.
+    pub impacts_mark: u32,
     /// The hit of its last query.
     pub hit: Option<Hit>,
+    /// The step time (s) of that hit (infinite: none).
+    pub hit_at: f64,
 }
 
 /// How many times a query that spends its budget is asked again over half
@@ -331,7 +341,10 @@ impl<'c, 'a> Island<'c, 'a> {
             instant_strikes: 0,
             reserve_used: false,
             pressed: false,
+            impacts_mark: 0,
+            promise_leave: 0.0,
             hit: None,
+            hit_at: f64::INFINITY,
         });
         self.pair_at.insert((a, b), p);
         self.pairs_of[a].push(p);
@@ -398,6 +411,7 @@ impl<'c, 'a> Island<'c, 'a> {
         let pair = &mut self.pairs[p];
         pair.version = pair.version.wrapping_add(1);
         pair.hit = toi.hit().copied();
+        pair.hit_at = toi.hit().map_or(f64::INFINITY, |h| t + h.time);
         // The pair's next event: its hit, or the end of a shortened window
         // (no hit: a resume, asked again from there).
         let event = match toi {
@@ -625,11 +639,31 @@ impl<'c, 'a> Island<'c, 'a> {
             return Ok(self.hold(p, t, hit.gap)?);
         }
         if at_floor && self.pairs[p].last_strike.is_some() {
-            // Struck again at its floor: its motions turn it back into
-            // contact (module docs of `super::impact`, "pressed").
-            self.pairs[p].pressed = true;
+            // Struck again at its floor, closing no faster than it would
+            // leave (its own motions turn it back into contact), or moved
+            // by another strike since its last (its neighbours press it
+            // back: a walker between a car and a bus): pressed (module docs
+            // of `super::impact`). A pair that closes faster with nothing
+            // else struck came back from a bounce: an impact.
+            let pair = &self.pairs[p];
+            let moved =
+                self.bodies[pair.a].impacts + self.bodies[pair.b].impacts > pair.impacts_mark;
+            let a = self.hit_acceleration(p, t, &hit);
+            let leave = leaving_speed(pair.lengths.held, a, self.ctx.dt - t);
+            if moved || closing <= leave {
+                self.pairs[p].pressed = true;
+            }
         }
-        let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
+        let mut struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
+        if struck.is_empty() && at_promise && closing > 0.0 {
+            // At its promised depth, still sinking by the arbiter's measure
+            // though no contact point of the test closes: its touching
+            // points leave at twice the sinking speed (`Pair::promise_leave`),
+            // so that no hold takes it deeper.
+            let pair = &mut self.pairs[p];
+            pair.promise_leave = pair.promise_leave.max(2.0 * closing);
+            struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
+        }
         if struck.is_empty() {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
