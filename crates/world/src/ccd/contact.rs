@@ -61,38 +61,6 @@ pub(crate) struct EventPoint {
     pub gap: f64,
 }
 
-/// How far apart (m) two event points with the same normal may lie and be
-/// one: 1 µm. A corner of a box on a triangle mesh is found once per
-/// triangle that meets it (two coplanar triangles of a cell, the fan round
-/// a vertex): the same point, computed from the same `f32` pose, to within
-/// the rounding of `f32` coordinates up to about 10 m (1 µm). Copies add
-/// nothing to an event but dependent rows (and cost: a car on a road took
-/// 27 points, a third of them copies, filling a cascade's contact budget
-/// before it reached the bodies pressed against it).
-pub const DUPLICATE_DISTANCE: f64 = 1.0e-6;
-
-/// The least cosine (dimensionless) between the normals of two event points
-/// that are one: `1 − 1e-9` (normals within about 45 µrad).
-pub const DUPLICATE_COSINE: f64 = 1.0 - 1.0e-9;
-
-/// Merges the copies among `points` (same normal within
-/// [`DUPLICATE_COSINE`], within [`DUPLICATE_DISTANCE`] of each other): the
-/// first of each is kept, with the smallest gap of its copies.
-fn merge_duplicates(points: &mut Vec<EventPoint>) {
-    let mut kept: Vec<EventPoint> = Vec::with_capacity(points.len());
-    for p in points.drain(..) {
-        let copy = kept.iter_mut().find(|k| {
-            k.normal.dot(&p.normal) >= DUPLICATE_COSINE
-                && (k.point - p.point).norm() <= DUPLICATE_DISTANCE
-        });
-        match copy {
-            Some(k) => k.gap = k.gap.min(p.gap),
-            None => kept.push(p),
-        }
-    }
-    *points = kept;
-}
-
 /// A body's shape pose (`f32`, the narrow phase's) at step time `t`: its
 /// pose along its motion composed with its shape offset.
 pub(crate) fn shape_pose_at(step: &StepBody, rigid: &RigidBody, t: f64) -> Option<Pose> {
@@ -200,7 +168,6 @@ pub(crate) fn event_points(
             }
         }
     }
-    merge_duplicates(&mut out);
     if let Some(h) = hit {
         // The arbiter's normal is computed in `f64` at the exact poses; the
         // contact test's from `f32` poses carries their rounding (a small
@@ -243,40 +210,4 @@ pub(crate) fn event_points(
 /// The mixed material of two bodies.
 pub(crate) fn mixed(a: &Material, b: &Material) -> Material {
     a.mix(b)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn point(x: f64, normal: Vec3d, gap: f64, triangle: u32) -> EventPoint {
-        EventPoint {
-            point: Vec3d::new(x, 0.0, 0.0),
-            normal,
-            triangle: Some(triangle),
-            gap,
-        }
-    }
-
-    /// A corner found on two triangles is one point (the first, with the
-    /// smaller gap); a point a micrometre and more away, or with a normal
-    /// 0.1 mrad off, is another.
-    #[test]
-    fn copies_of_a_point_merge_and_distinct_points_stay() {
-        let z = Vec3d::z();
-        let tilted = Vec3d::new(1.0e-4, 0.0, 1.0).normalize();
-        let mut points = vec![
-            point(0.0, z, -0.001, 0),
-            point(0.0, z, -0.002, 1),
-            point(0.5e-6, z, -0.001, 2),
-            point(2.0e-6, z, -0.001, 3),
-            point(0.0, tilted, -0.001, 4),
-        ];
-        merge_duplicates(&mut points);
-        let kept: Vec<(Option<u32>, f64)> = points.iter().map(|p| (p.triangle, p.gap)).collect();
-        assert_eq!(
-            kept,
-            vec![(Some(0), -0.002), (Some(3), -0.001), (Some(4), -0.001)]
-        );
-    }
 }
