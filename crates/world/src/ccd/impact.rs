@@ -13,13 +13,25 @@
 //! over their pairs, in pair order, at most [`CLUSTER_CONTACTS`] more), with
 //! the obstacles and static bodies they touch, and solves them together: one call of
 //! `parapet_solver::impact::respond_contacts`, which conserves momentum,
-//! never adds energy and leaves no contact closing. Every mover of the
+//! never adds energy and leaves no contact closing. A gathered pair struck
+//! at that instant already brings its speculative points, and one whose
+//! own hit is at that instant its witness. Every mover of the
 //! event is charged one impact (`ccd_max_impacts`) and leaves its path at
 //! that instant with its new velocities; obstacles keep theirs.
 //!
+//! A *pressed* pair (`super::run::Pair::pressed`: struck again at its
+//! held floor in the step, turned back into contact by its bodies' motions
+//! or its neighbours' strikes) leaves at a *leaving speed* in every strike
+//! that takes it (`leaving_speed` of its `closing_acceleration`), so
+//! that it stays apart for the rest of the step instead of taking a strike
+//! every few hundred micrometres; what the leaving speeds add is bounded by
+//! what the island's strikes took so far in the step (`leave_energy`),
+//! unbounded against a kinematic or discrete pusher.
+//!
 //! # Source
 //! docs/continuous-collision.md, "How a step works" and "Moving groups"
-//! (cascades).
+//! (cascades); Mirtich and Canny (1995) for micro-collisions that leave at
+//! a speed set by the contact's acceleration.
 //!
 //! # Precision domain
 //! The solver's (`f64`, refusing values `f32` cannot hold).

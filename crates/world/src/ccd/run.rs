@@ -159,10 +159,11 @@ pub(crate) struct Pair {
     /// Whether its floor was lowered by its reserve in this step.
     pub reserve_used: bool,
     /// Whether it was found *pressed* in this step: struck again at its
-    /// floor, its bodies' motions turning it back into contact. Its
-    /// touching points then leave with a leaving speed in every strike
-    /// that takes them, its own or one that gathers it (a walker pressed
-    /// between a turning car and a bus).
+    /// floor, closing no faster than its leaving speed or moved by another
+    /// strike since its last (its bodies' motions or its neighbours turn it
+    /// back into contact, not a bounce). Its touching points then leave at
+    /// a leaving speed in every strike that takes them, its own or one
+    /// that gathers it (a walker pressed between a turning car and a bus).
     pub pressed: bool,
     /// The least speed (m/s) its touching points leave at for the rest of
     /// the step once it was found sinking at its promised depth with no
