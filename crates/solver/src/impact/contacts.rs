@@ -493,7 +493,7 @@ pub fn respond_contacts(
     leave_energy: f64,
 ) -> Result<Option<ImpactResponse>, ImpactError> {
     let response = respond(bodies, contacts)?;
-    if !contacts.iter().any(|c| c.leave > 0.0) {
+    if leave_energy == f64::INFINITY || !contacts.iter().any(|c| c.leave > 0.0) {
         return Ok(response);
     }
     // What the leaving speeds add: the energy change with them less the

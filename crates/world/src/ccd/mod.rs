@@ -38,6 +38,7 @@ pub(crate) mod impact;
 pub(crate) mod islands;
 mod mode;
 pub(crate) mod policy;
+pub(crate) mod pressed;
 pub(crate) mod queue;
 pub(crate) mod report;
 pub(crate) mod run;

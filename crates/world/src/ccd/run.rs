@@ -54,7 +54,7 @@ use super::bodies::StepBody;
 use super::candidates::{overlap, swept_box, BoxIndex};
 use super::contact::MANIFOLD_MARGIN;
 use super::error::{CcdError, Other};
-use super::impact::leaving_speed;
+use super::pressed::leaving_speed;
 use super::queue::{Event, EventQueue};
 use super::report::Counts;
 use super::tolerances::{pair_lengths, PairLengths};

@@ -326,6 +326,22 @@ fn too_many_contacts_are_refused() {
     );
 }
 
+/// A frictionless, plastic contact of body 0 on a floor below it (arm
+/// 0.5 m down, normal up), with a separation speed and a leaving speed.
+fn floor_contact(separation: f64, leave: f64) -> ImpactContact {
+    ImpactContact {
+        a: 0,
+        b: None,
+        arm_a: Vec3d::new(0.0, 0.0, -0.5),
+        arm_b: Vec3d::zeros(),
+        normal: Vec3d::z(),
+        material: material(0.0, 0.0),
+        separation,
+        leave,
+        allowed_closing: 0.0,
+    }
+}
+
 /// A micro-collision: a plastic contact given a separation speed leaves at
 /// that speed when it closed faster, at its own closing speed when it
 /// closed slower (never faster than it came: no energy gained).
@@ -338,17 +354,7 @@ fn a_separation_speed_lifts_a_plastic_contact_but_never_beyond_its_closing() {
             Vec3d::new(0.0, 0.0, -closing),
             Vec3d::zeros(),
         )];
-        let contact = ImpactContact {
-            a: 0,
-            b: None,
-            arm_a: Vec3d::new(0.0, 0.0, -0.5),
-            arm_b: Vec3d::zeros(),
-            normal: Vec3d::z(),
-            material: material(0.0, 0.0),
-            separation,
-            leave: 0.0,
-            allowed_closing: 0.0,
-        };
+        let contact = floor_contact(separation, 0.0);
         let r = respond_contacts(&bodies, &[contact], 0.0).unwrap().unwrap();
         // Within the regularization's 1e-8 relative of the impulse.
         assert!(
@@ -372,17 +378,7 @@ fn a_pressed_contact_leaves_at_its_leaving_speed_and_gains_at_most_its_energy() 
             Vec3d::new(0.0, 0.0, -closing),
             Vec3d::zeros(),
         )];
-        let contact = ImpactContact {
-            a: 0,
-            b: None,
-            arm_a: Vec3d::new(0.0, 0.0, -0.5),
-            arm_b: Vec3d::zeros(),
-            normal: Vec3d::z(),
-            material: material(0.0, 0.0),
-            separation: 0.0,
-            leave,
-            allowed_closing: 0.0,
-        };
+        let contact = floor_contact(0.0, leave);
         let allowance = 0.5 * mass * leave * leave * (1.0 + 1e-9);
         let r = respond_contacts(&bodies, &[contact], allowance)
             .unwrap()
@@ -408,17 +404,7 @@ fn a_leaving_speed_beyond_the_energy_allowance_is_dropped() {
         Vec3d::new(0.0, 0.0, -0.01),
         Vec3d::zeros(),
     )];
-    let contact = ImpactContact {
-        a: 0,
-        b: None,
-        arm_a: Vec3d::new(0.0, 0.0, -0.5),
-        arm_b: Vec3d::zeros(),
-        normal: Vec3d::z(),
-        material: material(0.0, 0.0),
-        separation: 0.0,
-        leave: 0.2,
-        allowed_closing: 0.0,
-    };
+    let contact = floor_contact(0.0, 0.2);
     // Leaving at 0.2 m/s from 0.01 m/s closing adds 1.596 J; 1 J is allowed.
     let r = respond_contacts(&bodies, &[contact], 1.0).unwrap().unwrap();
     assert!(r.velocities[0].0.z.abs() < 1e-9, "{r:?}");
