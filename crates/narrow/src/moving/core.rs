@@ -58,6 +58,9 @@ pub struct Core {
     faces: Vec<Vec3d>,
     /// Unit edge directions (body frame), one per parallel class.
     edges: Vec<Vec3d>,
+    /// A mesh triangle's held edges (body frame, unit): the seams and
+    /// concave creases its neighbours hold (see [`Core::mesh_triangle`]).
+    held_edges: Vec<Vec3d>,
     /// A polytope's solid in its shape frame, and that frame's pose in the
     /// body frame (translation, rotation).
     solid: Option<(Arc<ConvexSolid>, Vec3d, Quatd)>,
@@ -77,6 +80,7 @@ impl Core {
             skin,
             faces: Vec::new(),
             edges: Vec::new(),
+            held_edges: Vec::new(),
             solid: None,
         }
     }
@@ -92,6 +96,7 @@ impl Core {
             skin,
             faces: Vec::new(),
             edges,
+            held_edges: Vec::new(),
             solid: None,
         }
     }
@@ -124,12 +129,15 @@ impl Core {
             Vec::new()
         };
         let mut edges = Vec::with_capacity(3);
+        let mut held_edges = Vec::new();
         let mut points = corners.to_vec();
         for k in 0..3 {
             let e = corners[(k + 1) % 3] - corners[k];
             let l = e.norm();
             if l > 0.0 && active.edge(k) {
                 edges.push(e / l);
+            } else if l > 0.0 {
+                held_edges.push(e / l);
             }
             if let (true, Some(face)) = (l > 0.0 && concave.edge(k), faces.first()) {
                 let out = (e / l).cross(face) * CONCAVE_EDGE_REACH;
@@ -143,6 +151,7 @@ impl Core {
             skin: 0.0,
             faces,
             edges,
+            held_edges,
             solid: None,
         }
     }
@@ -157,6 +166,7 @@ impl Core {
             skin: 0.0,
             faces: solid.face_normals().iter().map(|n| rotation * n).collect(),
             edges: solid.edges().iter().map(|e| rotation * e).collect(),
+            held_edges: Vec::new(),
             solid: Some((solid, offset, rotation)),
         }
     }
@@ -185,6 +195,13 @@ impl Core {
     /// Unit edge directions in the body frame (one per parallel class).
     pub fn edge_directions(&self) -> &[Vec3d] {
         &self.edges
+    }
+
+    /// A mesh triangle's held edges (unit, body frame): the edges that are
+    /// not open, whose crossings with the other core's edges give the
+    /// tilted axes of `separation.rs` (empty for every other core).
+    pub(crate) fn held_edge_directions(&self) -> &[Vec3d] {
+        &self.held_edges
     }
 
     /// A polytope's solid, with its shape frame's offset and rotation in

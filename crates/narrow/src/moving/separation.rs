@@ -32,6 +32,23 @@
 //!   edge. Dropping axes only deepens the measure, and it is continuous
 //!   where a core enters over the face or an open edge; entering over a
 //!   closed edge, the neighbour's measure is already as deep.
+//! - a held edge still gives the axes it crosses with the other core's
+//!   edges that lie within [`HELD_EDGE_AXIS_COSINE`] of the triangle's
+//!   normal, each towards the front only: the faces of the Minkowski
+//!   difference of a core lying nearly flat over the triangle (a long box
+//!   pitched over a gently rolling road). Without them the measure of such
+//!   a core is the depth of its farthest point behind the triangle's plane
+//!   extended (a car's far corner 4 m away, over another triangle whose
+//!   plane the extension misses by millimetres), not its overlap with the
+//!   triangle. Tilted by at most `φ` (5°), an axis `u` with
+//!   `u = −cos φ n + sin φ m` (`m` in the plane) measures a core point
+//!   lying over the triangle at depth `d` behind it at `s(u) ≤ −d cos φ`
+//!   (the triangle's points spread over the range of `m` that point's
+//!   projection lies in): such a core never counts as barely touching an
+//!   edge it lies deep behind (at most 0.4% shallower than its depth), and
+//!   no sideways normal is named at a seam. These axes only raise the
+//!   measure towards the triangle's own separating-axis distance, so it
+//!   stays a lower bound of that.
 //!
 //! Skins are not included here: the caller subtracts them.
 //!
@@ -53,6 +70,9 @@ pub(crate) struct PosedCore {
     pub(crate) faces: Vec<Vec3d>,
     /// Unit edge directions.
     pub(crate) edges: Vec<Vec3d>,
+    /// A mesh triangle's held edges (unit): not open, no axes of their own
+    /// (module docs).
+    pub(crate) held_edges: Vec<Vec3d>,
 }
 
 /// The bracket of the cores' signed distance (skins excluded).
@@ -180,6 +200,54 @@ fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
     best
 }
 
+/// The cosine (dimensionless) within which an axis crossing a triangle's
+/// held edge with the other core's edge counts (module docs): cos 5°, the
+/// crease below which a mesh's discrete contacts treat a surface as smooth
+/// (`parapet_geometry::ACTIVE_EDGE_ANGLE`). It spans the tilt of a body
+/// lying on a surface rolling by a few degrees between triangles; an axis
+/// tilted more would be a sideways one across the seam.
+pub(crate) const HELD_EDGE_AXIS_COSINE: f64 = 0.996_194_698_091_745_5;
+
+/// The separation along the axes crossing triangle `tri`'s held edges with
+/// the `other` core's edges within [`HELD_EDGE_AXIS_COSINE`] of its normal,
+/// oriented from A towards B against the triangle's back (`towards_front`:
+/// whether that orientation is along the triangle's front, as when the
+/// triangle is A); the best of them folded into `best`.
+fn held_edge_axes(
+    a: &PosedCore,
+    b: &PosedCore,
+    tri: &PosedCore,
+    other: &PosedCore,
+    towards_front: bool,
+    best: &mut (f64, Vec3d, usize, usize),
+) {
+    if !is_triangle(tri) {
+        return;
+    }
+    let face = tri.faces[0];
+    for h in &tri.held_edges {
+        for e in &other.edges {
+            let c = h.cross(e);
+            let l = c.norm();
+            if !(l > 0.0 && l.is_finite()) {
+                continue;
+            }
+            let mut n = c / l;
+            let cos = n.dot(&face);
+            if !(cos.abs() >= HELD_EDGE_AXIS_COSINE) {
+                continue;
+            }
+            if (cos > 0.0) != towards_front {
+                n = -n;
+            }
+            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
+            if s > best.0 {
+                *best = (s, n, ia, ib);
+            }
+        }
+    }
+}
+
 /// The largest separation over the pair's separating-axis candidates that
 /// a surface has (a one-sided triangle's normal towards its front only):
 /// `(s, axis, A's farthest point, B's least point)`. For overlapping cores it
@@ -205,6 +273,8 @@ pub(crate) fn largest_separation(
             }
         }
     }
+    held_edge_axes(a, b, b, a, false, &mut best);
+    held_edge_axes(a, b, a, b, true, &mut best);
     best
 }
 
@@ -273,7 +343,87 @@ mod tests {
                 -Vec3d::z(),
             ],
             edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
+            held_edges: Vec::new(),
         }
+    }
+
+    /// A parallelepiped whose bottom face lies in the plane
+    /// `z = zb + a (x − x0) + b (y − y0)` over the plan rectangle
+    /// `[x0, x1] × [y0, y1]`, `height` tall: a box sheared to that slope
+    /// (side faces ±x, ±y; bottom and top along the slope).
+    fn slab(x: [f64; 2], y: [f64; 2], zb: f64, slope: [f64; 2], height: f64) -> PosedCore {
+        let z = |px: f64, py: f64| zb + slope[0] * (px - x[0]) + slope[1] * (py - y[0]);
+        let mut points = Vec::new();
+        for k in 0..8 {
+            let (px, py) = (x[k & 1], y[(k >> 1) & 1]);
+            let up = if k & 4 != 0 { height } else { 0.0 };
+            points.push(Vec3d::new(px, py, z(px, py) + up));
+        }
+        let up = Vec3d::new(-slope[0], -slope[1], 1.0).normalize();
+        PosedCore {
+            points,
+            faces: vec![up, -up, Vec3d::x(), -Vec3d::x(), Vec3d::y(), -Vec3d::y()],
+            edges: vec![
+                Vec3d::new(1.0, 0.0, slope[0]).normalize(),
+                Vec3d::new(0.0, 1.0, slope[1]).normalize(),
+                Vec3d::z(),
+            ],
+            held_edges: Vec::new(),
+        }
+    }
+
+    /// The road triangle (0,0,0), (2,0,0), (0,2,0), front +z, every edge
+    /// held by its neighbours (a flat seam or a concave crease).
+    fn held_triangle() -> PosedCore {
+        let p = [
+            Vec3d::zeros(),
+            Vec3d::new(2.0, 0.0, 0.0),
+            Vec3d::new(0.0, 2.0, 0.0),
+        ];
+        PosedCore {
+            points: p.to_vec(),
+            faces: vec![Vec3d::z()],
+            edges: Vec::new(),
+            held_edges: (0..3)
+                .map(|k| (p[(k + 1) % 3] - p[k]).normalize())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_long_box_pitched_over_a_held_triangle_is_as_deep_as_it_is_over_it() {
+        // A car-sized slab (4.4 x 1.8 m plan) whose bottom descends by
+        // 3 mm/m along x and 10 mm/m along y, over the corner of a held
+        // road triangle. Over the triangle (x in [1, 2], y in [0, 2 − x])
+        // the bottom is deepest at (1, 1): 15 mm − zb = 0.5 mm behind the
+        // plane. Its far corner (5.4, 1.3) is 16.7 mm behind the plane
+        // extended, and the triangle's corner (0, 2), outside the slab's
+        // plan, is 7.5 mm above the slab's bottom plane: the triangle's
+        // normal and the slab's faces alone measure 7.5 mm.
+        let zb = 0.0145;
+        let car = slab([1.0, 5.4], [-0.5, 1.3], zb, [-0.003, -0.01], 1.4);
+        let road = held_triangle();
+        let over = 0.015 - zb;
+        let (s, axis, _, _) = largest_separation(&car, &road, &mut Vec::new());
+        // Lifting the slab by `over` along +z clears the triangle, so the
+        // measure is at least −over (1e-12 m: rounding of metre-sized f64
+        // sums); and a hull point over the triangle at depth `over` keeps
+        // every axis within the cone at or below −over cos 5° (module docs).
+        assert!(
+            s >= -over - 1e-12,
+            "{s} deeper than the slab is over the triangle"
+        );
+        assert!(s <= -over * HELD_EDGE_AXIS_COSINE + 1e-12, "{s}");
+        assert!(axis.dot(&-Vec3d::z()) >= HELD_EDGE_AXIS_COSINE);
+        // Without the held edges' axes (the triangle's normal and the
+        // slab's faces only), the measure is 15 times deeper (7.5 mm, the
+        // triangle's corner outside the slab over its bottom plane).
+        let open_only = PosedCore {
+            held_edges: Vec::new(),
+            ..road
+        };
+        let (plain, _, _, _) = largest_separation(&car, &open_only, &mut Vec::new());
+        assert!(plain < -14.0 * over, "{plain}");
     }
 
     #[test]
@@ -302,6 +452,7 @@ mod tests {
             points: vec![Vec3d::zeros(), Vec3d::x()],
             faces: vec![],
             edges: vec![Vec3d::x()],
+            held_edges: Vec::new(),
         };
         let b = PosedCore {
             points: vec![Vec3d::new(0.5, 0.0, 0.0)],
@@ -326,6 +477,7 @@ mod tests {
                 Vec3d::new(-1.0, 1.0, 0.0) / 2f64.sqrt(),
                 -Vec3d::y(),
             ],
+            held_edges: Vec::new(),
         };
         let r = bracket(&tri(0.0), &tri(1.5), &mut Vec::new());
         assert!((r.upper - 0.5).abs() < 1e-12 && (r.lower - 0.5).abs() < 1e-12);

@@ -222,6 +222,10 @@ impl<'a> Side<'a> {
         self.posed
             .edges
             .extend(self.core.edge_directions().iter().map(|e| q * e));
+        self.posed.held_edges.clear();
+        self.posed
+            .held_edges
+            .extend(self.core.held_edge_directions().iter().map(|e| q * e));
         let slack = position_slack(
             m.center.amax() + origin.amax(),
             m.velocity.amax(),
