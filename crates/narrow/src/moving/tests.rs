@@ -241,3 +241,74 @@ fn a_core_built_by_hand_matches_the_shape_core() {
     let built = shape(Shape::cuboid(Vec3::new(1.0, 1.0, 1.0)).unwrap());
     assert_eq!(hand.core(), built.core());
 }
+
+#[test]
+fn a_sphere_touching_a_grid_floor_and_driven_into_it_hits_at_once() {
+    // Found by the `ccd_mixed` fuzz target: a sphere of 5 cm resting on a
+    // flat grid floor (3.2 m cells, two triangles each) at z = 0.07 m,
+    // 1 nm above touching, driven into it at 14 m/s by a kinematic box.
+    let k: [f32; 6] = [-8.0, -4.8, -1.599_999_9, 1.600_000_4, 4.8, 8.0];
+    let mut vertices = Vec::new();
+    for y in k {
+        for x in k {
+            vertices.push(Vec3::new(x, y, 0.07));
+        }
+    }
+    let mut triangles = Vec::new();
+    for j in 0..5u32 {
+        for i in 0..5u32 {
+            let v = j * 6 + i;
+            triangles.push([v, v + 1, v + 7]);
+            triangles.push([v, v + 7, v + 6]);
+        }
+    }
+    let floor = shape(Shape::mesh(vertices, triangles).unwrap());
+    let ball = shape(Shape::sphere(0.05).unwrap());
+    let m = moving(
+        Vec3d::new(-2.556544572963062, -2.60235682289427, 0.12000000104308128),
+        Vec3d::new(
+            -3.1568352965871496,
+            -1.3341168978301299,
+            -14.097898241293414,
+        ),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 3.5796e-3, 0.0, 5.0e-5);
+    let toi = time_of_impact(&ball, &m, &floor, &still(), &req).unwrap();
+    let hit = toi.hit().expect("the sphere meets the floor");
+    // 1 nm from touching, closing at 14 m/s: within the tolerance of its
+    // target at once (the tolerance over the speed is 3.5 us).
+    assert!(hit.time <= 5.0e-5 / 14.0, "{hit:?}");
+    assert!((hit.normal - Vec3d::z()).norm() < 1e-9, "{hit:?}");
+}
+
+#[test]
+fn two_capsules_touching_and_closing_hit_at_once() {
+    // Found by the `ccd_mixed` fuzz target: two rotation-locked capsules
+    // just struck apart, then the lower one bounced off the floor back
+    // into the upper one (closing at 3.4 m/s from touching).
+    let q = |x: f32, y: f32, z: f32, w: f32| {
+        let f = Quat::new_unchecked(parapet_math::nalgebra::Quaternion::new(w, x, y, z));
+        Quatd::new_normalize(parapet_math::promote_quat(f).into_inner())
+    };
+    let a = shape(Shape::capsule(0.547, 0.139).unwrap());
+    let b = shape(Shape::capsule(0.226, 0.608).unwrap());
+    let ma = Motion::new(
+        Vec3d::new(-1.405770606575273, -0.2366062212444376, 0.48862575565565786),
+        q(-0.5138095, -0.43357274, -0.61981034, -0.40478334),
+        Vec3d::zeros(),
+        Vec3d::new(-21.135585931151457, 2.0449581371774355, 11.851206521887299),
+        Vec3d::zeros(),
+    );
+    let mb = Motion::new(
+        Vec3d::new(-1.4345893112418844, 0.0507781790927939, 1.2335174042725277),
+        q(0.30629304, 0.6237465, 0.6237465, 0.35786211),
+        Vec3d::zeros(),
+        Vec3d::new(-32.26207100984726, 6.869578270219618, 5.447001846253145),
+        Vec3d::zeros(),
+    );
+    let req = ToiRequest::new(0.0, 7.606e-3, 0.0, 5.0e-5);
+    let toi = time_of_impact(&a, &ma, &b, &mb, &req).unwrap();
+    let hit = toi.hit().expect("the capsules meet");
+    assert!(hit.time <= 5.0e-5 / 3.0, "{hit:?}");
+}

@@ -319,9 +319,23 @@ pub(crate) fn unresolved_dot(normal: Vec3d, motion: Vec3d) -> bool {
 /// surface from outside (`c > 0`) while approaching (`b < 0`), when the
 /// surface is crossed rather than grazed (discriminant strictly positive).
 /// Written as `c / (-b + sqrt(b^2 - a c))` to avoid cancellation.
+///
+/// A point already on or inside the surface (`c <= 0`) and approaching
+/// enters at once (`0`): the callers exclude initial contact first, by
+/// other expressions of the same distance (closest points of two
+/// segments), which can round the other way at the surface; without
+/// this, a pair touching to within rounding and closing was neither
+/// touching nor entering (two capsules found 21 mm inside each other
+/// by the `ccd_mixed` fuzz target).
 #[inline]
 pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
-    if !(a > 0.0 && b < 0.0 && c > 0.0) {
+    if !(a > 0.0 && b < 0.0) {
+        return None;
+    }
+    if c <= 0.0 {
+        return Some(0.0);
+    }
+    if !(c > 0.0) {
         return None;
     }
     let disc = b * b - a * c;

@@ -664,9 +664,9 @@ impl RelativePair {
         }
         let wl = ww.sqrt();
         let h0 = (a0 - b0).dot(&w);
-        let side = if h0 > rr * wl {
+        let side = if h0 > 0.0 {
             1.0
-        } else if h0 < -rr * wl {
+        } else if h0 < 0.0 {
             -1.0
         } else {
             0.0
@@ -675,7 +675,10 @@ impl RelativePair {
         if !(side != 0.0 && approaches(nrm, d)) {
             return;
         }
-        let t = (side * h0 - rr * wl) / -nrm.dot(&d);
+        // Already within the summed radius of the other axis's plane (the
+        // closest points checked below): touching to within the rounding
+        // of `initial`, entering at once (see `entry_root`).
+        let t = ((side * h0 - rr * wl) / -nrm.dot(&d)).max(0.0);
         if !(t <= 1.0) {
             return;
         }

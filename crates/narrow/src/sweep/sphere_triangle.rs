@@ -90,7 +90,12 @@ pub(crate) fn initial_contact(
     if s0.abs() > r * (1.0 + super::CLEAR_SEPARATION_MARGIN) {
         return None;
     }
-    if s0.abs() <= r && tri.projects_inside(p0) {
+    // The face's test is `first_entry`'s complement in the same raw
+    // quantities (`|h_raw| <= r n_len` here, `h_raw > r n_len` there): a
+    // centre at height r to within rounding is touching or enters at once,
+    // never neither (a sphere resting 1 nm above a floor, driven into it,
+    // was caught only by the next triangle's edge 11 mm later).
+    if tri.raw_height(p0).abs() <= r * tri.n_len && tri.projects_inside(p0) {
         offer(s0 * s0, p0 - s0 * tri.n, tri.n, TriangleFeature::Face);
     }
     for i in 0..3 {

@@ -172,6 +172,9 @@ pub(crate) struct Pair {
     /// Its bodies' impacts (count, A's and B's) just after its last
     /// strike: more now means another strike moved them since.
     pub impacts_mark: u32,
+    /// The step time (s) and gap (m) of its last hit taken: its sinking
+    /// rate by the arbiter's measure is read from the next one.
+    pub taken: Option<(f64, f64)>,
     /// The hit of its last query.
     pub hit: Option<Hit>,
     /// The step time (s) of that hit (infinite: none).
@@ -344,6 +347,7 @@ impl<'c, 'a> Island<'c, 'a> {
             pressed: false,
             impacts_mark: 0,
             promise_leave: 0.0,
+            taken: None,
             hit: None,
             hit_at: f64::INFINITY,
         });
@@ -628,6 +632,14 @@ impl<'c, 'a> Island<'c, 'a> {
         // separating contact: the discrete solver's); at its floor and
         // hardly closing, held a small step deeper; anything more, struck.
         let sink = closing * (self.ctx.dt - t);
+        // How fast the arbiter's measure of the pair sank since its last
+        // hit taken (m/s, 0 without one): a turning body brings new points
+        // deeper although the hit's own point may be leaving.
+        let sinking = match self.pairs[p].taken {
+            Some((t0, g0)) if t > t0 => ((g0 - hit.gap) / (t - t0)).max(0.0),
+            _ => 0.0,
+        };
+        self.pairs[p].taken = Some((t, hit.gap));
         let at_floor = self.pairs[p]
             .floor
             .is_some_and(|f| hit.gap <= f + lengths.tolerance);
@@ -656,13 +668,16 @@ impl<'c, 'a> Island<'c, 'a> {
             }
         }
         let mut struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
-        if struck.is_empty() && at_promise && closing > 0.0 {
+        let rate = closing.max(sinking);
+        if struck.is_empty() && at_promise && rate > 0.0 {
             // At its promised depth, still sinking by the arbiter's measure
-            // though no contact point of the test closes: its touching
-            // points leave at twice the sinking speed (`Pair::promise_leave`),
-            // so that no hold takes it deeper.
+            // (the hit's point closing, or the measure itself falling since
+            // the last hit: a spinning hull's next corner) though no contact
+            // point of the test closes: its touching points leave at twice
+            // the sinking speed (`Pair::promise_leave`), so that no hold
+            // takes it deeper.
             let pair = &mut self.pairs[p];
-            pair.promise_leave = pair.promise_leave.max(2.0 * closing);
+            pair.promise_leave = pair.promise_leave.max(2.0 * rate);
             struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
         }
         if struck.is_empty() {

@@ -1,0 +1,39 @@
+//! Regression tests of the `ccd_mixed` fuzz target's findings: each input
+//! kept in `fuzz/findings/ccd_mixed/` is replayed through the target's own
+//! run (`parapet_tests::hostile::mixed::ccd_mixed`), whose assertion is the
+//! continuous step's promise: after every accepted step, no pair with a
+//! dynamic body that started apart is deeper than its promised depth
+//! (parry3d's contact query) and no dynamic body is under the floor.
+//!
+//! What broke (each failed before its fix):
+//! - `crash-aacc…`: a sphere of 5 cm resting on a grid floor to within
+//!   rounding of touching, driven into it by a kinematic box, was neither
+//!   touching (the sweep's initial test, `|h| <= r`) nor entering (its
+//!   entry, `h_raw > r n_len`): it sank 11.0 mm before the next triangle's
+//!   edge caught it. Both now read the same raw quantities.
+//! - `crash-c0ae…`: two capsules touching to within rounding and closing
+//!   were likewise neither touching (closest points of the segments) nor
+//!   entering (the interiors' slab and `entry_root`'s `c > 0`): 21.2 mm
+//!   deep. A point on or inside a round surface and approaching now enters
+//!   at once.
+//! - `crash-0fa1…`: a rotation-locked box and a hull spinning at 27 rad/s,
+//!   held at their promised depth: the hit's own point was leaving, so no
+//!   leaving speed was set, while the spin kept bringing the hull's next
+//!   corner deeper (7.46 mm against 5.81 mm). The pair's sinking rate by
+//!   the arbiter's measure now counts too.
+
+use parapet_tests::hostile::{mixed, Unstructured};
+use rstest::rstest;
+
+/// Replays one kept input; the run panics on a broken promise.
+#[rstest]
+#[case("crash-0fa1b163039a0d61ca579a5d113f80461b2dedce")]
+#[case("crash-aacc4ff633bad1f5bc6e13b6a669050ba0d0b217")]
+#[case("crash-c0aec305fb8cbb2eec8c404d43ba8835d0a1a0bd")]
+fn the_ccd_mixed_finding_keeps_the_promise(#[case] name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/findings/ccd_mixed")
+        .join(name);
+    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let _ = mixed::ccd_mixed(&mut Unstructured::new(&data));
+}
