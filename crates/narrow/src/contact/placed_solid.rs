@@ -249,7 +249,27 @@ impl<'a> PlacedSolid<'a> {
         best
     }
 
-    /// The closest point of the face polygon `f` to `p`.
+    /// Whether face `f`'s polygon encloses an area (twice its signed area
+    /// along its normal is positive). A box with a zero half extent, or
+    /// one so small that placing its corners rounds them together, has
+    /// faces collapsed to a segment or a point: their side planes bound
+    /// nothing, so no point counts as over them.
+    pub(crate) fn face_has_area(&self, f: usize) -> bool {
+        let n = self.planes[f].normal;
+        let l = self.face_loop(f);
+        let o = self.vertices[l[0]];
+        let twice_area: f64 = (1..l.len())
+            .map(|k| {
+                let a = self.vertices[l[k]] - o;
+                let b = self.vertices[l[(k + 1) % l.len()]] - o;
+                a.cross(&b).dot(&n)
+            })
+            .sum();
+        twice_area > 0.0
+    }
+
+    /// The closest point of the face polygon `f` to `p` (on its boundary
+    /// for a face without area, [`PlacedSolid::face_has_area`]).
     pub(crate) fn closest_on_face(&self, f: usize, p: Vec3d) -> Vec3d {
         let n = self.planes[f].normal;
         let projected = p - n * self.face_distance(f, p);
@@ -271,7 +291,7 @@ impl<'a> PlacedSolid<'a> {
                 best = q;
             }
         }
-        if inside {
+        if inside && self.face_has_area(f) {
             projected
         } else {
             best
