@@ -187,17 +187,14 @@ pub(crate) fn solid_solid(
     margin: f64,
     work: &mut Work,
 ) -> LocalManifold {
-    let Some((sep_a, face_a)) = face_query(a, b) else {
-        return LocalManifold::empty();
-    };
-    if !within_margin(sep_a, margin) {
-        return LocalManifold::empty();
-    }
-    let Some((sep_b, face_b)) = face_query(b, a) else {
-        return LocalManifold::empty();
-    };
-    if !within_margin(sep_b, margin) {
-        return LocalManifold::empty();
+    // A solid whose faces all collapsed (a box with zero or tiny half
+    // extents) has no face axis: its edges give the directions.
+    let face_a = face_query(a, b);
+    let face_b = face_query(b, a);
+    for (sep, _) in face_a.iter().chain(&face_b) {
+        if !within_margin(*sep, margin) {
+            return LocalManifold::empty();
+        }
     }
     let edges = edge_query(a, b, work);
     if let Some((sep_e, ..)) = edges {
@@ -206,17 +203,27 @@ pub(crate) fn solid_solid(
         }
     }
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (a.radius() + b.radius());
-    let (mut best_sep, mut axis) = if sep_b > sep_a + tol {
-        (sep_b, Axis::FaceB(face_b))
-    } else {
-        (sep_a, Axis::FaceA(face_a))
-    };
-    if let Some((sep_e, ea, eb, n)) = edges {
-        if sep_e > best_sep + tol {
-            best_sep = sep_e;
-            axis = Axis::Edges(ea, eb, n);
+    let mut best: Option<(f64, Axis)> = face_a.map(|(sep, f)| (sep, Axis::FaceA(f)));
+    if let Some((sep, f)) = face_b {
+        if best.is_none_or(|(s, _)| sep > s + tol) {
+            best = Some((sep, Axis::FaceB(f)));
         }
     }
+    if let Some((sep, ea, eb, n)) = edges {
+        if best.is_none_or(|(s, _)| sep > s + tol) {
+            best = Some((sep, Axis::Edges(ea, eb, n)));
+        }
+    }
+    let Some((best_sep, axis)) = best else {
+        // No axis at all (two solids collapsed to points): their exact
+        // closest pair when apart, no contact for a touch of no extent.
+        let (d, pa, pb) = closest_points(a, b);
+        return if within_margin(d, margin) && d > 0.0 {
+            LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d)
+        } else {
+            LocalManifold::empty()
+        };
+    };
     let (contact, carried) = match axis {
         Axis::FaceA(f) => carries(face_contact(a, f, b, margin, true, work), best_sep, tol),
         Axis::FaceB(f) => carries(face_contact(b, f, a, margin, false, work), best_sep, tol),
@@ -264,6 +271,7 @@ fn near_face(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, n: Vec3d) -> Option<(bool
             .planes
             .iter()
             .enumerate()
+            .filter(|&(f, _)| solid.face_has_area(f))
             .map(|(f, p)| (p.normal.dot(&dir), f))
             .fold(None, |acc: Option<(f64, usize)>, x| match acc {
                 Some(y) if y.0 >= x.0 => Some(y),
@@ -307,10 +315,14 @@ fn edge_contact(
 }
 
 /// The face of `owner` whose outward normal separates `other` most:
-/// (separation, face). `None` for a solid without faces.
+/// (separation, face), among the faces with an area
+/// ([`PlacedSolid::face_has_area`]). `None` for a solid without such faces.
 fn face_query(owner: &PlacedSolid<'_>, other: &PlacedSolid<'_>) -> Option<(f64, usize)> {
     let mut best: Option<(f64, usize)> = None;
     for (f, face) in owner.planes.iter().enumerate() {
+        if !owner.face_has_area(f) {
+            continue;
+        }
         let sep = other.min_projection(face.normal) - face.offset;
         if best.is_none_or(|(s, _)| sep > s) {
             best = Some((sep, f));
@@ -597,22 +609,25 @@ pub(crate) fn capsule_solid(
         }
         let n = (q - s) / d;
         let face = (0..b.planes.len())
-            .max_by(|&i, &j| (-b.planes[i].normal.dot(&n)).total_cmp(&-b.planes[j].normal.dot(&n)))
-            .unwrap_or(0);
-        if -b.planes[face].normal.dot(&n) >= FACE_NORMAL_COS {
-            let out = capsule_face_contact(seg, r, b, face, margin);
-            if !out.is_empty() {
-                return out;
+            .filter(|&f| b.face_has_area(f))
+            .max_by(|&i, &j| (-b.planes[i].normal.dot(&n)).total_cmp(&-b.planes[j].normal.dot(&n)));
+        if let Some(face) = face {
+            if -b.planes[face].normal.dot(&n) >= FACE_NORMAL_COS {
+                let out = capsule_face_contact(seg, r, b, face, margin);
+                if !out.is_empty() {
+                    return out;
+                }
             }
         }
         return cores_contact(s, r, q, 0.0, n);
     }
-    // The core enters B: least overlap over the axes, all negative here.
-    let mut best_face: (f64, usize) = (f64::NEG_INFINITY, 0);
-    for f in 0..b.planes.len() {
+    // The core enters B: least overlap over the axes, all negative here
+    // (the faces with an area: a collapsed one is no axis).
+    let mut best_face: Option<(f64, usize)> = None;
+    for f in (0..b.planes.len()).filter(|&f| b.face_has_area(f)) {
         let s = b.face_distance(f, seg[0]).min(b.face_distance(f, seg[1])) - r;
-        if s > best_face.0 {
-            best_face = (s, f);
+        if best_face.is_none_or(|(bs, _)| s > bs) {
+            best_face = Some((s, f));
         }
     }
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
@@ -641,13 +656,17 @@ pub(crate) fn capsule_solid(
         }
     }
     if let Some((sep, n, cs, cb)) = best_edge {
-        if sep > best_face.0 + tol {
+        if best_face.is_none_or(|(bs, _)| sep > bs + tol) {
             if !within_margin(sep, margin) {
                 return LocalManifold::empty();
             }
             return LocalManifold::single(n, (cs + n * r + cb) * 0.5, -sep);
         }
     }
+    // No axis at all: a core crossing a box collapsed to a point.
+    let Some(best_face) = best_face else {
+        return LocalManifold::empty();
+    };
     if !within_margin(best_face.0, margin) {
         return LocalManifold::empty();
     }

@@ -133,10 +133,14 @@ fn a_capsule_deep_in_a_box_takes_its_point_on_the_supporting_edge() {
 
 /// The `contacts` fuzz finding of a box against a degenerate box (half
 /// extents 0.36 m by 3.4e-20 m: a segment, its end faces collapsed to a
-/// point when placed) 9.98 m away within a 20 m margin: the closest point
-/// of a collapsed end face was taken on its whole plane, a false closest
-/// pair 2.12 m apart whose point lay 13.3 m from the segment. Both orders
-/// now find the same gap and a point midway between the shapes.
+/// point and its side faces to the segment when placed) 9.98 m away within
+/// a 20 m margin: the closest point of a collapsed end face was taken on its
+/// whole plane, a false closest pair 2.12 m apart whose point lay 13.3 m
+/// from the segment. And the same pair turned otherwise (7.81 m apart): a
+/// collapsed face chosen as the reference face, whose side planes bound
+/// nothing, kept the whole incident face of the box as its patch, points
+/// 5.86 m from the segment. Both orders now find the same gap and points
+/// midway between the shapes.
 #[test]
 fn a_box_face_collapsed_to_a_point_is_no_plane() {
     let (ha, hb) = (
@@ -145,20 +149,56 @@ fn a_box_face_collapsed_to_a_point_is_no_plane() {
     );
     let (a, b) = (Shape::cuboid(ha).unwrap(), Shape::cuboid(hb).unwrap());
     let pa = drawn([5.788809e-10, -6.7, -10.0], [0.0, 0.0, 0.0, 1.0]);
-    let pb = drawn(
-        [-3.0, -2.3309999, 0.9690001],
-        [-0.4588064, 0.48690903, 0.48690903, -0.5615478],
-    );
-    let ab = shapes(&a, &pa, &b, &pb, 20.0).unwrap();
-    let ba = shapes(&b, &pb, &a, &pa, 20.0).unwrap();
-    let to_a = |p: Vec3d| box_distance(ha, &pa, p);
-    let to_b = |p: Vec3d| box_distance(hb, &pb, p);
-    assert_between(&ab, &to_a, &to_b);
-    assert_between(&ba, &to_b, &to_a);
-    // The same gap either way, within f32 rounding of 10 m (1e-6 m).
-    let gap = |m: &Manifold| -m.max_depth().unwrap();
-    assert!(
-        (gap(&ab) - gap(&ba)).abs() < 1e-6 && gap(&ab) > 9.9,
-        "{ab:?} {ba:?}"
-    );
+    for (pb, least_gap) in [
+        (
+            drawn(
+                [-3.0, -2.3309999, 0.9690001],
+                [-0.4588064, 0.48690903, 0.48690903, -0.5615478],
+            ),
+            9.9,
+        ),
+        (
+            drawn(
+                [-3.0, -2.3309999, -0.70799994],
+                [-0.5990617, -0.34808493, 0.54503673, -0.47211957],
+            ),
+            7.7,
+        ),
+    ] {
+        let ab = shapes(&a, &pa, &b, &pb, 20.0).unwrap();
+        let ba = shapes(&b, &pb, &a, &pa, 20.0).unwrap();
+        let to_a = |p: Vec3d| box_distance(ha, &pa, p);
+        let to_b = |p: Vec3d| box_distance(hb, &pb, p);
+        assert_between(&ab, &to_a, &to_b);
+        assert_between(&ba, &to_b, &to_a);
+        // The same gap either way, within f32 rounding of 10 m (1e-6 m).
+        let gap = |m: &Manifold| -m.max_depth().unwrap();
+        assert!(
+            (gap(&ab) - gap(&ba)).abs() < 1e-6 && gap(&ab) > least_gap,
+            "{ab:?} {ba:?}"
+        );
+    }
+}
+
+/// A box collapsed to a segment (half extents of 1e-20 m across it, which
+/// placing rounds away: a needle)
+/// through a cube near its +y face: no face of the needle is an axis, the
+/// cube's +y face is, and the needle is pushed out along it by 0.05 m, its
+/// points on the needle and the face, either order.
+#[test]
+fn a_needle_through_a_box_is_pushed_out_through_the_nearest_face() {
+    let (hn, hc) = (Vec3::new(0.5, 1e-20, 1e-20), Vec3::new(0.3, 0.3, 0.3));
+    let (needle, cube) = (Shape::cuboid(hn).unwrap(), Shape::cuboid(hc).unwrap());
+    let pn = drawn([0.0, 0.25, 0.0], [0.0, 0.0, 0.0, 1.0]);
+    let pc = drawn([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
+    let to_needle = |p: Vec3d| box_distance(hn, &pn, p);
+    let to_cube = |p: Vec3d| box_distance(hc, &pc, p);
+    let m = shapes(&cube, &pc, &needle, &pn, 0.0).unwrap();
+    assert_between(&m, &to_cube, &to_needle);
+    assert!((m.normal() - Vec3::y()).norm() < 1e-6, "{m:?}");
+    assert!((m.max_depth().unwrap() - 0.05).abs() < 1e-6, "{m:?}");
+    let r = shapes(&needle, &pn, &cube, &pc, 0.0).unwrap();
+    assert_between(&r, &to_needle, &to_cube);
+    assert!((r.normal() + Vec3::y()).norm() < 1e-6, "{r:?}");
+    assert!((r.max_depth().unwrap() - 0.05).abs() < 1e-6, "{r:?}");
 }
