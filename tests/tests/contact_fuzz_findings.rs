@@ -16,6 +16,15 @@
 //! along it, a face patch keeps only points over the face, and the queries
 //! refuse coordinates and sizes beyond `MAX_CONTACT_COORDINATE`
 //! (`contact_domain_refusals` below).
+//!
+//! The six of the later 30-minute run (the last six cases; all six failed
+//! on the code before their fixes): a capsule deep in a box whose edge-axis
+//! point was built on the wrong one of four parallel edges; a box collapsed
+//! to a segment whose collapsed faces counted as planes; a collinear
+//! triangle given a front by the rounding of the box's frame; and raw pair
+//! functions at 1e19 to 1e29 m, now refused
+//! (`pair_functions_refuse_outside_the_precision_domain` below). Their
+//! causes are tested beside the code, with the decoded shapes as literals.
 
 use parapet_geometry::Shape;
 use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
