@@ -87,7 +87,8 @@ fn the_dispatcher_matches_the_pair_functions() {
                 0.1,
             )
             .unwrap(),
-            contact::contact_sphere_capsule(a.translation.vector, 0.6, seg(&b, 0.4), 0.3, 0.1),
+            contact::contact_sphere_capsule(a.translation.vector, 0.6, seg(&b, 0.4), 0.3, 0.1)
+                .unwrap(),
         ),
         (
             contact::shapes(
@@ -98,7 +99,7 @@ fn the_dispatcher_matches_the_pair_functions() {
                 0.1,
             )
             .unwrap(),
-            contact::contact_capsule_capsule(seg(&a, 0.4), 0.3, seg(&b, 0.4), 0.3, 0.1),
+            contact::contact_capsule_capsule(seg(&a, 0.4), 0.3, seg(&b, 0.4), 0.3, 0.1).unwrap(),
         ),
         (
             contact::shapes(
@@ -109,7 +110,7 @@ fn the_dispatcher_matches_the_pair_functions() {
                 0.1,
             )
             .unwrap(),
-            contact::contact_cuboid_cuboid(half, &a, half, &b, 0.1),
+            contact::contact_cuboid_cuboid(half, &a, half, &b, 0.1).unwrap(),
         ),
         (
             contact::shapes(
@@ -120,7 +121,7 @@ fn the_dispatcher_matches_the_pair_functions() {
                 0.1,
             )
             .unwrap(),
-            contact::contact_capsule_cuboid(seg(&a, 0.4), 0.3, half, &b, 0.1),
+            contact::contact_capsule_cuboid(seg(&a, 0.4), 0.3, half, &b, 0.1).unwrap(),
         ),
     ];
     for (dispatched, direct) in cases {

@@ -52,7 +52,7 @@ fn crossed_boxes(offset: Vec3) -> (Pose, Pose) {
 fn crossed_contact(offset: Vec3) -> Manifold {
     let (a, b) = crossed_boxes(offset);
     let half = Vec3::new(0.5, 0.5, 0.5);
-    contact::contact_cuboid_cuboid(half, &a, half, &b, 0.0)
+    contact::contact_cuboid_cuboid(half, &a, half, &b, 0.0).unwrap()
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn crossed_edges_moved_10_km_keep_a_speculative_gap() {
     for offset in offsets() {
         let (a, mut b) = crossed_boxes(offset);
         b.translation.vector.z += 0.02;
-        let m = contact::contact_cuboid_cuboid(half, &a, half, &b, 0.05);
+        let m = contact::contact_cuboid_cuboid(half, &a, half, &b, 0.05).unwrap();
         assert_eq!(m.len(), 1, "offset {offset:?}: {m:?}");
         assert!(
             (m.points()[0].depth + 0.01).abs() < FAR_TOL,
@@ -119,8 +119,8 @@ fn swapped_crossed_edges_at_10_km_flip_the_normal_only() {
     let half = Vec3::new(0.5, 0.5, 0.5);
     for offset in offsets() {
         let (a, b) = crossed_boxes(offset);
-        let m = contact::contact_cuboid_cuboid(half, &a, half, &b, 0.0);
-        let s = contact::contact_cuboid_cuboid(half, &b, half, &a, 0.0);
+        let m = contact::contact_cuboid_cuboid(half, &a, half, &b, 0.0).unwrap();
+        let s = contact::contact_cuboid_cuboid(half, &b, half, &a, 0.0).unwrap();
         assert_eq!(s.len(), 1);
         assert!((s.normal() + m.normal()).norm() < 1e-4, "offset {offset:?}");
         let d = (s.points()[0].point.cast::<f64>() - m.points()[0].point.cast::<f64>()).norm();

@@ -91,31 +91,32 @@ fn ours(a: &Prim, pa: &Pose, b: &Prim, pb: &Pose, margin: f32) -> Manifold {
     let cb = pb.translation.vector;
     match (a, b) {
         (Prim::Sphere(ra), Prim::Sphere(rb)) => {
-            contact::contact_sphere_sphere(ca, *ra, cb, *rb, margin)
+            contact::contact_sphere_sphere(ca, *ra, cb, *rb, margin).unwrap()
         }
         (Prim::Sphere(ra), Prim::Capsule(rb, hb)) => {
-            contact::contact_sphere_capsule(ca, *ra, segment(*hb, pb), *rb, margin)
+            contact::contact_sphere_capsule(ca, *ra, segment(*hb, pb), *rb, margin).unwrap()
         }
         (Prim::Capsule(ra, ha), Prim::Sphere(rb)) => {
-            contact::contact_capsule_sphere(segment(*ha, pa), *ra, cb, *rb, margin)
+            contact::contact_capsule_sphere(segment(*ha, pa), *ra, cb, *rb, margin).unwrap()
         }
         (Prim::Capsule(ra, ha), Prim::Capsule(rb, hb)) => {
             contact::contact_capsule_capsule(segment(*ha, pa), *ra, segment(*hb, pb), *rb, margin)
+                .unwrap()
         }
         (Prim::Sphere(ra), Prim::Cuboid(hb)) => {
-            contact::contact_sphere_cuboid(ca, *ra, *hb, pb, margin)
+            contact::contact_sphere_cuboid(ca, *ra, *hb, pb, margin).unwrap()
         }
         (Prim::Cuboid(ha), Prim::Sphere(rb)) => {
-            contact::contact_cuboid_sphere(*ha, pa, cb, *rb, margin)
+            contact::contact_cuboid_sphere(*ha, pa, cb, *rb, margin).unwrap()
         }
         (Prim::Capsule(ra, ha), Prim::Cuboid(hb)) => {
-            contact::contact_capsule_cuboid(segment(*ha, pa), *ra, *hb, pb, margin)
+            contact::contact_capsule_cuboid(segment(*ha, pa), *ra, *hb, pb, margin).unwrap()
         }
         (Prim::Cuboid(ha), Prim::Capsule(rb, hb)) => {
-            contact::contact_cuboid_capsule(*ha, pa, segment(*hb, pb), *rb, margin)
+            contact::contact_cuboid_capsule(*ha, pa, segment(*hb, pb), *rb, margin).unwrap()
         }
         (Prim::Cuboid(ha), Prim::Cuboid(hb)) => {
-            contact::contact_cuboid_cuboid(*ha, pa, *hb, pb, margin)
+            contact::contact_cuboid_cuboid(*ha, pa, *hb, pb, margin).unwrap()
         }
     }
 }

@@ -3,15 +3,18 @@
 //! unit normal, at most four points, depths above `-margin`.
 //!
 //! Two input domains: "any finite" (every finite `f32`, including huge,
-//! tiny and subnormal values and negative radii), where only the absence
-//! of panics and NaN is asserted; and "physical" (coordinates within
-//! +-1e4 m, sizes 1e-3..1e2 m, margins 0..10 m), where the invariants are.
+//! tiny and subnormal values and negative radii), where a pair function
+//! either refuses (outside the precision domain: a negative size, a size
+//! or coordinate beyond `MAX_CONTACT_COORDINATE`) or answers with a
+//! manifold that keeps the invariants, and the ray functions give no NaN;
+//! and "physical" (coordinates within +-1e4 m, sizes 1e-3..1e2 m, margins
+//! 0..10 m), where nothing is refused and the invariants hold.
 //! Set `PARAPET_ROBUSTNESS_CASES` to run more cases than the default 512.
 
 use parapet_geometry::Shape;
 use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use parapet_math::Vec3;
-use parapet_narrow::contact::{self, Manifold, Pose};
+use parapet_narrow::contact::{self, ContactError, Manifold, Pose};
 use parapet_narrow::ray::{self, RayIntersection};
 use proptest::prelude::*;
 
@@ -107,7 +110,13 @@ fn ray_ok(hit: Option<RayIntersection>, max: f32) -> Result<(), TestCaseError> {
 
 /// Every pair function on one input set.
 #[allow(clippy::type_complexity)]
-fn all_pairs(c: [Vec3; 6], r: [f32; 2], pa: &Pose, pb: &Pose, margin: f32) -> Vec<Manifold> {
+fn all_pairs(
+    c: [Vec3; 6],
+    r: [f32; 2],
+    pa: &Pose,
+    pb: &Pose,
+    margin: f32,
+) -> Vec<Result<Manifold, ContactError>> {
     let seg_a = [c[0], c[1]];
     let seg_b = [c[2], c[3]];
     let tri = [c[3], c[4], c[5]];
@@ -152,8 +161,10 @@ proptest! {
         r in [any_finite(), any_finite()],
         pa in any_pose(), pb in any_pose(), margin in any_finite(),
     ) {
-        for m in all_pairs(c, r, &pa, &pb, margin) {
-            no_nan(&m)?;
+        // Refused (a negative or huge size, a huge coordinate: outside
+        // the precision domain), or a manifold that keeps every invariant.
+        for m in all_pairs(c, r, &pa, &pb, margin).into_iter().flatten() {
+            invariants(&m, margin)?;
         }
         for h in all_rays(c, r, &pa, margin).into_iter().flatten() {
             prop_assert!(!h.distance.is_nan() && !h.normal.iter().any(|x| x.is_nan()), "{h:?}");
@@ -176,6 +187,8 @@ proptest! {
         c2[4] = Vec3::new(r[0], r[1], 0.5 * (r[0] + r[1]));
         c2[5] = Vec3::new(r[1], 0.3 * r[0] + 1e-3, r[0]);
         for m in all_pairs(c2, r, &pa, &pb, margin) {
+            // Inside the precision domain: never refused.
+            let m = m.map_err(|e| TestCaseError::fail(format!("refused: {e}")))?;
             invariants(&m, margin)?;
         }
         for hit in all_rays(c, r, &pa, margin) {

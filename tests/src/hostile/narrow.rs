@@ -13,7 +13,7 @@ use parapet_geometry::bvh::TriangleBoundsTree;
 use parapet_geometry::{ActiveEdges, Shape};
 use parapet_math::nalgebra::{Isometry3, Translation3};
 use parapet_math::{promote, Quat, Vec3, Vec3d};
-use parapet_narrow::contact::{self, Manifold, Pose, MAX_CONTACT_POINTS};
+use parapet_narrow::contact::{self, Manifold, Pose, MAX_CONTACT_COORDINATE, MAX_CONTACT_POINTS};
 use parapet_narrow::ray;
 use parapet_narrow::solid::ConvexSolid;
 use parapet_narrow::sweep::{self, Impact, MovingSegment, Placement, SweepOutcome, SweptShape};
@@ -481,7 +481,11 @@ pub fn contacts(u: &mut Unstructured<'_>) -> Result<()> {
     pair_functions(u, margin)
 }
 
-/// The pair contact functions on raw parameters (any floats).
+/// The pair contact functions on raw parameters (any floats): each either
+/// refuses (outside the precision domain: a negative or NaN size, a
+/// non-finite pose, a size or coordinate beyond `MAX_CONTACT_COORDINATE`,
+/// an invalid margin) or answers with a manifold that keeps the checks of
+/// [`check_manifold`]; inside the domain nothing is refused.
 fn pair_functions(u: &mut Unstructured<'_>, margin: f32) -> Result<()> {
     let c = [
         any_vec(u, 3.0)?,
@@ -508,23 +512,36 @@ fn pair_functions(u: &mut Unstructured<'_>, margin: f32) -> Result<()> {
         contact::contact_cuboid_capsule(half, &pa, sb, rb, margin),
         contact::contact_cuboid_triangle(half, &pa, &tri, margin),
     ];
-    let ordinary = all_finite(&[c[0], c[1], c[2], c[3], half], &[ra, rb, margin])
+    let limit = MAX_CONTACT_COORDINATE as f32;
+    let coordinate = |v: &Vec3| v.iter().all(|x| x.abs() <= limit);
+    let size = |x: f32| (0.0..=limit).contains(&x);
+    let pose = |p: &Pose| {
+        coordinate(&p.translation.vector) && p.rotation.coords.iter().all(|x| x.is_finite())
+    };
+    let in_domain = margin.is_finite()
         && margin >= 0.0
-        && ra >= 0.0
-        && rb >= 0.0
-        && half.min() >= 0.0;
+        && c.iter().chain(&tri).all(coordinate)
+        && [
+            ra,
+            rb,
+            half.x,
+            half.y,
+            half.z,
+            half.x * 0.7,
+            half.y * 0.7,
+            half.z * 0.7,
+        ]
+        .into_iter()
+        .all(size)
+        && pose(&pa)
+        && pose(&pb);
     for (k, m) in all.iter().enumerate() {
-        // Raw parameters are not validated: only finite, ordinary ones must
-        // give a finite manifold.
-        if ordinary
-            && pa
-                .translation
-                .vector
-                .iter()
-                .chain(pb.translation.vector.iter())
-                .all(|x| x.is_finite())
-        {
-            check_manifold(&format!("pair function {k}"), m, margin, None);
+        match m {
+            Ok(m) => check_manifold(&format!("pair function {k}"), m, margin, None),
+            Err(e) => assert!(
+                !in_domain,
+                "pair function {k} refused inside the domain: {e}"
+            ),
         }
     }
     Ok(())

@@ -66,7 +66,7 @@ pub(crate) fn admit_in_place(m: &mut LocalManifold, tri: &[Vec3d; 3], edges: Act
     if edges.all() || m.is_empty() {
         return;
     }
-    let Some(n) = unit_normal(tri) else {
+    let Some(n) = super::front_normal(tri) else {
         return;
     };
     let face = -n;

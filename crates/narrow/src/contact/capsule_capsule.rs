@@ -8,21 +8,34 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_segment, segment_segment, DEGENERATE_LENGTH_SQ};
+use super::dispatch::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
-use super::{within_margin, LocalManifold, Manifold, COINCIDENT_NORMAL, PARALLEL_SIN_SQ};
+use super::{
+    within_margin, ContactError, LocalManifold, Manifold, COINCIDENT_NORMAL, PARALLEL_SIN_SQ,
+};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with capsule B. The
 /// normal runs from A's core to B's core; parallel overlapping capsules get
 /// two points.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_capsule_capsule(
     segment_a: [Vec3; 2],
     radius_a: f32,
     segment_b: [Vec3; 2],
     radius_b: f32,
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Capsule(&segment_a, radius_a),
+        RawShape::Capsule(&segment_b, radius_b),
+        margin,
+    )?;
     let origin = promote(segment_a[0]);
-    capsule_capsule(
+    Ok(capsule_capsule(
         [Vec3d::zeros(), promote(segment_a[1]) - origin],
         radius_a as f64,
         [
@@ -32,7 +45,7 @@ pub fn contact_capsule_capsule(
         radius_b as f64,
         margin as f64,
     )
-    .into_world(origin)
+    .into_world(origin))
 }
 
 /// [`contact_capsule_capsule`] in the working frame.
@@ -135,7 +148,7 @@ mod tests {
     fn parallel_capsules_get_two_points_at_the_overlap_ends() {
         let a = [Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)];
         let b = [Vec3::new(0.0, 0.0, 0.9), Vec3::new(3.0, 0.0, 0.9)];
-        let m = contact_capsule_capsule(a, 0.5, b, 0.5, 0.0);
+        let m = contact_capsule_capsule(a, 0.5, b, 0.5, 0.0).unwrap();
         assert_eq!(m.len(), 2);
         assert!((m.normal() - Vec3::z()).norm() < 1e-7);
         for p in m.points() {
@@ -148,7 +161,7 @@ mod tests {
     fn crossed_capsules_touch_at_one_point() {
         let a = [Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)];
         let b = [Vec3::new(0.0, -1.0, 0.5), Vec3::new(0.0, 1.0, 0.5)];
-        let m = contact_capsule_capsule(a, 0.3, b, 0.3, 0.0);
+        let m = contact_capsule_capsule(a, 0.3, b, 0.3, 0.0).unwrap();
         assert_eq!(m.len(), 1);
         assert!((m.points()[0].depth - 0.1).abs() < 1e-6);
         assert!((m.points()[0].point - Vec3::new(0.0, 0.0, 0.25)).norm() < 1e-6);

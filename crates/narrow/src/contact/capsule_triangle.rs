@@ -16,26 +16,37 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, segment_segment, segment_triangle, TriangleFeature};
+use super::dispatch::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
 use super::{
-    within_margin, LocalManifold, Manifold, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
-    FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    front_normal, within_margin, ContactError, LocalManifold, Manifold, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
-use crate::triangle::{edge, edge_ends, relative_triangle, unit_normal};
+use crate::triangle::{edge, edge_ends, relative_triangle};
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with triangle B
 /// (world, counter-clockwise from the front). The normal runs from the
 /// capsule to the triangle (`-face_normal` for a face contact).
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_capsule_triangle(
     segment_a: [Vec3; 2],
     radius_a: f32,
     triangle_b: &[Vec3; 3],
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Capsule(&segment_a, radius_a),
+        RawShape::Triangle(triangle_b),
+        margin,
+    )?;
     let origin = promote(segment_a[0]);
     let seg = segment_a.map(|v| promote(v) - origin);
     let tri = relative_triangle(triangle_b, origin);
-    capsule_triangle(seg, radius_a as f64, &tri, margin as f64).into_world(origin)
+    Ok(capsule_triangle(seg, radius_a as f64, &tri, margin as f64).into_world(origin))
 }
 
 /// [`contact_capsule_triangle`] in the working frame.
@@ -45,7 +56,7 @@ pub(crate) fn capsule_triangle(
     tri: &[Vec3d; 3],
     margin: f64,
 ) -> LocalManifold {
-    let Some(n) = unit_normal(tri) else {
+    let Some(n) = front_normal(tri) else {
         return LocalManifold::empty();
     };
     let h = |x: Vec3d| n.dot(&(x - tri[0]));
@@ -232,7 +243,7 @@ mod tests {
     #[test]
     fn capsule_lying_on_the_floor_gets_two_face_points() {
         let seg = [Vec3::new(-1.0, 0.0, 0.45), Vec3::new(1.0, 0.0, 0.45)];
-        let m = contact_capsule_triangle(seg, 0.5, &floor(), 0.0);
+        let m = contact_capsule_triangle(seg, 0.5, &floor(), 0.0).unwrap();
         assert_eq!(m.len(), 2);
         assert_eq!(m.normal(), -Vec3::z());
         for p in m.points() {
@@ -243,9 +254,11 @@ mod tests {
     #[test]
     fn capsule_wholly_behind_gets_nothing_but_one_end_in_front_is_pushed_out() {
         let behind = [Vec3::new(0.0, 0.0, -0.1), Vec3::new(0.0, 0.0, -2.0)];
-        assert!(contact_capsule_triangle(behind, 0.5, &floor(), 0.1).is_empty());
+        assert!(contact_capsule_triangle(behind, 0.5, &floor(), 0.1)
+            .unwrap()
+            .is_empty());
         let through = [Vec3::new(0.0, 0.0, 0.3), Vec3::new(0.0, 0.0, -0.2)];
-        let m = contact_capsule_triangle(through, 0.5, &floor(), 0.0);
+        let m = contact_capsule_triangle(through, 0.5, &floor(), 0.0).unwrap();
         assert_eq!(m.normal(), -Vec3::z());
         let deepest = m.max_depth().unwrap();
         assert!((deepest - 0.7).abs() < 1e-6, "{deepest}");

@@ -33,28 +33,38 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::clip::{clip_polygon, CLIP_CAPACITY};
 use super::closest::{point_triangle, segment_segment};
+use super::dispatch::{check_pair, RawShape};
 use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid, TrianglePlacement};
 use super::scratch::{ContactScratch, Work};
 use super::solid_triangle::prism_contact;
 use super::{
-    within_margin, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
-    NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    front_normal, within_margin, ContactError, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
 use crate::solid::CUBOID_LOOPS;
-use crate::triangle::unit_normal;
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with triangle
 /// B (world, counter-clockwise from the front). The normal runs from the
 /// cuboid to the triangle (`-face_normal` for a box resting on the front).
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_cuboid_triangle(
     half_a: Vec3,
     pose_a: &Pose,
     triangle_b: &[Vec3; 3],
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Cuboid(&half_a, pose_a),
+        RawShape::Triangle(triangle_b),
+        margin,
+    )?;
     let placed = PlacedShape::cuboid(promote(half_a), pose_a);
-    placed.triangle_manifold(triangle_b, margin, &mut ContactScratch::new())
+    Ok(placed.triangle_manifold(triangle_b, margin, &mut ContactScratch::new()))
 }
 
 /// Which axis separates (or least overlaps) the box and the triangle.
@@ -193,7 +203,7 @@ pub(crate) fn cuboid_triangle<'s>(
     margin: f64,
     work: &mut Work,
 ) -> LocalManifold {
-    let Some(front) = unit_normal(tri) else {
+    let Some(front) = front_normal(tri) else {
         return LocalManifold::empty();
     };
     // One-sided: the box's centre (the frame's origin) behind the plane.
@@ -426,7 +436,7 @@ fn triangle_face_contact(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
+    use parapet_math::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
 
     fn floor() -> [Vec3; 3] {
         crate::triangle::test_floor(10.0)
@@ -438,7 +448,8 @@ mod tests {
 
     #[test]
     fn box_sinking_into_the_floor_gets_four_face_points() {
-        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(0.48), &floor(), 0.0);
+        let m =
+            contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(0.48), &floor(), 0.0).unwrap();
         assert_eq!(m.len(), 4);
         assert_eq!(m.normal(), -Vec3::z());
         for p in m.points() {
@@ -449,7 +460,8 @@ mod tests {
 
     #[test]
     fn box_centred_behind_the_floor_gets_nothing() {
-        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(-0.1), &floor(), 0.1);
+        let m =
+            contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &at(-0.1), &floor(), 0.1).unwrap();
         assert!(m.is_empty());
     }
 
@@ -463,12 +475,50 @@ mod tests {
             Translation3::new(0.0, 0.0, low - 0.01),
             UnitQuaternion::from_scaled_axis(Vec3::x() * angle),
         );
-        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &pose, &floor(), 0.0);
+        let m = contact_cuboid_triangle(Vec3::new(0.5, 0.5, 0.5), &pose, &floor(), 0.0).unwrap();
         assert!(!m.is_empty());
         for p in m.points() {
             assert!((p.depth - 0.01).abs() < 1e-5, "{m:?}");
             // Midway between the edge (z = -0.01) and the floor.
             assert!((p.point.z + 0.005).abs() < 1e-5, "{m:?}");
+        }
+    }
+
+    /// The `contacts` fuzz finding of a box against a triangle whose
+    /// vertices are collinear (a segment along y through the box's centre):
+    /// turned into the box's frame, rounding gave it an area of about 1e-16
+    /// m² and a front in an arbitrary direction, and the box's face clipped
+    /// to that front's prism put a point 1.92 m from the segment at a depth
+    /// of 1.72 m. Without a resolvable front there is no contact; the same
+    /// triangle made 0.1 mm wide keeps its front and its contact, every
+    /// point within half its depth of the triangle.
+    #[test]
+    fn a_collinear_triangle_has_no_front_in_the_box_frame() {
+        let h = Vec3::new(1.98, 1.88, 1.77);
+        let q = [-0.4430246f32, -0.4430246, -0.4430246, -0.641239];
+        let pose = Isometry3::from_parts(
+            Translation3::new(-2.454, -2.454, -2.454),
+            UnitQuaternion::new_unchecked(Quaternion::new(q[3], q[0], q[1], q[2])),
+        );
+        let segment = [
+            Vec3::new(-2.454, -2.454, -2.454),
+            Vec3::new(-2.454, -2.832, -2.454),
+            Vec3::new(-2.454, -1.152, -2.454),
+        ];
+        assert!(contact_cuboid_triangle(h, &pose, &segment, 0.02)
+            .unwrap()
+            .is_empty());
+        let mut thin = segment;
+        thin[2].x += 1e-4;
+        let m = contact_cuboid_triangle(h, &pose, &thin, 0.02).unwrap();
+        assert!(!m.is_empty());
+        // Each point within half its depth of the triangle (plus 1e-5 m of
+        // f32 rounding a few metres from the origin).
+        let t = thin.map(promote);
+        for c in m.points() {
+            let p = promote(c.point);
+            let (q, _) = point_triangle(p, &t);
+            assert!((q - p).norm() <= c.depth.abs() as f64 * 0.5 + 1e-5, "{m:?}");
         }
     }
 }

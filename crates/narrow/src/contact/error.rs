@@ -2,8 +2,10 @@
 
 use parapet_math::Vec3;
 
-/// Why [`super::shapes`], [`super::shape_triangle`] or [`super::shape_mesh`]
-/// refused a query. Pair functions themselves never fail.
+/// Why a contact query was refused: [`super::shapes`],
+/// [`super::shape_triangle`], [`super::shape_mesh`], [`super::PlacedShape::new`]
+/// or a pair function (`contact_sphere_sphere` and the others), which take
+/// raw sizes and coordinates and refuse them outside the precision domain.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ContactError {
@@ -35,7 +37,8 @@ pub enum ContactError {
     },
     /// A coordinate or a shape size lies outside the contact tests'
     /// precision domain ([`super::MAX_CONTACT_COORDINATE`]), where their
-    /// `f64` products could overflow or lose the contact.
+    /// `f64` products could overflow or lose the contact; an infinite or
+    /// NaN coordinate is outside it too.
     #[error("{quantity} = {value} m is outside the contact precision domain (limit: {limit} m)")]
     OutsidePrecisionDomain {
         /// What was checked ("translation of A", "triangle vertex",
@@ -45,5 +48,14 @@ pub enum ContactError {
         value: f64,
         /// The limit (m).
         limit: f64,
+    },
+    /// A size given to a pair function (a radius or a half extent) is
+    /// negative or NaN.
+    #[error("{quantity} = {value} m is invalid (limit: a non-negative size)")]
+    InvalidSize {
+        /// What was checked ("radius of A", "half extents of B", ...).
+        quantity: &'static str,
+        /// The offending value (m).
+        value: f32,
     },
 }

@@ -14,6 +14,22 @@
 //! than `margin` (m): a separated pair within the margin gets points with
 //! negative depth, so that the solver can build speculative contacts.
 //!
+//! # Pair functions
+//!
+//! The pair functions (`contact_sphere_sphere` and the others) take raw
+//! world values (centres, core segments, radii, half extents, poses,
+//! triangle vertices) and check them as the dispatchers check shapes and
+//! poses: a negative or non-finite margin is
+//! [`ContactError::InvalidMargin`]; a negative or NaN radius or half extent
+//! [`ContactError::InvalidSize`]; a non-finite pose
+//! [`ContactError::NonFinitePose`]; a coordinate (a centre, a core end, a
+//! translation, a triangle vertex) or a size that is infinite, NaN or
+//! beyond [`MAX_CONTACT_COORDINATE`] [`ContactError::OutsidePrecisionDomain`].
+//! Each refusal names the quantity and its value. Inside that domain every
+//! manifold is finite with a unit normal, down to degenerate sizes (a zero
+//! radius, a flat or point-like box). A pose's rotation need not be unit:
+//! it is renormalised in `f64` (a zero quaternion is the identity).
+//!
 //! Triangles are one-sided: the front is the side the counter-clockwise
 //! normal `(b - a) x (c - a)` points to, and a shape whose centre is
 //! strictly behind the triangle's plane gets no contact from it (a capsule
@@ -123,6 +139,33 @@ pub(crate) const NEAR_FACE_AXIS_COS: f64 = 0.999_847_695_156_391_2;
 /// would push the shape behind the face. 1e-9 lets axes lying in the
 /// triangle's plane through.
 pub(crate) const ONE_SIDED_TOLERANCE: f64 = 1.0e-9;
+
+/// Size (dimensionless) below which a triangle's raw normal is rounding:
+/// a triangle in a working frame whose raw normal `(b - a) x (c - a)` is
+/// at most this times `R L` (`R` the largest distance of a vertex from the
+/// frame's origin, `L` its longest edge, m) has no front ([`front_normal`])
+/// and gives no contact, as a triangle without area. 2^-35 (about
+/// 2.9e-11): the frame's `f64` placing and turning of the vertices moves
+/// the raw normal by up to about `12 ε R L` (`ε = 2^-53`), so a front kept
+/// is resolved to within 1e-4 rad, where a collinear triangle's rounding
+/// would otherwise become a front in any direction. A mesh triangle (raw
+/// normal at least `L² / THIN_TRIANGLE_RATIO`) is that thin only when its
+/// distance from the frame's origin exceeds 32768 times its longest edge.
+pub(crate) const UNRESOLVED_FRONT: f64 = 1.0 / 34_359_738_368.0;
+
+/// The unit front normal of the triangle `tri` (working frame), `None`
+/// when its raw normal is within [`UNRESOLVED_FRONT`] of the frame's
+/// rounding (a triangle without area, or collinear vertices that turning
+/// gave a rounding-sized area) or a coordinate is not finite.
+pub(crate) fn front_normal(tri: &[Vec3d; 3]) -> Option<Vec3d> {
+    let n = crate::triangle::raw_normal(tri);
+    let reach = tri.iter().map(|v| v.norm()).fold(0.0, f64::max);
+    let longest = (0..3)
+        .map(|k| (tri[(k + 1) % 3] - tri[k]).norm())
+        .fold(0.0, f64::max);
+    let len = n.norm();
+    (len > UNRESOLVED_FRONT * reach * longest && len.is_finite()).then(|| n / len)
+}
 
 /// The rotation of `pose` as an `f64` matrix, renormalised in `f64`.
 pub(crate) fn working_rotation(pose: &Pose) -> Mat3d {

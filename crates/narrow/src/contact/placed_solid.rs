@@ -17,6 +17,7 @@
 use parapet_math::{Mat3d, Vec3d};
 
 use super::closest::{point_segment, point_triangle, segment_segment};
+use super::{AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL};
 use crate::solid::{ConvexSolid, Edge, Face};
 
 /// One face in the working frame: outward unit normal and plane offset
@@ -249,7 +250,38 @@ impl<'a> PlacedSolid<'a> {
         best
     }
 
-    /// The closest point of the face polygon `f` to `p`.
+    /// Whether face `f` is a face of the solid in its working frame: its
+    /// polygon wider than the solid's rounding (twice its area more than
+    /// [`AXIS_TOLERANCE_ABS`] plus [`AXIS_TOLERANCE_REL`] of the solid's
+    /// radius times its longest edge). A box with a zero or tiny half
+    /// extent, placed, has faces collapsed to a segment or a point (or
+    /// slivers whose side edges are rounding; a flat solid's one face, a
+    /// triangle with a front, always counts): their side planes bound
+    /// nothing, so no point counts as over them, and their normals are no
+    /// separating axis a contact can be built on (the solid's edges give
+    /// those directions).
+    pub(crate) fn face_has_area(&self, f: usize) -> bool {
+        if self.flat {
+            // A triangle's front: resolved by `front_normal` already.
+            return true;
+        }
+        let n = self.planes[f].normal;
+        let l = self.face_loop(f);
+        let o = self.vertices[l[0]];
+        let mut twice_area = 0.0;
+        let mut longest = 0.0f64;
+        for k in 0..l.len() {
+            let a = self.vertices[l[k]] - o;
+            let b = self.vertices[l[(k + 1) % l.len()]] - o;
+            twice_area += a.cross(&b).dot(&n);
+            longest = longest.max((b - a).norm());
+        }
+        let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * self.radius;
+        twice_area > tol * longest
+    }
+
+    /// The closest point of the face polygon `f` to `p` (on its boundary
+    /// for a collapsed face, [`PlacedSolid::face_has_area`]).
     pub(crate) fn closest_on_face(&self, f: usize, p: Vec3d) -> Vec3d {
         let n = self.planes[f].normal;
         let projected = p - n * self.face_distance(f, p);
@@ -271,7 +303,7 @@ impl<'a> PlacedSolid<'a> {
                 best = q;
             }
         }
-        if inside {
+        if inside && self.face_has_area(f) {
             projected
         } else {
             best

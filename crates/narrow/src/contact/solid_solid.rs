@@ -31,81 +31,132 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::segment_segment;
+use super::dispatch::{check_pair, RawShape};
 use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid};
 use super::scratch::{ContactScratch, Work};
 use super::solid_triangle::prism_contact;
 use super::sphere_sphere::cores_contact;
 use super::{
-    within_margin, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL,
-    FACE_NORMAL_COS, NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    within_margin, ContactError, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
+    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
 
 /// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
 /// The normal runs from A to B; face contacts carry up to four points.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_cuboid_cuboid(
     half_a: Vec3,
     pose_a: &Pose,
     half_b: Vec3,
     pose_b: &Pose,
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Cuboid(&half_a, pose_a),
+        RawShape::Cuboid(&half_b, pose_b),
+        margin,
+    )?;
     let a = PlacedShape::cuboid(promote(half_a), pose_a);
     let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    a.pair(&b, margin, &mut ContactScratch::new())
+    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
 }
 
 /// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
 /// The normal runs from the sphere to the cuboid.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_sphere_cuboid(
     center_a: Vec3,
     radius_a: f32,
     half_b: Vec3,
     pose_b: &Pose,
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Sphere(&center_a, radius_a),
+        RawShape::Cuboid(&half_b, pose_b),
+        margin,
+    )?;
     let a = PlacedShape::sphere(promote(center_a), radius_a as f64);
     let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    a.pair(&b, margin, &mut ContactScratch::new())
+    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
 }
 
 /// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
 /// roles swapped (the normal runs from the cuboid to the sphere).
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_cuboid_sphere(
     half_a: Vec3,
     pose_a: &Pose,
     center_b: Vec3,
     radius_b: f32,
     margin: f32,
-) -> Manifold {
-    contact_sphere_cuboid(center_b, radius_b, half_a, pose_a, margin).flipped()
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Cuboid(&half_a, pose_a),
+        RawShape::Sphere(&center_b, radius_b),
+        margin,
+    )?;
+    contact_sphere_cuboid(center_b, radius_b, half_a, pose_a, margin).map(Manifold::flipped)
 }
 
 /// Contact of capsule A (core `segment_a`, `radius_a`) with cuboid B. The
 /// normal runs from the capsule to the cuboid; a capsule lying on a face
 /// gets two points.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_capsule_cuboid(
     segment_a: [Vec3; 2],
     radius_a: f32,
     half_b: Vec3,
     pose_b: &Pose,
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Capsule(&segment_a, radius_a),
+        RawShape::Cuboid(&half_b, pose_b),
+        margin,
+    )?;
     let a = PlacedShape::capsule(segment_a.map(promote), radius_a as f64);
     let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    a.pair(&b, margin, &mut ContactScratch::new())
+    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
 }
 
 /// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
 /// roles swapped.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_cuboid_capsule(
     half_a: Vec3,
     pose_a: &Pose,
     segment_b: [Vec3; 2],
     radius_b: f32,
     margin: f32,
-) -> Manifold {
-    contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).flipped()
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Cuboid(&half_a, pose_a),
+        RawShape::Capsule(&segment_b, radius_b),
+        margin,
+    )?;
+    contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).map(Manifold::flipped)
 }
 
 /// Which axis separates (or least overlaps) a solid pair.
@@ -136,17 +187,14 @@ pub(crate) fn solid_solid(
     margin: f64,
     work: &mut Work,
 ) -> LocalManifold {
-    let Some((sep_a, face_a)) = face_query(a, b) else {
-        return LocalManifold::empty();
-    };
-    if !within_margin(sep_a, margin) {
-        return LocalManifold::empty();
-    }
-    let Some((sep_b, face_b)) = face_query(b, a) else {
-        return LocalManifold::empty();
-    };
-    if !within_margin(sep_b, margin) {
-        return LocalManifold::empty();
+    // A solid whose faces all collapsed (a box with zero or tiny half
+    // extents) has no face axis: its edges give the directions.
+    let face_a = face_query(a, b);
+    let face_b = face_query(b, a);
+    for (sep, _) in face_a.iter().chain(&face_b) {
+        if !within_margin(*sep, margin) {
+            return LocalManifold::empty();
+        }
     }
     let edges = edge_query(a, b, work);
     if let Some((sep_e, ..)) = edges {
@@ -155,17 +203,27 @@ pub(crate) fn solid_solid(
         }
     }
     let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (a.radius() + b.radius());
-    let (mut best_sep, mut axis) = if sep_b > sep_a + tol {
-        (sep_b, Axis::FaceB(face_b))
-    } else {
-        (sep_a, Axis::FaceA(face_a))
-    };
-    if let Some((sep_e, ea, eb, n)) = edges {
-        if sep_e > best_sep + tol {
-            best_sep = sep_e;
-            axis = Axis::Edges(ea, eb, n);
+    let mut best: Option<(f64, Axis)> = face_a.map(|(sep, f)| (sep, Axis::FaceA(f)));
+    if let Some((sep, f)) = face_b {
+        if best.is_none_or(|(s, _)| sep > s + tol) {
+            best = Some((sep, Axis::FaceB(f)));
         }
     }
+    if let Some((sep, ea, eb, n)) = edges {
+        if best.is_none_or(|(s, _)| sep > s + tol) {
+            best = Some((sep, Axis::Edges(ea, eb, n)));
+        }
+    }
+    let Some((best_sep, axis)) = best else {
+        // No axis at all (two solids collapsed to points): their exact
+        // closest pair when apart, no contact for a touch of no extent.
+        let (d, pa, pb) = closest_points(a, b);
+        return if within_margin(d, margin) && d > 0.0 {
+            LocalManifold::single((pb - pa) / d, (pa + pb) * 0.5, -d)
+        } else {
+            LocalManifold::empty()
+        };
+    };
     let (contact, carried) = match axis {
         Axis::FaceA(f) => carries(face_contact(a, f, b, margin, true, work), best_sep, tol),
         Axis::FaceB(f) => carries(face_contact(b, f, a, margin, false, work), best_sep, tol),
@@ -213,6 +271,7 @@ fn near_face(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, n: Vec3d) -> Option<(bool
             .planes
             .iter()
             .enumerate()
+            .filter(|&(f, _)| solid.face_has_area(f))
             .map(|(f, p)| (p.normal.dot(&dir), f))
             .fold(None, |acc: Option<(f64, usize)>, x| match acc {
                 Some(y) if y.0 >= x.0 => Some(y),
@@ -256,10 +315,14 @@ fn edge_contact(
 }
 
 /// The face of `owner` whose outward normal separates `other` most:
-/// (separation, face). `None` for a solid without faces.
+/// (separation, face), among the faces with an area
+/// ([`PlacedSolid::face_has_area`]). `None` for a solid without such faces.
 fn face_query(owner: &PlacedSolid<'_>, other: &PlacedSolid<'_>) -> Option<(f64, usize)> {
     let mut best: Option<(f64, usize)> = None;
     for (f, face) in owner.planes.iter().enumerate() {
+        if !owner.face_has_area(f) {
+            continue;
+        }
         let sep = other.min_projection(face.normal) - face.offset;
         if best.is_none_or(|(s, _)| sep > s) {
             best = Some((sep, f));
@@ -546,25 +609,32 @@ pub(crate) fn capsule_solid(
         }
         let n = (q - s) / d;
         let face = (0..b.planes.len())
-            .max_by(|&i, &j| (-b.planes[i].normal.dot(&n)).total_cmp(&-b.planes[j].normal.dot(&n)))
-            .unwrap_or(0);
-        if -b.planes[face].normal.dot(&n) >= FACE_NORMAL_COS {
-            let out = capsule_face_contact(seg, r, b, face, margin);
-            if !out.is_empty() {
-                return out;
+            .filter(|&f| b.face_has_area(f))
+            .max_by(|&i, &j| (-b.planes[i].normal.dot(&n)).total_cmp(&-b.planes[j].normal.dot(&n)));
+        if let Some(face) = face {
+            if -b.planes[face].normal.dot(&n) >= FACE_NORMAL_COS {
+                let out = capsule_face_contact(seg, r, b, face, margin);
+                if !out.is_empty() {
+                    return out;
+                }
             }
         }
         return cores_contact(s, r, q, 0.0, n);
     }
-    // The core enters B: least overlap over the axes, all negative here.
-    let mut best_face: (f64, usize) = (f64::NEG_INFINITY, 0);
-    for f in 0..b.planes.len() {
+    // The core enters B: least overlap over the axes, all negative here
+    // (the faces with an area: a collapsed one is no axis).
+    let mut best_face: Option<(f64, usize)> = None;
+    for f in (0..b.planes.len()).filter(|&f| b.face_has_area(f)) {
         let s = b.face_distance(f, seg[0]).min(b.face_distance(f, seg[1])) - r;
-        if s > best_face.0 {
-            best_face = (s, f);
+        if best_face.is_none_or(|(bs, _)| s > bs) {
+            best_face = Some((s, f));
         }
     }
-    let mut best_edge: Option<(f64, usize, Vec3d)> = None;
+    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
+    // Edge axes: each edge of B crossed with the core, kept only where it
+    // is realized (B's support edge along it and the core pass each other
+    // along the axis), with the pair of points that realizes it.
+    let mut best_edge: Option<(f64, Vec3d, Vec3d, Vec3d)> = None;
     for e in 0..b.edges.len() {
         let (p, q) = b.edge_points(e);
         let cross = (q - p).cross(&dir);
@@ -579,21 +649,24 @@ pub(crate) fn capsule_solid(
         let (min_a, max_a) = (s0.min(s1) - r, s0.max(s1) + r);
         for (sep, n) in [(min_b - max_a, axis), (min_a - max_b, -axis)] {
             if best_edge.is_none_or(|(bs, ..)| sep > bs) {
-                best_edge = Some((sep, e, n));
+                if let Some((cs, cb)) = core_edge_witness(seg, b, e, n, tol) {
+                    best_edge = Some((sep, n, cs, cb));
+                }
             }
         }
     }
-    let tol = AXIS_TOLERANCE_ABS + AXIS_TOLERANCE_REL * (b.radius() + dir.norm() + r);
-    if let Some((sep, e, n)) = best_edge {
-        if sep > best_face.0 + tol {
+    if let Some((sep, n, cs, cb)) = best_edge {
+        if best_face.is_none_or(|(bs, _)| sep > bs + tol) {
             if !within_margin(sep, margin) {
                 return LocalManifold::empty();
             }
-            let (p, q) = b.edge_points(e);
-            let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
             return LocalManifold::single(n, (cs + n * r + cb) * 0.5, -sep);
         }
     }
+    // No axis at all: a core crossing a box collapsed to a point.
+    let Some(best_face) = best_face else {
+        return LocalManifold::empty();
+    };
     if !within_margin(best_face.0, margin) {
         return LocalManifold::empty();
     }
@@ -618,6 +691,31 @@ pub(crate) fn capsule_solid(
         out.push((x - n * r + x - n * hx) * 0.5, r - hx);
     }
     out
+}
+
+/// The points that realize the edge axis `n` (from the capsule to B) built
+/// on B's edge `e` crossed with the core `seg`: the core's point and B's
+/// point closest between the core and B's support edge along `-n`
+/// parallel to `e` (a box has four such edges: the one that reaches
+/// deepest towards the capsule), when they lie on one line along `n`
+/// within `tol` (m). `None` when B's support along `-n` is a vertex or the
+/// core passes beside that edge: then no pair of surface points realizes
+/// the axis's overlap (it is no face of the Minkowski difference), and a
+/// point built on it would lie off both shapes.
+fn core_edge_witness(
+    seg: [Vec3d; 2],
+    b: &PlacedSolid<'_>,
+    e: usize,
+    n: Vec3d,
+    tol: f64,
+) -> Option<(Vec3d, Vec3d)> {
+    let (p, q) = b.support_segment(-n, e, tol);
+    if p == q {
+        return None;
+    }
+    let (_, _, cs, cb) = segment_segment(seg[0], seg[1], p, q);
+    let d = cb - cs;
+    ((d - n * n.dot(&d)).norm() <= 2.0 * tol).then_some((cs, cb))
 }
 
 /// The parameter range of `seg` inside the solid, if any
@@ -721,53 +819,4 @@ fn capsule_face_contact(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
-
-    fn pose(t: Vec3, axis_angle: Vec3) -> Pose {
-        Isometry3::from_parts(
-            Translation3::from(t),
-            UnitQuaternion::from_scaled_axis(axis_angle),
-        )
-    }
-
-    #[test]
-    fn box_resting_on_a_box_gets_four_corner_points() {
-        let m = contact_cuboid_cuboid(
-            Vec3::new(5.0, 5.0, 0.5),
-            &pose(Vec3::zeros(), Vec3::zeros()),
-            Vec3::new(0.5, 0.5, 0.5),
-            &pose(Vec3::new(0.0, 0.0, 0.99), Vec3::zeros()),
-            0.0,
-        );
-        assert_eq!(m.len(), 4);
-        assert!((m.normal() - Vec3::z()).norm() < 1e-6);
-        for p in m.points() {
-            assert!((p.depth - 0.01).abs() < 1e-6);
-            assert!((p.point.x.abs() - 0.5).abs() < 1e-6 && (p.point.y.abs() - 0.5).abs() < 1e-6);
-        }
-    }
-
-    #[test]
-    fn crossed_edges_touch_at_one_point_with_the_edge_normal() {
-        // A: unit cube rotated 45 degrees about x, so its top is an edge along
-        // x at z = sqrt(2)/2. B: the same cube rotated about z and y so that its
-        // bottom is an edge along y, just overlapping A's edge by 0.01.
-        let h = std::f32::consts::FRAC_1_SQRT_2;
-        let a = pose(
-            Vec3::zeros(),
-            Vec3::new(std::f32::consts::FRAC_PI_4, 0.0, 0.0),
-        );
-        let b = pose(
-            Vec3::new(0.0, 0.0, 2.0 * h - 0.01),
-            Vec3::new(0.0, std::f32::consts::FRAC_PI_4, 0.0),
-        );
-        let half = Vec3::new(0.5, 0.5, 0.5);
-        let m = contact_cuboid_cuboid(half, &a, half, &b, 0.0);
-        assert_eq!(m.len(), 1);
-        assert!((m.normal() - Vec3::z()).norm() < 1e-5, "{:?}", m.normal());
-        assert!((m.points()[0].depth - 0.01).abs() < 1e-5);
-        assert!((m.points()[0].point - Vec3::new(0.0, 0.0, h - 0.005)).norm() < 1e-5);
-    }
-}
+mod tests;

@@ -15,8 +15,7 @@ use parapet_math::Vec3d;
 use super::placed_solid::{PlacedSolid, TrianglePlacement};
 use super::scratch::Work;
 use super::solid_solid::solid_solid;
-use super::{within_margin, LocalManifold};
-use crate::triangle::unit_normal;
+use super::{front_normal, within_margin, LocalManifold};
 
 /// Contact of solid A with triangle B, both in the working frame.
 pub(crate) fn solid_triangle(
@@ -25,7 +24,7 @@ pub(crate) fn solid_triangle(
     margin: f64,
     work: &mut Work,
 ) -> LocalManifold {
-    let Some(n) = unit_normal(tri) else {
+    let Some(n) = front_normal(tri) else {
         return LocalManifold::empty();
     };
     if n.dot(&(a.center - tri[0])) < 0.0 {

@@ -7,28 +7,39 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::{within_margin, LocalManifold, Manifold, COINCIDENT_NORMAL};
+use super::dispatch::{check_pair, RawShape};
+use super::{within_margin, ContactError, LocalManifold, Manifold, COINCIDENT_NORMAL};
 
 /// Contact of sphere A (`center_a`, `radius_a`) with sphere B, reported when
 /// the gap is smaller than `margin` (m). The normal runs from A's centre to
 /// B's; coincident centres use world +Z (the "up" of the default
 /// gravity, so that a degenerate contact pushes B upwards).
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_sphere_sphere(
     center_a: Vec3,
     radius_a: f32,
     center_b: Vec3,
     radius_b: f32,
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Sphere(&center_a, radius_a),
+        RawShape::Sphere(&center_b, radius_b),
+        margin,
+    )?;
     let origin = promote(center_a);
-    sphere_sphere(
+    Ok(sphere_sphere(
         Vec3d::zeros(),
         radius_a as f64,
         promote(center_b) - origin,
         radius_b as f64,
         margin as f64,
     )
-    .into_world(origin)
+    .into_world(origin))
 }
 
 /// [`contact_sphere_sphere`] in the working frame.
@@ -63,7 +74,8 @@ mod tests {
 
     #[test]
     fn overlapping_spheres_report_the_overlap_along_the_centre_line() {
-        let m = contact_sphere_sphere(Vec3::zeros(), 1.0, Vec3::new(1.5, 0.0, 0.0), 1.0, 0.0);
+        let m =
+            contact_sphere_sphere(Vec3::zeros(), 1.0, Vec3::new(1.5, 0.0, 0.0), 1.0, 0.0).unwrap();
         assert_eq!(m.len(), 1);
         assert_eq!(m.normal(), Vec3::x());
         assert!((m.points()[0].depth - 0.5).abs() < 1e-7);
@@ -72,7 +84,7 @@ mod tests {
 
     #[test]
     fn coincident_centres_use_the_fallback_normal() {
-        let m = contact_sphere_sphere(Vec3::zeros(), 1.0, Vec3::zeros(), 0.5, 0.0);
+        let m = contact_sphere_sphere(Vec3::zeros(), 1.0, Vec3::zeros(), 0.5, 0.0).unwrap();
         assert_eq!(m.normal(), COINCIDENT_NORMAL.cast::<f32>());
         assert!((m.points()[0].depth - 1.5).abs() < 1e-7);
     }

@@ -12,28 +12,39 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, TriangleFeature};
+use super::dispatch::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
-use super::{within_margin, LocalManifold, Manifold};
-use crate::triangle::{relative_triangle, unit_normal};
+use super::{front_normal, within_margin, ContactError, LocalManifold, Manifold};
+use crate::triangle::relative_triangle;
 
 /// Contact of sphere A with triangle B (world vertices, counter-clockwise
 /// seen from the front). The normal runs from the sphere to the triangle, so
 /// a sphere resting on the front of a floor triangle gets `-face_normal`.
 /// A degenerate (zero-area) triangle has no front and gives no contact.
+///
+/// # Errors
+/// The refusals of every pair function (module documentation, "Pair
+/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
+/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
 pub fn contact_sphere_triangle(
     center_a: Vec3,
     radius_a: f32,
     triangle_b: &[Vec3; 3],
     margin: f32,
-) -> Manifold {
+) -> Result<Manifold, ContactError> {
+    check_pair(
+        RawShape::Sphere(&center_a, radius_a),
+        RawShape::Triangle(triangle_b),
+        margin,
+    )?;
     let origin = promote(center_a);
     let tri = relative_triangle(triangle_b, origin);
-    sphere_triangle(Vec3d::zeros(), radius_a as f64, &tri, margin as f64).into_world(origin)
+    Ok(sphere_triangle(Vec3d::zeros(), radius_a as f64, &tri, margin as f64).into_world(origin))
 }
 
 /// [`contact_sphere_triangle`] in the working frame.
 pub(crate) fn sphere_triangle(c: Vec3d, r: f64, tri: &[Vec3d; 3], margin: f64) -> LocalManifold {
-    let Some(n) = unit_normal(tri) else {
+    let Some(n) = front_normal(tri) else {
         return LocalManifold::empty();
     };
     if n.dot(&(c - tri[0])) < 0.0 {
@@ -62,7 +73,7 @@ mod tests {
 
     #[test]
     fn sphere_sinking_into_the_front_gets_the_face_normal() {
-        let m = contact_sphere_triangle(Vec3::new(1.0, 1.0, 0.4), 0.5, &floor(), 0.0);
+        let m = contact_sphere_triangle(Vec3::new(1.0, 1.0, 0.4), 0.5, &floor(), 0.0).unwrap();
         assert_eq!(m.normal(), -Vec3::z());
         assert!((m.points()[0].depth - 0.1).abs() < 1e-6);
         assert!((m.points()[0].point - Vec3::new(1.0, 1.0, -0.05)).norm() < 1e-6);
@@ -70,7 +81,7 @@ mod tests {
 
     #[test]
     fn sphere_centred_behind_the_face_gets_nothing() {
-        let m = contact_sphere_triangle(Vec3::new(1.0, 1.0, -0.1), 0.5, &floor(), 0.1);
+        let m = contact_sphere_triangle(Vec3::new(1.0, 1.0, -0.1), 0.5, &floor(), 0.1).unwrap();
         assert!(m.is_empty());
     }
 }

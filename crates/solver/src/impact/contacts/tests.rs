@@ -411,3 +411,81 @@ fn a_leaving_speed_beyond_the_energy_allowance_is_dropped() {
     let lost = 0.5 * mass * 0.01 * 0.01;
     assert!((r.energy_change + lost).abs() < 1e-9, "{}", r.energy_change);
 }
+
+/// The `f32` limits of the retired single-point turning response, on a
+/// manifold: a box of 3e38 kg (near `f32::MAX` kg, a mass a body accepts)
+/// landing flat at 10 m/s on its four corners needs 7.5e38 N s at each
+/// corner, beyond `f32`: the event is refused naming the impulse and its
+/// value, instead of reporting infinite impulses.
+#[test]
+fn a_manifold_impulse_beyond_f32_is_refused() {
+    let mass = 3.0e38;
+    let bodies = [body(
+        1.0 / mass,
+        Mat3d::identity() * (6.0 / mass),
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+    )];
+    let contacts: Vec<ImpactContact> = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .iter()
+        .map(|&(x, y)| ImpactContact {
+            arm_a: Vec3d::new(0.5 * x, 0.5 * y, -0.5),
+            ..floor_contact(0.0, 0.0)
+        })
+        .collect();
+    let r = respond_contacts(&bodies, &contacts, 0.0);
+    assert!(
+        matches!(
+            r,
+            Err(ImpactError::NotRepresentable { quantity: "impulse", value })
+                if value > f32::MAX as f64
+        ),
+        "{r:?}"
+    );
+    // The same box at 1e38 kg needs 2.5e38 N s per corner: within `f32`,
+    // answered (the limit is the representation, not the mass).
+    let light = [body(
+        1.0e-38,
+        Mat3d::identity() * 6.0e-38,
+        Vec3d::new(0.0, 0.0, -10.0),
+        Vec3d::zeros(),
+    )];
+    let ok = respond_contacts(&light, &contacts, 0.0).unwrap().unwrap();
+    assert!(ok.impulses.iter().all(|j| j.z <= f32::MAX as f64), "{ok:?}");
+}
+
+/// A new velocity beyond `f32` is refused too: a 0.5 kg ball at rest
+/// struck elastically by a kinematic wall moving at 2e38 m/s (a finite
+/// `f32` speed) would leave at 4e38 m/s (its impulse, 2e38 N s, fits).
+#[test]
+fn a_velocity_beyond_f32_is_refused() {
+    let bodies = [
+        body(2.0, Mat3d::identity(), Vec3d::zeros(), Vec3d::zeros()),
+        body(
+            0.0,
+            Mat3d::zeros(),
+            Vec3d::new(0.0, 0.0, 2.0e38),
+            Vec3d::zeros(),
+        ),
+    ];
+    let contact = ImpactContact {
+        a: 0,
+        b: Some(1),
+        arm_a: Vec3d::new(0.0, 0.0, -0.5),
+        arm_b: Vec3d::zeros(),
+        normal: Vec3d::z(),
+        material: material(0.0, 1.0),
+        separation: 0.0,
+        leave: 0.0,
+        allowed_closing: 0.0,
+    };
+    let r = respond_contacts(&bodies, &[contact], 0.0);
+    assert!(
+        matches!(
+            r,
+            Err(ImpactError::NotRepresentable { quantity: "linear velocity", value })
+                if value > f32::MAX as f64
+        ),
+        "{r:?}"
+    );
+}
