@@ -22,11 +22,11 @@
 //! property, under a second each in the test profile) and
 //! `PARAPET_PROMISE_SEED` the seed (fixed by default).
 //!
-//! Open finding (docs/reliability.md): with steps of 1/30 s, most seeds
-//! find a rotation-locked box 0.248 x 0.759 x 0.988 m and a hull of
-//! inradius about 0.5 m 6.04 mm deep after a step that started with them
-//! apart, against a promised 5.81 mm; the runs step 1/60 s and 1/120 s
-//! (600 worlds pass) until that is fixed (reported to the lead).
+//! Steps of 1/30 s found a rotation-locked box 0.248 x 0.759 x 0.988 m and
+//! a hull of inradius about 0.5 m 6.04 mm deep after a step that started
+//! with them apart, against a promised 5.81 mm, in most seeds, until a
+//! pair at its promised depth whose measure still sinks (the spinning
+//! hull's next corner) was made to leave at that rate (docs/reliability.md).
 
 use std::collections::BTreeMap;
 
@@ -39,6 +39,10 @@ use parapet_tests::property_runs;
 use parapet_world::DISCRETE;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+
+/// The steps (s) the random worlds take: a game's 1/30 s (where the last
+/// breach was found) and the usual 1/60 s and 1/120 s.
+const STEPS: [f32; 3] = [1.0 / 30.0, 1.0 / 60.0, 1.0 / 120.0];
 use proptest::test_runner::{Config, TestRunner};
 
 fn cases() -> u32 {
@@ -54,7 +58,7 @@ proptest! {
 
     #[test]
     fn no_body_ends_a_continuous_step_inside_another_in_random_mixed_worlds(data in bytes()) {
-        let _ = run_mixed(&mut Unstructured::new(&data), 10, 24);
+        let _ = run_mixed(&mut Unstructured::new(&data), 10, 24, &STEPS);
     }
 }
 
