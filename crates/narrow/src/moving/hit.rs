@@ -27,11 +27,7 @@ pub struct Hit {
     /// The time (s, the motions' time), never later than the first time the
     /// distance reaches the target.
     pub time: f64,
-    /// The contact point (m, world): midway between the two surface points;
-    /// for overlapping cores, midway between the surfaces where they touch
-    /// (a corner of one moved onto the other's face), which `point_a` and
-    /// `point_b`, the extreme points along the normal, need not be (a
-    /// face's first corner): the point to read the bodies' velocities at.
+    /// The contact point (m, world): midway between the two surface points.
     pub point: Vec3d,
     /// A's surface point nearest B at `time` (m, world): its core witness
     /// moved out by its skin.

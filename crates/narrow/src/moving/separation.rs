@@ -88,10 +88,6 @@ pub(crate) struct Bracket {
     pub(crate) on_a: Vec3d,
     /// The witness on B (m).
     pub(crate) on_b: Vec3d,
-    /// Where the cores touch (m): midway between the witnesses, or, for
-    /// overlapping cores, between the witnesses of the contact itself
-    /// (`overlap_witnesses`), which a tied support's first corner is not.
-    pub(crate) contact: Vec3d,
     /// Up to three indices of A's points supporting the witness.
     pub(crate) support_a: ([u32; 3], u8),
     /// Up to three indices of B's points supporting the witness.
@@ -282,75 +278,6 @@ pub(crate) fn largest_separation(
     best
 }
 
-/// The relative spread (dimensionless, of the cores' coordinate scale)
-/// within which points tie as a core's support along an axis: 1e-9, far
-/// above the rounding of the projections (1e-15 relative), far below any
-/// real difference of heights of a face's corners.
-const SUPPORT_TIE: f64 = 1.0e-9;
-
-/// The points of `points` within the tie band of the extreme `extreme`
-/// along `n` (`above`: of the largest projections): their mean, their
-/// count and their spread (the largest distance from the mean, m).
-fn support_ties(
-    points: &[Vec3d],
-    n: &Vec3d,
-    extreme: f64,
-    band: f64,
-    above: bool,
-) -> (Vec3d, u32, f64) {
-    let tied = |p: &&Vec3d| {
-        let x = n.dot(p);
-        (above && x >= extreme - band) || (!above && x <= extreme + band)
-    };
-    let (mut sum, mut count) = (Vec3d::zeros(), 0u32);
-    for p in points.iter().filter(tied) {
-        sum += p;
-        count += 1;
-    }
-    let mean = sum / f64::from(count.max(1));
-    let spread = points
-        .iter()
-        .filter(tied)
-        .fold(0.0f64, |m, p| m.max((p - mean).norm()));
-    (mean, count, spread)
-}
-
-/// The witness points of overlapping cores along `axis` (A towards B, `s`
-/// the separation): where the contact is. A support that ties (a face or
-/// an edge of a polytope along the axis) is represented by the other
-/// side's support (a corner) moved onto its plane; two tied supports (a
-/// face on a face) by the mean of the narrower one's supporting points
-/// (a box's face on a road triangle: the box's), and its projection. A
-/// single farthest corner of a face would name a point up to the face's
-/// size away from the contact, and the velocities read there (the
-/// closing speed of a spinning body) with it.
-fn overlap_witnesses(
-    a: &PosedCore,
-    b: &PosedCore,
-    axis: &Vec3d,
-    s: f64,
-    ia: usize,
-    ib: usize,
-) -> (Vec3d, Vec3d) {
-    let scale = a
-        .points
-        .iter()
-        .chain(&b.points)
-        .fold(0.0f64, |m, p| m.max(p.amax()));
-    let band = SUPPORT_TIE * scale.max(f64::MIN_POSITIVE);
-    let (mean_a, ties_a, spread_a) =
-        support_ties(&a.points, axis, axis.dot(&a.points[ia]), band, true);
-    let (mean_b, ties_b, spread_b) =
-        support_ties(&b.points, axis, axis.dot(&b.points[ib]), band, false);
-    match (ties_a > 1, ties_b > 1) {
-        (true, false) => (b.points[ib] - axis * s, b.points[ib]),
-        (false, true) => (a.points[ia], a.points[ia] + axis * s),
-        (true, true) if spread_a <= spread_b => (mean_a, mean_a + axis * s),
-        (true, true) => (mean_b - axis * s, mean_b),
-        (false, false) => (a.points[ia], b.points[ib]),
-    }
-}
-
 /// The bracket of two posed cores (see the module docs); `axes` is scratch.
 pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Bracket {
     let near = nearest(&a.points, &b.points);
@@ -376,20 +303,17 @@ pub(crate) fn bracket(a: &PosedCore, b: &PosedCore, axes: &mut Vec<Vec3d>) -> Br
             upper: d,
             on_a: near.on_a,
             on_b: near.on_b,
-            contact: (near.on_a + near.on_b) * 0.5,
             support_a: (support.0, support.1),
             support_b: (support.2, support.3),
         };
     }
     let (lower, axis, ia, ib) = largest_separation(a, b, axes);
-    let (touch_a, touch_b) = overlap_witnesses(a, b, &axis, lower, ia, ib);
     Bracket {
         axis,
         lower,
         upper: lower,
         on_a: a.points[ia],
         on_b: b.points[ib],
-        contact: (touch_a + touch_b) * 0.5,
         support_a: ([ia as u32, 0, 0], 1),
         support_b: ([ib as u32, 0, 0], 1),
     }
@@ -500,33 +424,6 @@ mod tests {
         };
         let (plain, _, _, _) = largest_separation(&car, &open_only, &mut Vec::new());
         assert!(plain < -14.0 * over, "{plain}");
-    }
-
-    #[test]
-    fn overlapping_witnesses_lie_where_the_cores_touch() {
-        // A small cube sunk 1 cm into the top face of a 2 m cube, 0.36 m
-        // from its centre: the big cube's top face ties four corners
-        // 1.4 m apart; the witnesses are the small cube's bottom centre and
-        // its projection onto the top face (a spinning body's closing speed
-        // is read there), not a corner of the top face.
-        let a = cube(Vec3d::zeros(), 1.0);
-        let b = cube(Vec3d::new(0.3, 0.2, 1.04), 0.05);
-        let r = bracket(&a, &b, &mut Vec::new());
-        assert!((r.lower + 0.01).abs() < 1e-12, "{r:?}");
-        // 1e-12 m: rounding of metre-sized f64 sums.
-        let (touch_a, touch_b) = overlap_witnesses(&a, &b, &r.axis, r.lower, 7, 0);
-        assert!(
-            (touch_a - Vec3d::new(0.3, 0.2, 1.0)).norm() < 1e-12,
-            "{r:?}"
-        );
-        assert!(
-            (touch_b - Vec3d::new(0.3, 0.2, 0.99)).norm() < 1e-12,
-            "{r:?}"
-        );
-        assert!(
-            (r.contact - Vec3d::new(0.3, 0.2, 0.995)).norm() < 1e-12,
-            "{r:?}"
-        );
     }
 
     #[test]

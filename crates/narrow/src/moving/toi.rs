@@ -433,7 +433,7 @@ fn hit_at(
     let point_b = origin + br.on_b - br.axis * b.skin();
     Hit {
         time: t,
-        point: origin + br.contact + br.axis * (0.5 * (a.skin() - b.skin())),
+        point: (point_a + point_b) * 0.5,
         point_a,
         point_b,
         normal: -br.axis,

@@ -172,10 +172,9 @@ pub(crate) struct Pair {
     /// Its bodies' impacts (count, A's and B's) just after its last
     /// strike: more now means another strike moved them since.
     pub impacts_mark: u32,
-    /// The step time (s) and gap (m) of its last hit taken, with its
-    /// bodies' impacts then (count): its sinking rate by the arbiter's
-    /// measure is read from the next one if no strike moved them between.
-    pub taken: Option<(f64, f64, u32)>,
+    /// The step time (s) and gap (m) of its last hit taken: its sinking
+    /// rate by the arbiter's measure is read from the next one.
+    pub taken: Option<(f64, f64)>,
     /// The hit of its last query.
     pub hit: Option<Hit>,
     /// The step time (s) of that hit (infinite: none).
@@ -490,13 +489,13 @@ impl<'c, 'a> Island<'c, 'a> {
     }
 
     /// The closing speed (m/s) of pair `p`'s hit at step time `t`: how fast
-    /// the bodies approach along the normal at the hit's contact point
-    /// (`Hit::point`: where the cores touch; not a tied face's first corner,
-    /// where a spinning body's velocity is another one).
+    /// A's surface point of the hit approaches B along the normal (A's
+    /// point: A is the mover whose deepest or nearest point the arbiter
+    /// names, whatever B's side is).
     fn closing(&self, p: usize, t: f64, hit: &Hit) -> f64 {
         let pair = &self.pairs[p];
         let (a, b) = (&self.bodies[pair.a], &self.bodies[pair.b]);
-        let at = hit.point;
+        let at = hit.point_a;
         let va = a.motion.velocity_at(t - a.since, &at);
         let vb = if b.swept.world_frame {
             Vec3d::zeros()
@@ -636,15 +635,11 @@ impl<'c, 'a> Island<'c, 'a> {
         // How fast the arbiter's measure of the pair sank since its last
         // hit taken (m/s, 0 without one): a turning body brings new points
         // deeper although the hit's own point may be leaving.
-        let impacts = {
-            let pair = &self.pairs[p];
-            self.bodies[pair.a].impacts + self.bodies[pair.b].impacts
-        };
         let sinking = match self.pairs[p].taken {
-            Some((t0, g0, i0)) if t > t0 && i0 == impacts => ((g0 - hit.gap) / (t - t0)).max(0.0),
+            Some((t0, g0)) if t > t0 => ((g0 - hit.gap) / (t - t0)).max(0.0),
             _ => 0.0,
         };
-        self.pairs[p].taken = Some((t, hit.gap, impacts));
+        self.pairs[p].taken = Some((t, hit.gap));
         let at_floor = self.pairs[p]
             .floor
             .is_some_and(|f| hit.gap <= f + lengths.tolerance);
