@@ -335,9 +335,6 @@ pub(crate) fn entry_root(a: f64, b: f64, c: f64) -> Option<f64> {
     if c <= 0.0 {
         return Some(0.0);
     }
-    if !(c > 0.0) {
-        return None;
-    }
     let disc = b * b - a * c;
     if !(disc > 0.0) {
         return None;
