@@ -8,7 +8,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_segment, segment_segment, DEGENERATE_LENGTH_SQ};
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
 use super::{
     within_margin, ContactError, LocalManifold, Manifold, COINCIDENT_NORMAL, PARALLEL_SIN_SQ,

@@ -16,7 +16,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, segment_segment, segment_triangle, TriangleFeature};
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
 use super::{
     front_normal, within_margin, ContactError, LocalManifold, Manifold, AXIS_TOLERANCE_ABS,

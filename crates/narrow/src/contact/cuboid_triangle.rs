@@ -33,7 +33,7 @@ use parapet_math::{promote, Vec3, Vec3d};
 
 use super::clip::{clip_polygon, CLIP_CAPACITY};
 use super::closest::{point_triangle, segment_segment};
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid, TrianglePlacement};
 use super::scratch::{ContactScratch, Work};

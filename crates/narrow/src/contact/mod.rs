@@ -47,6 +47,7 @@ mod cuboid_cuboid;
 mod cuboid_triangle;
 mod dispatch;
 mod error;
+mod input_checks;
 mod manifold;
 mod mesh_reduction;
 mod placed_shape;

@@ -112,10 +112,10 @@ impl PlacedShape {
     /// [`ContactError::OutsidePrecisionDomain`] for a translation or a
     /// bounding radius beyond [`super::MAX_CONTACT_COORDINATE`].
     pub fn new(shape: &Shape, pose: &Pose) -> Result<Self, ContactError> {
-        super::dispatch::check_pose("A", pose)?;
-        super::dispatch::check_coordinates("translation of A", &pose.translation.vector)?;
+        super::input_checks::check_pose("A", pose)?;
+        super::input_checks::check_coordinates("translation of A", &pose.translation.vector)?;
         if shape.is_solid() {
-            super::dispatch::check_size("bounding radius of A", shape)?;
+            super::input_checks::check_size("bounding radius of A", shape)?;
         }
         Self::place(shape, pose).ok_or(ContactError::Unsupported {
             shape_a: shape.kind_name(),

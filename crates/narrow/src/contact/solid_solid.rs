@@ -31,7 +31,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::segment_segment;
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid};
 use super::scratch::{ContactScratch, Work};

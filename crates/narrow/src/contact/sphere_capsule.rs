@@ -7,7 +7,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::point_segment;
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::sphere_sphere::sphere_sphere;
 use super::{ContactError, LocalManifold, Manifold};
 

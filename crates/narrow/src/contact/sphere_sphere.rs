@@ -7,7 +7,7 @@
 
 use parapet_math::{promote, Vec3, Vec3d};
 
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::{within_margin, ContactError, LocalManifold, Manifold, COINCIDENT_NORMAL};
 
 /// Contact of sphere A (`center_a`, `radius_a`) with sphere B, reported when

@@ -12,7 +12,7 @@
 use parapet_math::{promote, Vec3, Vec3d};
 
 use super::closest::{point_triangle, TriangleFeature};
-use super::dispatch::{check_pair, RawShape};
+use super::input_checks::{check_pair, RawShape};
 use super::sphere_sphere::cores_contact;
 use super::{front_normal, within_margin, ContactError, LocalManifold, Manifold};
 use crate::triangle::relative_triangle;
