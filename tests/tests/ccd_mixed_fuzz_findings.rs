@@ -22,7 +22,7 @@
 //!   corner deeper (7.46 mm against 5.81 mm). The pair's sinking rate by
 //!   the arbiter's measure now counts too.
 
-use parapet_tests::hostile::{mixed, Unstructured};
+use parapet_tests::hostile::{self, mixed, Unstructured};
 use rstest::rstest;
 
 /// Replays one kept input; the run panics on a broken promise.
@@ -31,9 +31,6 @@ use rstest::rstest;
 #[case("crash-aacc4ff633bad1f5bc6e13b6a669050ba0d0b217")]
 #[case("crash-c0aec305fb8cbb2eec8c404d43ba8835d0a1a0bd")]
 fn the_ccd_mixed_finding_keeps_the_promise(#[case] name: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/findings/ccd_mixed")
-        .join(name);
-    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let data = hostile::finding("ccd_mixed", name);
     let _ = mixed::ccd_mixed(&mut Unstructured::new(&data));
 }

@@ -30,7 +30,7 @@ use parapet_geometry::Shape;
 use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use parapet_math::Vec3;
 use parapet_narrow::contact::{self, ContactError, PlacedShape, MAX_CONTACT_COORDINATE};
-use parapet_tests::hostile::{narrow, Unstructured};
+use parapet_tests::hostile::{self, narrow, Unstructured};
 use rstest::rstest;
 
 /// Replays one kept input; the run panics on a broken promise.
@@ -58,10 +58,7 @@ use rstest::rstest;
 #[case("crash-03df11140131497d904fd43c5242efb737b699e8")]
 #[case("crash-02d957517b897624768ff91f5e4e8e8f6f4df1e8")]
 fn the_contacts_finding_keeps_every_promise(#[case] name: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/findings/contacts")
-        .join(name);
-    let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let data = hostile::finding("contacts", name);
     let _ = narrow::contacts(&mut Unstructured::new(&data));
 }
 

@@ -34,3 +34,16 @@ pub mod toi;
 pub mod values;
 
 pub use arbitrary::{Result, Unstructured};
+
+/// The bytes of the fuzz finding `name` kept in `fuzz/findings/<target>/`
+/// (the regression tests replay them through the target's own run).
+///
+/// # Panics
+/// When the file cannot be read, naming it.
+pub fn finding(target: &str, name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/findings")
+        .join(target)
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
