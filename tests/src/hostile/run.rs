@@ -101,7 +101,10 @@ pub fn bodies(u: &mut Unstructured<'_>) -> Result<()> {
 /// A fresh world with `w`'s configuration and copies of its bodies, added
 /// in the same order: the state a user can see and set, without the
 /// step's caches (warm starts, contact history). `None` when a body no
-/// longer passes `add_body` as it is.
+/// longer passes `add_body` as it is, or when a static mesh was moved
+/// since it was added: the step sweeps the triangles `add_body` captured
+/// (`PhysicsWorld::mesh_snapshot`, which later edits do not move), and a
+/// world rebuilt now would capture them where the body is now.
 pub fn rebuilt(w: &PhysicsWorld) -> Option<PhysicsWorld> {
     let mut fresh = PhysicsWorld::new();
     fresh.gravity = w.gravity;
@@ -112,8 +115,11 @@ pub fn rebuilt(w: &PhysicsWorld) -> Option<PhysicsWorld> {
     fresh.sleep_linear_threshold = w.sleep_linear_threshold;
     fresh.sleep_angular_threshold = w.sleep_angular_threshold;
     fresh.time_to_sleep = w.time_to_sleep;
-    for (_, b) in w.bodies() {
-        fresh.add_body(b.clone()).ok()?;
+    for (id, b) in w.bodies() {
+        let copy = fresh.add_body(b.clone()).ok()?;
+        if fresh.mesh_snapshot(copy) != w.mesh_snapshot(id) {
+            return None;
+        }
     }
     Some(fresh)
 }
@@ -144,8 +150,9 @@ pub fn checked_step(w: &mut PhysicsWorld, dt: f32) -> std::result::Result<(), St
                 "a refused step ({text}) changed the world"
             );
             // (No rebuilt world when a body can no longer be added as it
-            // is: a setter made it invalid, or moved a mesh whose snapshot
-            // stays where it was added; the refusal then names a body.)
+            // is, a setter having made it invalid, or when a static mesh
+            // was moved since it was added: its captured triangles stay
+            // where they were; see `rebuilt`.)
             if let Some(mut fresh) = rebuilt(w) {
                 let again = fresh.step(dt);
                 assert!(

@@ -315,18 +315,18 @@ fn strike_event(
     else {
         return Ok(Vec::new());
     };
-    island.outcome.counts.impacts += 1;
-    island.energy_credit = (island.energy_credit - response.energy_change).max(0.0);
-    if members.len() > 2 {
-        island.outcome.counts.cascades += 1;
-    }
     record(
         island,
         t,
         &contacts,
         &response.impulses,
         &response.normal_impulses,
-    );
+    )?;
+    island.outcome.counts.impacts += 1;
+    island.energy_credit = (island.energy_credit - response.energy_change).max(0.0);
+    if members.len() > 2 {
+        island.outcome.counts.cascades += 1;
+    }
     // Charge and move every mover whose velocities changed, in insertion
     // order.
     let mut movers: Vec<(usize, usize)> = members
@@ -415,21 +415,40 @@ fn last_contact(
 /// Records one impact per pair of the event that took an impulse, in the
 /// order the pairs came: the total impulse on A, the normal-impulse
 /// weighted mean of the pair's points, the normal of its first point.
+///
+/// # Errors
+/// [`CcdError::NotRepresentable`] (naming the pair's body A) where a
+/// pair's total impulse is beyond `f32`, which its contact event carries:
+/// each point's impulse fits (the solver refuses otherwise), their sum may
+/// not. Every pair is checked before any is recorded.
 fn record(
     island: &mut Island<'_, '_>,
     t: f64,
     contacts: &Contacts,
     impulses: &[Vec3d],
     normal_impulses: &[f64],
-) {
+) -> Result<(), CcdError> {
     let mut pairs: Vec<usize> = Vec::new();
     for (q, _) in contacts {
         if !pairs.contains(q) {
             pairs.push(*q);
         }
     }
-    for q in pairs {
-        let mut impulse = Vec3d::zeros();
+    let mut sums = Vec::with_capacity(pairs.len());
+    for &q in &pairs {
+        let points = contacts
+            .iter()
+            .zip(impulses)
+            .filter(|((pq, _), _)| *pq == q);
+        // The event's normal: its first point's (as recorded below).
+        let normal = contacts
+            .iter()
+            .find(|(pq, _)| *pq == q)
+            .map_or(Vec3d::zeros(), |(_, c)| c.normal);
+        let body = island.bodies[island.pairs[q].a].slot;
+        sums.push(event_impulse(body, &normal, points.map(|(_, j)| j))?);
+    }
+    for (q, impulse) in pairs.into_iter().zip(sums) {
         let mut weighted = Vec3d::zeros();
         let mut total = 0.0;
         let mut first: Option<EventPoint> = None;
@@ -438,7 +457,6 @@ fn record(
                 continue;
             }
             first.get_or_insert(*c);
-            impulse += impulses[k];
             weighted += c.point * normal_impulses[k];
             total += normal_impulses[k];
         }
@@ -464,6 +482,31 @@ fn record(
         };
         island.outcome.impacts.push(record);
     }
+    Ok(())
+}
+
+/// The sum of a pair's point impulses on body A (slot `body`), refused
+/// with [`CcdError::NotRepresentable`] where `f32`, in which the pair's
+/// contact event reports it, cannot hold a component of it or of its part
+/// along the event's unit `normal` (what the event reports, whose
+/// components can exceed the sum's largest).
+fn event_impulse<'a>(
+    body: usize,
+    normal: &Vec3d,
+    impulses: impl Iterator<Item = &'a Vec3d>,
+) -> Result<Vec3d, CcdError> {
+    let sum: Vec3d = impulses.sum();
+    let along = normal * normal.dot(&sum);
+    for v in [sum, along] {
+        if let Some(k) = v.cast::<f32>().iter().position(|x| !x.is_finite()) {
+            return Err(CcdError::NotRepresentable {
+                body,
+                quantity: "event impulse",
+                value: v[k],
+            });
+        }
+    }
+    Ok(sum)
 }
 
 #[cfg(test)]
@@ -515,5 +558,46 @@ mod tests {
         assert_eq!(last.target, 0.5);
         // With only the speculative one, there is none.
         assert!(last_contact(0, &[wall], &[body], &velocities).is_none());
+    }
+
+    /// Two point impulses that each fit `f32` (the solver refuses any that
+    /// does not) can sum to one that does not: the event, which reports
+    /// the sum in `f32`, is refused naming the body and the sum, not
+    /// reported as infinite.
+    #[test]
+    fn an_event_impulse_beyond_f32_is_refused_not_reported_infinite() {
+        let near_max = Vec3d::new(3.0e38, -1.0, 0.0);
+        assert_eq!(
+            event_impulse(7, &Vec3d::x(), [near_max].iter()).unwrap(),
+            near_max,
+            "one point at 3e38 kg m/s fits f32 (max 3.40e38)"
+        );
+        match event_impulse(7, &Vec3d::x(), [near_max, near_max].iter()) {
+            Err(CcdError::NotRepresentable {
+                body,
+                quantity,
+                value,
+            }) => assert_eq!((body, quantity, value), (7, "event impulse", 6.0e38)),
+            other => panic!("expected a NotRepresentable refusal, got {other:?}"),
+        }
+    }
+
+    /// The event reports the impulse's part along its normal, whose
+    /// components can exceed the impulse's: 3e38 kg m/s on two axes, along
+    /// a normal at 67.5° from the first, has a second component of
+    /// 3e38 (1 + √2) / 2 = 3.62e38, beyond `f32` (3.40e38).
+    #[test]
+    fn an_event_impulse_whose_normal_part_is_beyond_f32_is_refused() {
+        let j = Vec3d::new(3.0e38, 3.0e38, 0.0);
+        let angle = 67.5f64.to_radians();
+        let tilted = Vec3d::new(angle.cos(), angle.sin(), 0.0);
+        assert!(event_impulse(3, &Vec3d::z(), [j].iter()).is_ok());
+        match event_impulse(3, &tilted, [j].iter()) {
+            Err(CcdError::NotRepresentable { body, value, .. }) => {
+                assert_eq!(body, 3);
+                assert!(value > f32::MAX as f64, "{value}");
+            }
+            other => panic!("expected a NotRepresentable refusal, got {other:?}"),
+        }
     }
 }
