@@ -8,13 +8,11 @@
 //! of a mixed continuous world ends deeper than promised, and a snapshot
 //! reads back bit for bit.
 //!
-//! The committed seed corpus (`fuzz/corpus/<target>/`) runs first, then
+//! The committed seeds (`fuzz/corpus/<target>/seed-*`) run first, then
 //! random byte strings; the case counts keep the whole file under a minute
 //! in the test profile.
 
-use std::path::PathBuf;
-
-use parapet_tests::hostile::{inclusion, mixed, narrow, run, snapshot, Unstructured};
+use parapet_tests::hostile::{self, inclusion, mixed, narrow, run, snapshot, Unstructured};
 use proptest::prelude::*;
 
 type Run = fn(&mut Unstructured<'_>) -> arbitrary::Result<()>;
@@ -38,25 +36,10 @@ fn drive(f: Run, data: &[u8]) {
     let _ = f(&mut Unstructured::new(data));
 }
 
-fn corpus(target: &str) -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/corpus")
-        .join(target);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|f| std::fs::read(f).expect("a corpus file"))
-        .collect()
-}
-
 #[test]
 fn every_seed_of_the_committed_corpus_passes_its_target() {
     for (name, f, _) in TARGETS {
-        let seeds = corpus(name);
+        let seeds = hostile::seeds(name);
         assert!(seeds.len() >= 20, "{name}: {} seeds", seeds.len());
         for data in seeds {
             drive(f, &data);

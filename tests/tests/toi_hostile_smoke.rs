@@ -1,25 +1,17 @@
 //! The stable smoke of the `toi` fuzz target: the same run
 //! (`parapet_tests::hostile::toi::time_of_impact`: no panic, well-formed
 //! answers, the same bits twice, and never late on ordinary input against
-//! the independent signed distance) over the committed seed corpus
-//! (`fuzz/corpus/toi/`) and deterministic random byte strings, so that every
+//! the independent signed distance) over the committed seeds
+//! (`fuzz/corpus/toi/seed-*`) and deterministic random byte strings, so that every
 //! submission checks it without a nightly toolchain.
 
-use std::path::PathBuf;
-
-use parapet_tests::hostile::{toi, Unstructured};
+use parapet_tests::hostile::{self, toi, Unstructured};
 
 #[test]
 fn every_seed_of_the_committed_corpus_passes() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/toi");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    files.sort();
-    assert!(files.len() >= 20, "{} seeds", files.len());
-    for f in files {
-        let data = std::fs::read(&f).expect("a corpus file");
+    let seeds = hostile::seeds("toi");
+    assert!(seeds.len() >= 20, "{} seeds", seeds.len());
+    for data in seeds {
         let _ = toi::time_of_impact(&mut Unstructured::new(&data));
     }
 }

@@ -35,6 +35,34 @@ pub mod values;
 
 pub use arbitrary::{Result, Unstructured};
 
+/// The hand-written seeds of fuzz target `target`: the files named
+/// `seed-*` in `fuzz/corpus/<target>/`, in name order. The directory also
+/// holds the corpus the fuzzing grew and minimized (files named by their
+/// hash), which a fuzz run resumes from and the stable smoke leaves out
+/// (thousands of inputs, some slow).
+///
+/// # Panics
+/// When the directory cannot be read, naming it.
+pub fn seeds(target: &str) -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|f| {
+            f.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("seed-"))
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())))
+        .collect()
+}
+
 /// The bytes of the fuzz finding `name` kept in `fuzz/findings/<target>/`
 /// (the regression tests replay them through the target's own run).
 ///
