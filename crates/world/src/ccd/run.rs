@@ -693,9 +693,20 @@ impl<'c, 'a> Island<'c, 'a> {
             pair.floor = Some(floor);
             pair.reserve_used = spent;
         }
+        let (a, b) = (self.pairs[p].a, self.pairs[p].b);
+        let own = struck.contains(&a) || struck.contains(&b);
         for m in struck {
             self.struck[m] = true;
             self.resweep(m, t)?;
+        }
+        if !own {
+            // The strike changed only bodies it gathered (a cascade whose
+            // impulses leave this pair's own mover as it was): no re-sweep
+            // queried this pair again, and its event is taken, so it is
+            // held as when nothing was struck; otherwise its later hits
+            // (the next wall) would never be found.
+            self.outcome.counts.holds += 1;
+            self.hold(p, t, hit.gap)?;
         }
         Ok(())
     }

@@ -1,0 +1,35 @@
+//! Regression tests of the `ccd_room` fuzz target's findings: each input
+//! kept in `fuzz/findings/ccd_room/` is replayed through the target's own
+//! run (`parapet_tests::hostile::run::ccd_room`), whose assertion is the
+//! continuous step's promise in a closed room of one-sided walls: after
+//! every accepted step, no dynamic body ends beyond a wall by more than its
+//! promised depth (plus 1e-5 m of `f32` pose storage).
+//!
+//! What broke (each failed before the fix, by the depth given): an event
+//! whose strike gathered a cascade (bodies placed inside each other, a
+//! body pressed into the room's corner) could change only the bodies it
+//! gathered and leave the pair's own mover as it was. Only struck bodies
+//! are swept again, and the pair's event was taken, so the pair was never
+//! asked again: its mover went on through the next wall it met in the
+//! step. A sphere ended 0.74 m beyond a wall, a cuboid 0.237 m, a capsule
+//! 0.116 m, a hull 0.095 m, and four others 5.2 to 15.3 mm (promised
+//! 3.9 to 5.8 mm). Such a pair is now held, as a pair whose strike changed
+//! nothing is, and queried again from the event (`ccd/run.rs`, `take`).
+
+use parapet_tests::hostile::{self, run, Unstructured};
+use rstest::rstest;
+
+/// Replays one kept input; the run panics on a broken promise.
+#[rstest]
+#[case::sphere_0_74_m("crash-5676d3bd1dc4e2d82450db2b3e62f23b06d38062")]
+#[case::cuboid_0_237_m("crash-979b4ede4068de903d62e09a4722ac98608fb995")]
+#[case::capsule_0_116_m("crash-4d10321f697e4191e9d8d234ffd00bb56aebaf3e")]
+#[case::hull_0_095_m("crash-e2b8653f07115f99e66e22bd1d795c753d0629b8")]
+#[case::sphere_15_mm("crash-39317301e4c363d88412e48bc734346e424d7777")]
+#[case::cuboid_14_6_mm("crash-35014171b55fa53ea4db237339a7b5775e6e8fde")]
+#[case::cuboid_13_3_mm("crash-65140989d2e90ec8db6172b5353111ba69baca87")]
+#[case::sphere_5_2_mm("crash-a47fb5562e844a10bdaab3eaaab7cca24127d98c")]
+fn the_ccd_room_finding_keeps_every_body_inside(#[case] name: &str) {
+    let data = hostile::finding("ccd_room", name);
+    let _ = run::ccd_room(&mut Unstructured::new(&data));
+}
