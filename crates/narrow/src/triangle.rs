@@ -95,6 +95,13 @@ pub(crate) fn longest_edge_squared(tri: &[Vec3d; 3]) -> f64 {
         .max((a - c).norm_squared())
 }
 
+/// The rounding bound of a computed raw height, in units of
+/// `ε (L² D + L D²)` (dimensionless; see [`TriangleFrame::behind`]): 16,
+/// over twice the about 6 of the operations' worst case, so that a point
+/// the sweeps leave behind the plane is behind it in any other sound
+/// evaluation of the same height too.
+pub(crate) const HEIGHT_ROUNDING_FACTOR: f64 = 16.0;
+
 /// A triangle prepared for the sweeps: vertices relative to the sweep's
 /// origin and its raw and unit normals.
 #[derive(Debug, Clone, Copy)]
@@ -132,6 +139,30 @@ impl TriangleFrame {
     #[inline]
     pub(crate) fn raw_height(&self, p: Vec3d) -> f64 {
         self.n_raw.dot(&(p - self.v[0]))
+    }
+
+    /// Whether `p` lies behind the face plane by more than the rounding of
+    /// its computed height: the sweeps' one-sided admission. A point in
+    /// the plane to within rounding (a sphere's centre on the line of one
+    /// of the triangle's edges) counts as in front, so that its overlap is
+    /// caught (an early contact is a cost, a missed one a defect); its
+    /// height's sign is rounding noise.
+    ///
+    /// The bound: the frame's vertices are the caller's minus the sweep's
+    /// origin, each rounded by at most `ε |v|`; the edges, the cross
+    /// product and the height add a few `ε` of their operands. With `L`
+    /// the longest edge and `D` the farthest vertex from `p`, the computed
+    /// raw height is within about `6 ε (L² D + L D²)` of the true one;
+    /// [`HEIGHT_ROUNDING_FACTOR`] takes 16.
+    #[inline]
+    pub(crate) fn behind(&self, p: Vec3d) -> bool {
+        let h = self.raw_height(p);
+        if !(h < 0.0) {
+            return false;
+        }
+        let l = longest_edge_squared(&self.v).sqrt();
+        let d = self.v.iter().map(|v| (v - p).norm()).fold(0.0, f64::max);
+        h < -HEIGHT_ROUNDING_FACTOR * f64::EPSILON * l * d * (l + d)
     }
 
     /// Edge `i`'s side function at `p` with the raw normal (see

@@ -475,8 +475,12 @@ pub(crate) fn capsule_vs_promoted(
     triangle: &[Vec3d; 3],
 ) -> SweepOutcome<CapsuleTriangleFeature> {
     let tri = TriangleFrame::new(triangle.map(|v| v - cap.origin));
-    // Behind only when both ends start behind the face plane.
-    if tri.raw_height(Vec3d::zeros()) < 0.0 && tri.raw_height(cap.axis) < 0.0 {
+    if let Err(e) = domain::shifted_triangle(&tri) {
+        return SweepOutcome::Refused(e);
+    }
+    // Behind only when both ends start behind the face plane (beyond the
+    // rounding of their heights, `TriangleFrame::behind`).
+    if tri.behind(Vec3d::zeros()) && tri.behind(cap.axis) {
         return SweepOutcome::Miss;
     }
     let swapped = cap.swapped;
@@ -560,6 +564,29 @@ pub fn sweep_capsule_triangles(
 mod tests {
     use super::*;
     use crate::sweep::test_fixtures::{floor, hit};
+
+    /// One end exactly on the line through vertices 0 and 2 (in the
+    /// plane to within rounding, which put it behind) and the other
+    /// behind: not both behind, so the capsule is admitted, and it reaches
+    /// the triangle no later than the fuzz oracle's first sampled overlap
+    /// (t = 0.171875, exact distances); it was answered `Miss`.
+    #[test]
+    fn a_capsule_with_an_end_in_the_plane_is_caught() {
+        let tri = [
+            Vec3::new(-3.0, -3.0, -3.0),
+            Vec3::new(-5.65, 3.41e-9, -8.57e-9),
+            Vec3::new(2.8099998e-9, 3.41e-9, 3.41e-9),
+        ];
+        let i = hit(sweep_capsule_triangle(
+            Vec3::repeat(1.2080002),
+            Vec3::new(-6.272, 1.2080002, 1.2080002),
+            1.09,
+            Vec3::new(-270.798, -158.928, -158.928),
+            1.0 / 60.0,
+            &tri,
+        ));
+        assert!(i.time > 0.0 && i.time <= 0.171875, "{i:?}");
+    }
 
     #[test]
     fn a_standing_capsule_lands_on_its_lower_cap() {

@@ -348,6 +348,27 @@ fn triangle_reason(tri: &[Vec3; 3], center: Vec3d, r: f64) -> Checked {
     Ok(())
 }
 
+/// The thin-triangle check of [`triangle`] once more on the vertices the
+/// kernel computes with: the caller's, minus the sweep's origin, rounded
+/// to `f64`. A triangle much smaller than its distance from the moving
+/// shape (1e-20 m across, 2 m away) loses its area in that subtraction;
+/// its normal would be `0 / 0`. Refused as [`SweepRefusal::ThinTriangle`]
+/// with the shifted values.
+pub(crate) fn shifted_triangle(tri: &crate::triangle::TriangleFrame) -> Checked {
+    // At least the smallest positive value: a triangle whose shifted
+    // vertices coincide (limit 0) is refused for its zero area.
+    let limit = (longest_edge_squared(&tri.v) / THIN_TRIANGLE_RATIO).max(f64::MIN_POSITIVE);
+    if tri.n_len >= limit && tri.n.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(SweepRefusal::ThinTriangle {
+            value: tri.n_len,
+            limit,
+            ratio: THIN_TRIANGLE_RATIO,
+        })
+    }
+}
+
 /// A finite rotation whose squared norm is within
 /// [`ROTATION_NORM_SQ_TOLERANCE`] of one.
 pub(crate) fn rotation(quantity: &'static str, q: &Quat) -> Checked {

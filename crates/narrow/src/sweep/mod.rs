@@ -23,6 +23,10 @@
 //!   its start position only: a sphere whose centre starts behind the face
 //!   plane, a capsule whose two segment ends both start behind it, and a
 //!   solid wholly behind it are not caught (no hit, no initial contact).
+//!   Behind means beyond the rounding of the computed height: a point in
+//!   the plane to within rounding (a centre on the line of an edge) is in
+//!   front, and a triangle that loses its area when the sweep's origin is
+//!   subtracted (far smaller than its distance) is refused as thin.
 //!   A shape admitted in front is caught by every feature it approaches
 //!   (face, edge or vertex, whichever side of the plane its centre has
 //!   reached by then), so nothing admitted can pass through a triangle.

@@ -20,8 +20,9 @@
 //! times keep face, then edge, then vertex order, lower indices first.
 //!
 //! # One-sided rule
-//! A sphere whose centre starts behind the face plane (signed distance < 0)
-//! is not caught, whatever feature it would reach, and an initial overlap of
+//! A sphere whose centre starts behind the face plane (signed distance < 0,
+//! beyond the rounding of its computation: a centre in the plane to within
+//! rounding counts as in front) is not caught, whatever feature it would reach, and an initial overlap of
 //! the back of the face is not reported. A sphere that starts in front is
 //! caught by every feature that it approaches, so it can never pass through
 //! the triangle from the front.
@@ -271,9 +272,13 @@ pub(crate) fn sphere_vs_promoted(
     triangle: &[Vec3d; 3],
 ) -> SweepOutcome<TriangleFeature> {
     let tri = TriangleFrame::new(triangle.map(|v| v - c));
-    // One-sided admission: a centre that starts behind the face plane is
-    // not caught, and its overlap with the back of the face is not reported.
-    if tri.raw_height(Vec3d::zeros()) < 0.0 {
+    if let Err(e) = domain::shifted_triangle(&tri) {
+        return SweepOutcome::Refused(e);
+    }
+    // One-sided admission: a centre that starts behind the face plane
+    // (beyond the rounding of its height) is not caught, and its overlap
+    // with the back of the face is not reported.
+    if tri.behind(Vec3d::zeros()) {
         return SweepOutcome::Miss;
     }
     let to_world = |i: Impact<TriangleFeature>| Impact {
@@ -456,6 +461,57 @@ mod tests {
         assert!((i.time - gap / travel).abs() < 1e-15, "{}", i.time);
         assert_eq!(i.feature, TriangleFeature::Face);
         assert_eq!(i.normal, Vec3d::new(0.0, 0.0, 1.0));
+    }
+
+    /// A centre exactly on the line of an edge (here between vertices 1
+    /// and 2, on the diagonal) lies in the plane; its computed height's
+    /// sign is rounding noise. It counts as in front: the sphere overlaps
+    /// the edge (distance 0 < r) and is touching, not a miss (found by
+    /// the `sweeps` fuzz target: 143 such inputs, all answered `Miss`).
+    #[test]
+    fn a_sphere_centred_on_an_edge_line_is_touching_not_behind() {
+        let tri = [
+            Vec3::new(10000.0, 5.323266e-10, 6.663039e-28),
+            Vec3::new(-10.0, -10.0, -10.0),
+            Vec3::new(-3.0, -3.0, -3.0),
+        ];
+        let o = sweep_sphere_triangle(Vec3::repeat(-4.0), 0.05, Vec3::zeros(), 1.0 / 60.0, &tri);
+        let SweepOutcome::InitiallyTouching(i) = o else {
+            panic!("{o:?}")
+        };
+        // The closest point is the centre itself, on edge 1.
+        assert!((i.point - Vec3d::repeat(-4.0)).norm() < 1e-12, "{i:?}");
+        assert!((i.normal.norm() - 1.0).abs() < 1e-12, "{i:?}");
+    }
+
+    /// A triangle 1.7e-20 m across, 2.9 m from the centre, passes the
+    /// domain's thin-triangle test on its own vertices, but subtracting
+    /// the sweep's origin rounds its three vertices to one point: its
+    /// normal would be 0 / 0 (the `sweeps` fuzz target found touching
+    /// impacts with NaN normals). The check on the shifted vertices
+    /// refuses it.
+    #[test]
+    fn a_triangle_that_loses_its_area_when_shifted_is_refused() {
+        let tri = [
+            Vec3::new(-1.679466e-20, 1e-45, 1e-45),
+            Vec3::new(1e-45, -1.6794351e-20, 1e-45),
+            Vec3::new(1e-45, 1e-45, 1e-45),
+        ];
+        assert!(domain::triangle(&tri, Vec3d::repeat(-1.6559999), 1.63).is_ok());
+        let o = sweep_sphere_triangle(
+            Vec3::repeat(-1.6559999),
+            1.63,
+            Vec3::repeat(29.807999),
+            0.059,
+            &tri,
+        );
+        assert!(
+            matches!(
+                o,
+                SweepOutcome::Refused(domain::SweepRefusal::ThinTriangle { .. })
+            ),
+            "{o:?}"
+        );
     }
 
     #[test]
