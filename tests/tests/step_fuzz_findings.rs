@@ -1,7 +1,8 @@
-//! Regression tests of the `world` and `snapshot` fuzz targets' findings.
-//! Each input kept in `fuzz/findings/world/` and `fuzz/findings/snapshot/`
-//! is replayed through its target's own run
-//! (`parapet_tests::hostile::run::world`, `hostile::snapshot::snapshot`),
+//! Regression tests of the `world`, `snapshot` and `scene` fuzz targets'
+//! findings. Each input kept in `fuzz/findings/world/`,
+//! `fuzz/findings/snapshot/` and `fuzz/findings/scene/` is replayed
+//! through its target's own run (`parapet_tests::hostile::run::world`,
+//! `hostile::snapshot::snapshot`, `hostile::run::scene`),
 //! whose assertions (`hostile::run::checked_step`) are that a successful
 //! step reports only finite values and that a refused step changes
 //! nothing and is refused with the same kind of error by a world rebuilt
@@ -20,6 +21,13 @@
 //!   is, so it stepped a different world (the refusals were the impact
 //!   limit, an unresolvable cascade, the advancement budget and the
 //!   precision domain). `rebuilt` now declines such a world.
+//! - the ten `scene` inputs: a scene read and stepped twice was refused
+//!   at its second step for the impact limit (the warm-started contact
+//!   velocities steered the continuous step into a longer cascade), where
+//!   the rebuilt world, without the warm-start cache, stepped or was
+//!   refused as `Unresolvable`. A step whose stages fail after a warm
+//!   start now runs again cold from its snapshot and is refused only when
+//!   that run fails too.
 //! - `snapshot/crash-2ad7…` (an `ImpactLimit` refusal the rebuilt world
 //!   did not share, kept from an earlier run) passes since the continuous
 //!   step's later changes; it stays as a regression test.
@@ -49,4 +57,22 @@ fn the_world_finding_keeps_the_promises(#[case] name: &str) {
 fn the_snapshot_finding_keeps_the_promises(#[case] name: &str) {
     let data = hostile::finding("snapshot", name);
     let _ = snapshot::snapshot(&mut Unstructured::new(&data));
+}
+
+/// Replays one kept `scene` input (a scene file read and stepped twice);
+/// the run panics on a broken promise.
+#[rstest]
+#[case("crash-22b6615efcb5e3b00f496c1ac0a8a425255a6ea9")]
+#[case("crash-34add38de7273172cdb3139c6155ac3257be378d")]
+#[case("crash-4b83eca0e49647b074d712fafc0d563527f4e3db")]
+#[case("crash-529d1bd75bf667baa4a0cb9c500c418233da3e31")]
+#[case("crash-57ccd8e06de4b502d8a09aee5775f1443a8dbf5c")]
+#[case("crash-7992c1c2017c7bab270f17f827ebd4e0b8a1c24a")]
+#[case("crash-9cddea79a50a39e55e3a70a81ff5362d3e430372")]
+#[case("crash-b595302b1604bdfddddf2ffa8f625ef13b0ebfff")]
+#[case("crash-ceeb1a6d1c78d3813af2f4e18cdcee37b40ad1cd")]
+#[case("crash-decf3af17ba6e2a34459b5976b3b910ca4735db6")]
+fn the_scene_finding_keeps_the_promises(#[case] name: &str) {
+    let data = hostile::finding("scene", name);
+    let _ = run::scene(&mut Unstructured::new(&data));
 }

@@ -85,6 +85,11 @@ impl ContactCache {
             .collect()
     }
 
+    /// Whether the cache holds no point (nothing can be warm-started).
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
     /// Drops every entry of `body`.
     pub fn forget(&mut self, body: BodyId) {
         self.points.retain(|p| p.key.0 != body && p.key.1 != body);

@@ -117,8 +117,9 @@ impl PhysicsWorld {
             return Vec::new();
         }
         let mut copy = self.clone();
+        let snapshot = super::snapshot::Snapshot::take(&copy);
         validate::live_meshes(&mut copy);
-        match copy.run_stages(dt) {
+        match copy.run_stages_or_cold(dt, &snapshot) {
             Ok(_) | Err(Failure::Stage(_)) => Vec::new(),
             Err(Failure::Refused(list)) => list
                 .into_iter()

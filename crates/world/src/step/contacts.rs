@@ -40,8 +40,9 @@
 //! the cache. Nothing non-finite is stored or reported: a new velocity, a
 //! split velocity, a reported normal impulse or a cached friction impulse
 //! beyond `f32` refuses the step ([`StepError::NotRepresentable`], naming
-//! the body and the quantity); a warm-started answer beyond `f32` is first
-//! solved again cold, so that a refusal never rests on the hidden cache.
+//! the body and the quantity). A step whose stages fail after a warm start
+//! is run again from its snapshot without the cache (`PhysicsWorld::step`),
+//! so that a refusal never rests on the hidden cache.
 //!
 //! A point is reported as an event when it touches or overlaps
 //! (depth >= 0) or when it took a normal impulse (a speculative point that
@@ -332,8 +333,8 @@ fn mesh_contacts(
 /// # Errors
 /// [`StepError::MeshIndex`], [`StepError::Contact`], or
 /// [`StepError::NotRepresentable`] when a new velocity or a contact impulse
-/// (reported in an event, kept for the warm start) overflows `f32` in the
-/// cold solve (see `Solved`). The caller restores the snapshot.
+/// (reported in an event, kept for the warm start) overflows `f32` (see
+/// `Solved`). The caller restores the snapshot.
 pub(crate) fn run(
     world: &mut PhysicsWorld,
     dt: f32,
@@ -368,25 +369,8 @@ pub(crate) fn run(
     }
     found.sort_by_key(|f| f.key);
 
-    // The warm-started solve; when its answer is not representable and a
-    // cached impulse took part, the cold solve decides (see `Solved`).
-    let warm = solve(world, &found, dt, true);
-    let checked = warm.checked(world, &found).and_then(|()| {
-        if warm.warm_started {
-            warm.turns_representably(world, dt)
-        } else {
-            Ok(())
-        }
-    });
-    let solved = match checked {
-        Ok(()) => warm,
-        Err(_) if warm.warm_started => {
-            let cold = solve(world, &found, dt, false);
-            cold.checked(world, &found)?;
-            cold
-        }
-        Err(error) => return Err(error),
-    };
+    let solved = solve(world, &found, dt);
+    solved.checked(world, &found)?;
     solved.commit(world, &found)
 }
 
@@ -402,31 +386,29 @@ fn sleeping_entries(world: &PhysicsWorld) -> Vec<CachedPoint> {
 }
 
 /// One solve of the stage's points: the solver bodies (slots in order of
-/// first appearance, deterministic), what each point applied, and whether
-/// any point started from a cached impulse.
+/// first appearance, deterministic) and what each point applied.
 ///
 /// A warm start is a guess carried over from the last step (Catto 2005): a
 /// body whose mass or velocity the user changed since then can turn a
-/// cached impulse into velocities beyond `f32`. The stage therefore never
-/// refuses on a warm-started answer alone: it solves again without the
-/// cache, and refuses only when that cold answer, which depends on the
-/// visible state alone, is not representable either. A refusal is then one
-/// the user can clear by changing what the error names (a failed step
-/// restores the cache of the last successful step, which this check keeps
+/// cached impulse into velocities beyond `f32`, or steer a later stage
+/// into a refusal. A step whose stages fail after a warm start is
+/// therefore run again from its snapshot without the cache, and refused
+/// only when that cold run, which depends on the visible state alone,
+/// fails too (`PhysicsWorld::step`). A refusal is then one the user can
+/// clear by changing what the error names (a failed step restores the
+/// cache of the last successful step, which [`Solved::checked`] keeps
 /// finite).
 struct Solved {
     slots: Vec<u32>,
     bodies: Vec<SolverBody>,
     impulses: Vec<ContactImpulse>,
-    warm_started: bool,
 }
 
-fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
+fn solve(world: &PhysicsWorld, found: &[Found], dt: f32) -> Solved {
     let mut index_of = vec![usize::MAX; world.slots.len()];
     let mut slots: Vec<u32> = Vec::with_capacity(world.slots.len());
     let mut bodies: Vec<SolverBody> = Vec::with_capacity(world.slots.len());
     let mut inputs = Vec::with_capacity(found.len());
-    let mut warm_started = false;
     for f in found {
         let mut index = |slot: u32| {
             let i = &mut index_of[slot as usize];
@@ -442,14 +424,9 @@ fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
         };
         let body_a = index(f.slot_a);
         let body_b = index(f.slot_b);
-        let (warm_normal_impulse, warm_tangent_impulse) = if warm {
-            world
-                .contact_cache
-                .warm_start((f.key.0, f.key.1, f.key.2), f.point)
-        } else {
-            (0.0, Vec3::zeros())
-        };
-        warm_started |= warm_normal_impulse != 0.0 || warm_tangent_impulse != Vec3::zeros();
+        let (warm_normal_impulse, warm_tangent_impulse) = world
+            .contact_cache
+            .warm_start((f.key.0, f.key.1, f.key.2), f.point);
         inputs.push(ContactPointInput {
             body_a,
             body_b,
@@ -473,7 +450,6 @@ fn solve(world: &PhysicsWorld, found: &[Found], dt: f32, warm: bool) -> Solved {
         slots,
         bodies,
         impulses,
-        warm_started,
     }
 }
 
@@ -541,33 +517,6 @@ impl Solved {
                 let value = Vec3d::repeat(i.warm_normal_impulse);
                 return Err(not_representable(named, "contact normal impulse", value));
             }
-        }
-        Ok(())
-    }
-
-    /// `Ok` unless a dynamic body whose answer turns it by more than a full
-    /// turn in the step (its angular velocity or split angular velocity
-    /// times `dt` beyond `2π`: never in an ordinary scene) would fail the
-    /// pose update with these velocities. A warm-started answer that would
-    /// is solved again cold, so that the pose update's refusal too rests on
-    /// the visible state alone.
-    ///
-    /// # Errors
-    /// [`StepError::NotRepresentable`] of the pose update.
-    fn turns_representably(&self, world: &PhysicsWorld, dt: f32) -> Result<(), StepError> {
-        let full_turn = std::f64::consts::TAU / dt as f64;
-        for (slot, solved) in self.slots.iter().zip(&self.bodies) {
-            let e = body(world, *slot);
-            let fast = solved.angular_velocity.norm() > full_turn
-                || solved.split_angular_velocity.norm() > full_turn;
-            if e.body.kind() != BodyKind::Dynamic || !fast {
-                continue;
-            }
-            let mut moved = e.body.clone();
-            solved
-                .write_back(&mut moved)
-                .and_then(|()| moved.integrate_pose(dt))
-                .map_err(|source| StepError::NotRepresentable { body: e.id, source })?;
         }
         Ok(())
     }

@@ -21,6 +21,11 @@
 //!
 //! Any error after stage 2 restores the snapshot, so a failed step leaves the
 //! world bit for bit as it was before the call and consumes no pending force.
+//! When stages 3 to 8 fail with contacts warm-started from the last step's
+//! impulses (a cache the user cannot see or clear), they are run once more
+//! from the snapshot without the cache, and the step is refused only when
+//! that cold run fails too, with its error: a refusal rests on the visible
+//! state (the bodies, the configuration and the mesh snapshots) alone.
 
 pub(crate) mod ccd;
 pub(crate) mod check;
@@ -62,7 +67,7 @@ impl PhysicsWorld {
         validate::bodies(self)?;
         let snapshot = snapshot::Snapshot::take(self);
         validate::live_meshes(self);
-        match self.run_stages(dt) {
+        match self.run_stages_or_cold(dt, &snapshot) {
             Ok(report) => {
                 report.commit(self, dt);
                 Ok(())
@@ -75,6 +80,27 @@ impl PhysicsWorld {
                 })
             }
         }
+    }
+
+    /// [`PhysicsWorld::run_stages`] after stage 2 (`snapshot` taken, then
+    /// the live meshes' snapshots dropped); when they fail and `snapshot`
+    /// holds a warm-start cache, the world is put back to `snapshot` and
+    /// the stages run again without the cache (module docs): their answer
+    /// then depends on the visible state alone. On an error the world is
+    /// left for the caller to restore.
+    pub(crate) fn run_stages_or_cold(
+        &mut self,
+        dt: f32,
+        snapshot: &snapshot::Snapshot,
+    ) -> Result<report::StepReport, Failure> {
+        let warm = self.run_stages(dt);
+        if warm.is_ok() || snapshot.cache_is_empty() {
+            return warm;
+        }
+        snapshot.restore(self);
+        self.contact_cache = crate::contact_cache::ContactCache::default();
+        validate::live_meshes(self);
+        self.run_stages(dt)
     }
 
     /// Stages 3 to 7, and the report of stage 8 (not yet committed).

@@ -56,25 +56,33 @@ impl Snapshot {
         }
     }
 
-    /// Puts the captured state back. A mesh index rebuilt during the failed
-    /// step stays allocated but is marked dirty again when it was dirty, so
-    /// queries behave as before.
-    pub fn restore(self, world: &mut PhysicsWorld) {
-        for (slot, body) in self.bodies {
-            if let Some(entry) = world.slots[slot as usize].as_mut() {
-                entry.body = body;
+    /// Whether the captured warm-start cache is empty (the step then
+    /// depends on nothing the user cannot see; see `PhysicsWorld::step`).
+    pub fn cache_is_empty(&self) -> bool {
+        self.contact_cache.is_empty()
+    }
+
+    /// Puts the captured state back (a copy of it: a step whose stages
+    /// failed with a warm start puts it back before running them again
+    /// cold, then again if that fails too). A mesh index rebuilt during the
+    /// failed step stays allocated but is marked dirty again when it was
+    /// dirty, so queries behave as before.
+    pub fn restore(&self, world: &mut PhysicsWorld) {
+        for (slot, body) in &self.bodies {
+            if let Some(entry) = world.slots[*slot as usize].as_mut() {
+                entry.body = body.clone();
             }
         }
-        world.events = self.events;
-        world.sensor_events = self.sensor_events;
+        world.events.clone_from(&self.events);
+        world.sensor_events.clone_from(&self.sensor_events);
         world.events_drained = self.events_drained;
         world.contact_count = self.contact_count;
-        world.order = self.order;
+        world.order.clone_from(&self.order);
         let mut dropped = false;
-        for (slot, mesh) in self.meshes {
-            if let Some(entry) = world.slots[slot as usize].as_mut() {
+        for (slot, mesh) in &self.meshes {
+            if let Some(entry) = world.slots[*slot as usize].as_mut() {
                 dropped |= entry.mesh.is_none();
-                entry.mesh = Some(mesh);
+                entry.mesh = Some(Arc::clone(mesh));
             }
         }
         if dropped {
@@ -84,6 +92,6 @@ impl Snapshot {
         } else {
             world.meshes.set_dirty(self.mesh_dirty);
         }
-        world.contact_cache = self.contact_cache;
+        world.contact_cache.clone_from(&self.contact_cache);
     }
 }
