@@ -157,7 +157,7 @@ impl TriangleFrame {
     #[inline]
     pub(crate) fn behind(&self, p: Vec3d) -> bool {
         let h = self.raw_height(p);
-        if !(h < 0.0) {
+        if h.is_nan() || h >= 0.0 {
             return false;
         }
         let l = longest_edge_squared(&self.v).sqrt();
