@@ -22,10 +22,10 @@
 //! # One-sided rule
 //! A sphere whose centre starts behind the face plane (signed distance < 0,
 //! beyond the rounding of its computation: a centre in the plane to within
-//! rounding counts as in front) is not caught, whatever feature it would reach, and an initial overlap of
-//! the back of the face is not reported. A sphere that starts in front is
-//! caught by every feature that it approaches, so it can never pass through
-//! the triangle from the front.
+//! rounding counts as in front) is not caught, whatever feature it would
+//! reach, and an initial overlap of the back of the face is not reported.
+//! A sphere that starts in front is caught by every feature that it
+//! approaches, so it can never pass through the triangle from the front.
 //!
 //! # Source and precision domain
 //! The contract of docs/continuous-collision.md, "How a step works" and
