@@ -21,6 +21,12 @@
 //!   leaving speed was set, while the spin kept bringing the hull's next
 //!   corner deeper (7.46 mm against 5.81 mm). The pair's sinking rate by
 //!   the arbiter's measure now counts too.
+//! - `crash-ea11…`: the oracle's own mistake. A rotation-locked capsule
+//!   sliding at 8.9 m/s along a sloped floor, its cap resting on it to
+//!   within 4 nm, read 23.1 mm deep by parry3d's `contact` (its EPA's two
+//!   points 0.47 m apart), while parry3d's `distance` read the pair apart.
+//!   The oracle (`parapet_tests::overlap::depth`) now gives `contact` only
+//!   the pairs and triangles that GJK's distance does not separate.
 
 use parapet_tests::hostile::{self, mixed, Unstructured};
 use rstest::rstest;
@@ -30,6 +36,7 @@ use rstest::rstest;
 #[case("crash-0fa1b163039a0d61ca579a5d113f80461b2dedce")]
 #[case("crash-aacc4ff633bad1f5bc6e13b6a669050ba0d0b217")]
 #[case("crash-c0aec305fb8cbb2eec8c404d43ba8835d0a1a0bd")]
+#[case("crash-ea11bbce821767d283eabcc7da03ec13f230fd9e")]
 fn the_ccd_mixed_finding_keeps_the_promise(#[case] name: &str) {
     let data = hostile::finding("ccd_mixed", name);
     let _ = mixed::ccd_mixed(&mut Unstructured::new(&data));
