@@ -21,6 +21,14 @@
 //!   leaving speed was set, while the spin kept bringing the hull's next
 //!   corner deeper (7.46 mm against 5.81 mm). The pair's sinking rate by
 //!   the arbiter's measure now counts too.
+//! - `crash-1d95…` and `crash-46d3…`: a rotation-locked box struck by a
+//!   cube spinning at 20 rad/s (12.0 mm against 4.25 mm) and by a hull
+//!   spinning at 27 rad/s (5.86 mm against 5.81 mm). The event's one
+//!   contact point was moved onto the arbiter's witness, which for
+//!   overlapping cores is a corner of A's face, 0.82 m from where the
+//!   cube reached through it, and leaving: the strike found nothing
+//!   closing and the pair was held deeper 5,042 times. A lone point now
+//!   takes the witness only when the two are within the manifold margin.
 //! - `crash-ea11…`: the oracle's own mistake. A rotation-locked capsule
 //!   sliding at 8.9 m/s along a sloped floor, its cap resting on it to
 //!   within 4 nm, read 23.1 mm deep by parry3d's `contact` (its EPA's two
@@ -34,6 +42,8 @@ use rstest::rstest;
 /// Replays one kept input; the run panics on a broken promise.
 #[rstest]
 #[case("crash-0fa1b163039a0d61ca579a5d113f80461b2dedce")]
+#[case("crash-1d95fc0630a72d2a2ccce33ecc3589ba8888e39a")]
+#[case("crash-46d306ef0892873917c05767802f7ff26c154d4f")]
 #[case("crash-aacc4ff633bad1f5bc6e13b6a669050ba0d0b217")]
 #[case("crash-c0aec305fb8cbb2eec8c404d43ba8835d0a1a0bd")]
 #[case("crash-ea11bbce821767d283eabcc7da03ec13f230fd9e")]

@@ -181,8 +181,16 @@ pub(crate) fn event_points(
         // A lone point (a sphere, a capsule's cap, a corner) is the
         // arbiter's own witness on A, in `f64`: its lever arm then lies
         // along the normal as exactly as the geometry says, and a spin that
-        // friction starts does not tilt the rebound.
-        if out.len() == 1 && out[0].normal == h.normal {
+        // friction starts does not tilt the rebound. Only where the two
+        // are the same point to within the margin: for cores that overlap,
+        // the arbiter's witness on a face is a corner of that face, not
+        // where the other side reaches through it (a locked box struck by a
+        // spinning cube had its one contact moved 0.82 m, onto a corner
+        // that was leaving, and the cube went on sinking into it).
+        if out.len() == 1
+            && out[0].normal == h.normal
+            && (out[0].point - h.point_a).norm() <= MANIFOLD_MARGIN
+        {
             out[0].point = h.point_a;
         }
     }
