@@ -29,6 +29,13 @@
 //!   cube reached through it, and leaving: the strike found nothing
 //!   closing and the pair was held deeper 5,042 times. A lone point now
 //!   takes the witness only when the two are within the manifold margin.
+//! - `promise-sphere-spinning-box-5-82-mm` (a case of
+//!   `physics_promises.rs` at 20,000 worlds, replayed with its parameters):
+//!   a sphere and a box spinning at 22 rad/s held at their promised depth
+//!   were struck to a stop there, the spin brought them back at once, and
+//!   each hold went a fraction of a tolerance deeper, 10.6 µm beyond the
+//!   promise within one step. A pair at its promise that still sinks now
+//!   leaves at twice its sinking speed from every strike there.
 //! - `crash-ea11…`: the oracle's own mistake. A rotation-locked capsule
 //!   sliding at 8.9 m/s along a sloped floor, its cap resting on it to
 //!   within 4 nm, read 23.1 mm deep by parry3d's `contact` (its EPA's two
@@ -50,4 +57,17 @@ use rstest::rstest;
 fn the_ccd_mixed_finding_keeps_the_promise(#[case] name: &str) {
     let data = hostile::finding("ccd_mixed", name);
     let _ = mixed::ccd_mixed(&mut Unstructured::new(&data));
+}
+
+/// Replays the kept `physics_promises.rs` case with that test's world
+/// (10 bodies, 24 steps, steps of 1/30, 1/60 and 1/120 s).
+#[test]
+fn the_promise_finding_keeps_the_promise() {
+    let data = hostile::finding("ccd_mixed", "promise-sphere-spinning-box-5-82-mm");
+    let _ = mixed::run_mixed(
+        &mut Unstructured::new(&data),
+        10,
+        24,
+        &[1.0 / 30.0, 1.0 / 60.0, 1.0 / 120.0],
+    );
 }
