@@ -73,13 +73,17 @@ fn pair_depth(
 }
 
 /// The deepest [`pair_depth`] (m) of `solid` against the triangles of
-/// `mesh` whose bounds meet its own.
+/// `mesh` whose bounds meet its own; 0 without a scan when GJK's distance
+/// separates it from the whole mesh.
 fn mesh_depth(
     pm: &ParryPose,
     mesh: &TriMesh,
     ps: &ParryPose,
     solid: &dyn ParryShape,
 ) -> Option<f64> {
+    if parry3d::query::distance(pm, mesh, ps, solid).is_ok_and(|d| d.distance > 0.0) {
+        return Some(0.0);
+    }
     let bounds = solid.compute_aabb(ps);
     let mut deepest = 0.0f64;
     for triangle in mesh.triangles() {

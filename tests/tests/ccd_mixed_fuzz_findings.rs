@@ -59,15 +59,10 @@ fn the_ccd_mixed_finding_keeps_the_promise(#[case] name: &str) {
     let _ = mixed::ccd_mixed(&mut Unstructured::new(&data));
 }
 
-/// Replays the kept `physics_promises.rs` case with that test's world
-/// (10 bodies, 24 steps, steps of 1/30, 1/60 and 1/120 s).
+/// Replays the kept `physics_promises.rs` case through that test's run
+/// ([`mixed::promise_run`]).
 #[test]
 fn the_promise_finding_keeps_the_promise() {
     let data = hostile::finding("ccd_mixed", "promise-sphere-spinning-box-5-82-mm");
-    let _ = mixed::run_mixed(
-        &mut Unstructured::new(&data),
-        10,
-        24,
-        &[1.0 / 30.0, 1.0 / 60.0, 1.0 / 120.0],
-    );
+    let _ = mixed::promise_run(&mut Unstructured::new(&data));
 }
