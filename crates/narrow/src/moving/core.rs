@@ -61,6 +61,9 @@ pub struct Core {
     /// A mesh triangle's held edges (body frame, unit): the seams and
     /// concave creases its neighbours hold (see [`Core::mesh_triangle`]).
     held_edges: Vec<Vec3d>,
+    /// A mesh triangle's held edges by index: bit `k` set when edge `k`
+    /// (corner `k` to corner `(k + 1) % 3`) is held; 0 for other cores.
+    held_mask: u8,
     /// A polytope's solid in its shape frame, and that frame's pose in the
     /// body frame (translation, rotation).
     solid: Option<(Arc<ConvexSolid>, Vec3d, Quatd)>,
@@ -81,6 +84,7 @@ impl Core {
             faces: Vec::new(),
             edges: Vec::new(),
             held_edges: Vec::new(),
+            held_mask: 0,
             solid: None,
         }
     }
@@ -97,6 +101,7 @@ impl Core {
             faces: Vec::new(),
             edges,
             held_edges: Vec::new(),
+            held_mask: 0,
             solid: None,
         }
     }
@@ -130,6 +135,7 @@ impl Core {
         };
         let mut edges = Vec::with_capacity(3);
         let mut held_edges = Vec::new();
+        let mut held_mask = 0u8;
         let mut points = corners.to_vec();
         for k in 0..3 {
             let e = corners[(k + 1) % 3] - corners[k];
@@ -138,6 +144,7 @@ impl Core {
                 edges.push(e / l);
             } else if l > 0.0 {
                 held_edges.push(e / l);
+                held_mask |= 1 << k;
             }
             if let (true, Some(face)) = (l > 0.0 && concave.edge(k), faces.first()) {
                 let out = (e / l).cross(face) * CONCAVE_EDGE_REACH;
@@ -152,6 +159,7 @@ impl Core {
             faces,
             edges,
             held_edges,
+            held_mask,
             solid: None,
         }
     }
@@ -167,6 +175,7 @@ impl Core {
             faces: solid.face_normals().iter().map(|n| rotation * n).collect(),
             edges: solid.edges().iter().map(|e| rotation * e).collect(),
             held_edges: Vec::new(),
+            held_mask: 0,
             solid: Some((solid, offset, rotation)),
         }
     }
@@ -202,6 +211,12 @@ impl Core {
     /// tilted axes of `separation.rs` (empty for every other core).
     pub(crate) fn held_edge_directions(&self) -> &[Vec3d] {
         &self.held_edges
+    }
+
+    /// A mesh triangle's held edges by index: bit `k` set when edge `k`
+    /// (corner `k` to corner `(k + 1) % 3`) is held; 0 for other cores.
+    pub(crate) fn held_edge_mask(&self) -> u8 {
+        self.held_mask
     }
 
     /// A polytope's solid, with its shape frame's offset and rotation in

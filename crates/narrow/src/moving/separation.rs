@@ -29,7 +29,14 @@
 //!   (`parapet_geometry::open_edges`). Across a flat seam or a concave
 //!   crease the neighbouring face holds the core, so a core deep behind a
 //!   wall next to such an edge counts as deep, not as barely touching the
-//!   edge. Dropping axes only deepens the measure, and it is continuous
+//!   edge. For the same reason an axis from the other core (a face normal,
+//!   an edge crossed with an open edge) tilted from the triangle's normal
+//!   beyond [`HELD_EDGE_AXIS_COSINE`] does not count when the triangle's
+//!   least point along it is a held edge (two corners tying within
+//!   [`SUPPORT_TIE`]) or a corner both of whose edges are held: it would
+//!   measure the core pushed off the triangle across the seam, onto the
+//!   neighbour (a hull face square to a ceiling's diagonal read its apex
+//!   5 mm deep where it was 8.6 mm behind the ceiling). Dropping axes only deepens the measure, and it is continuous
 //!   where a core enters over the face or an open edge; entering over a
 //!   closed edge, the neighbour's measure is already as deep.
 //! - a held edge still gives the axes it crosses with the other core's
@@ -73,6 +80,9 @@ pub(crate) struct PosedCore {
     /// A mesh triangle's held edges (unit): not open, no axes of their own
     /// (module docs).
     pub(crate) held_edges: Vec<Vec3d>,
+    /// A mesh triangle's held edges by index: bit `k` set when edge `k`
+    /// (point `k` to point `(k + 1) % 3`) is held; 0 for other cores.
+    pub(crate) held_mask: u8,
 }
 
 /// The bracket of the cores' signed distance (skins excluded).
@@ -161,9 +171,50 @@ fn candidate_axes(a: &PosedCore, b: &PosedCore, out: &mut Vec<Vec3d>) {
     }
 }
 
-/// Whether a posed core is a one-sided triangle (three points, one face).
+/// Whether a posed core is a one-sided triangle: one face (three corners,
+/// and two more points across each concave crease it extends over).
 fn is_triangle(c: &PosedCore) -> bool {
-    c.points.len() == 3 && c.faces.len() == 1
+    c.points.len() >= 3 && c.faces.len() == 1
+}
+
+/// The relative tolerance (dimensionless) within which two corners of a
+/// triangle tie as its support along an axis: 1e-9 of the larger of their
+/// projections and 1 m. Far above the rounding of an `f64` dot product of
+/// in-domain coordinates (1e-16 relative), so that an axis exactly across
+/// an edge (perpendicular to it, as a box face square to a seam) finds the
+/// edge; a nanometre in a metre, so that a corner meaningfully lower
+/// alone stays a corner. Counting a near tie as an edge only drops an
+/// axis, which deepens the measure (module docs).
+const SUPPORT_TIE: f64 = 1.0e-9;
+
+/// Whether the axis `n` (oriented so that the triangle's support along it
+/// is its least point) leaves triangle `tri` across what its neighbours
+/// hold: its support is a held edge (two corners tying), or one corner
+/// whose two edges are both held, and `n` is tilted from the triangle's
+/// normal beyond [`HELD_EDGE_AXIS_COSINE`]. A core pushed off the triangle
+/// along such an axis would only cross onto the neighbouring face, whose
+/// own measure is as deep (module docs); an axis whose least point is one
+/// of the points a concave crease extends the triangle by is kept.
+fn leaves_across_held(tri: &PosedCore, n: &Vec3d) -> bool {
+    if tri.held_mask == 0 || !is_triangle(tri) || tri.faces[0].dot(n).abs() >= HELD_EDGE_AXIS_COSINE
+    {
+        return false;
+    }
+    let d = [0, 1, 2].map(|k| n.dot(&tri.points[k]));
+    let least = d[0].min(d[1]).min(d[2]);
+    let tie = SUPPORT_TIE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    if tri.points[3..].iter().any(|p| n.dot(p) < least - tie) {
+        return false;
+    }
+    let support: Vec<usize> = (0..3).filter(|&k| d[k] <= least + tie).collect();
+    let held = |k: usize| tri.held_mask & (1 << k) != 0;
+    match support[..] {
+        // Corner k: its edges are k and k - 1.
+        [k] => held(k) && held((k + 2) % 3),
+        // Corners j < k: the edge between them is j (k = j + 1) or 2 (0 and 2).
+        [j, k] => held(if k == j + 1 { j } else { 2 }),
+        _ => false,
+    }
 }
 
 /// Whether the axis `n` (from A towards B) would measure an overlap with a
@@ -264,7 +315,7 @@ pub(crate) fn largest_separation(
     let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
     for u in axes.iter() {
         for n in [*u, -u] {
-            if through_back(a, b, &n) {
+            if through_back(a, b, &n) || leaves_across_held(b, &n) || leaves_across_held(a, &-n) {
                 continue;
             }
             let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
@@ -344,6 +395,7 @@ mod tests {
             ],
             edges: vec![Vec3d::x(), Vec3d::y(), Vec3d::z()],
             held_edges: Vec::new(),
+            held_mask: 0,
         }
     }
 
@@ -369,6 +421,7 @@ mod tests {
                 Vec3d::z(),
             ],
             held_edges: Vec::new(),
+            held_mask: 0,
         }
     }
 
@@ -387,6 +440,7 @@ mod tests {
             held_edges: (0..3)
                 .map(|k| (p[(k + 1) % 3] - p[k]).normalize())
                 .collect(),
+            held_mask: 0b111,
         }
     }
 
@@ -420,6 +474,7 @@ mod tests {
         // triangle's corner outside the slab over its bottom plane).
         let open_only = PosedCore {
             held_edges: Vec::new(),
+            held_mask: 0,
             ..road
         };
         let (plain, _, _, _) = largest_separation(&car, &open_only, &mut Vec::new());
@@ -453,6 +508,7 @@ mod tests {
             faces: vec![],
             edges: vec![Vec3d::x()],
             held_edges: Vec::new(),
+            held_mask: 0,
         };
         let b = PosedCore {
             points: vec![Vec3d::new(0.5, 0.0, 0.0)],
@@ -478,6 +534,7 @@ mod tests {
                 -Vec3d::y(),
             ],
             held_edges: Vec::new(),
+            held_mask: 0,
         };
         let r = bracket(&tri(0.0), &tri(1.5), &mut Vec::new());
         assert!((r.upper - 0.5).abs() < 1e-12 && (r.lower - 0.5).abs() < 1e-12);

@@ -226,6 +226,7 @@ impl<'a> Side<'a> {
         self.posed
             .held_edges
             .extend(self.core.held_edge_directions().iter().map(|e| q * e));
+        self.posed.held_mask = self.core.held_edge_mask();
         let slack = position_slack(
             m.center.amax() + origin.amax(),
             m.velocity.amax(),
