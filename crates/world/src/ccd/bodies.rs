@@ -294,6 +294,14 @@ impl StepBody {
         self.motion.center_at(t - self.since)
     }
 
+    /// Whether the body is a mover whose motion still carries a split
+    /// (pose-only) part: its path's velocity or spin differs from the
+    /// velocities an impulse sees (never after a strike).
+    pub(crate) fn has_split(&self) -> bool {
+        self.role.is_mover()
+            && (self.motion.velocity != self.velocities.0 || self.motion.spin != self.velocities.1)
+    }
+
     /// Starts a new motion at step time `t` with velocity `v` and spin `w`
     /// (an impulse's result): the split part is spent.
     pub(crate) fn strike(&mut self, t: f64, v: Vec3d, w: Vec3d) {

@@ -683,6 +683,31 @@ impl<'c, 'a> Island<'c, 'a> {
         }
         let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
         if struck.is_empty() {
+            if at_floor && closing > 0.0 {
+                // Closing at its floor along the bodies' paths, with nothing
+                // the impulse routine counts as closing: what closes is a
+                // mover's split (pose-only) correction, the discrete
+                // solver's push out of another overlap (a body placed
+                // inside another, pressed by that push into a wall). No
+                // impulse can stop it, and each hold would go a fraction
+                // of a tolerance deeper, past the promise. The split is
+                // spent instead: from `t` the mover moves at its
+                // velocities, which do not close here.
+                let split: Vec<usize> = [self.pairs[p].a, self.pairs[p].b]
+                    .into_iter()
+                    .filter(|&m| self.bodies[m].has_split())
+                    .collect();
+                if !split.is_empty() {
+                    self.outcome.counts.holds += 1;
+                    for m in split {
+                        let (v, w) = self.bodies[m].velocities;
+                        self.bodies[m].strike(t, v, w);
+                        self.struck[m] = true;
+                        self.resweep(m, t)?;
+                    }
+                    return Ok(());
+                }
+            }
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
         }
