@@ -36,9 +36,10 @@
 //!   [`SUPPORT_TIE`]) or a corner both of whose edges are held: it would
 //!   measure the core pushed off the triangle across the seam, onto the
 //!   neighbour (a hull face square to a ceiling's diagonal read its apex
-//!   5 mm deep where it was 8.6 mm behind the ceiling). Dropping axes only deepens the measure, and it is continuous
-//!   where a core enters over the face or an open edge; entering over a
-//!   closed edge, the neighbour's measure is already as deep.
+//!   5 mm deep where it was 8.6 mm behind the ceiling). Dropping axes
+//!   only deepens the measure, and it is continuous where a core enters
+//!   over the face or an open edge; entering over a closed edge, the
+//!   neighbour's measure is already as deep.
 //! - a held edge still gives the axes it crosses with the other core's
 //!   edges that lie within [`HELD_EDGE_AXIS_COSINE`] of the triangle's
 //!   normal, each towards the front only: the faces of the Minkowski
@@ -206,13 +207,19 @@ fn leaves_across_held(tri: &PosedCore, n: &Vec3d) -> bool {
     if tri.points[3..].iter().any(|p| n.dot(p) < least - tie) {
         return false;
     }
-    let support: Vec<usize> = (0..3).filter(|&k| d[k] <= least + tie).collect();
+    let support = [0, 1, 2].map(|k| d[k] <= least + tie);
     let held = |k: usize| tri.held_mask & (1 << k) != 0;
-    match support[..] {
-        // Corner k: its edges are k and k - 1.
-        [k] => held(k) && held((k + 2) % 3),
-        // Corners j < k: the edge between them is j (k = j + 1) or 2 (0 and 2).
-        [j, k] => held(if k == j + 1 { j } else { 2 }),
+    match support {
+        // One corner k: its edges are k and k - 1.
+        [true, false, false] => held(0) && held(2),
+        [false, true, false] => held(1) && held(0),
+        [false, false, true] => held(2) && held(1),
+        // Two corners: edge k joins corners k and k + 1.
+        [true, true, false] => held(0),
+        [false, true, true] => held(1),
+        [true, false, true] => held(2),
+        // All three tie: an axis along the normal (kept above) or a
+        // degenerate triangle; nothing to leave across.
         _ => false,
     }
 }

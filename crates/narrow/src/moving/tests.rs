@@ -313,10 +313,11 @@ fn two_capsules_touching_and_closing_hit_at_once() {
     assert!(hit.time <= 5.0e-5 / 3.0, "{hit:?}");
 }
 
-/// The ceiling of a closed room (half size `h`), two triangles facing down
-/// whose shared diagonal runs from (-h, -h) to (h, h): a flat seam, and
-/// concave creases where they meet the walls.
-fn ceiling_of_a_room(h: f32) -> MovingShape {
+/// A closed cubic room of half size `h` as one mesh of 12 inward-facing
+/// triangles. Its ceiling is two triangles facing down whose shared
+/// diagonal runs from (-h, -h) to (h, h): a flat seam, with concave
+/// creases where they meet the walls.
+fn closed_room(h: f32) -> MovingShape {
     let v = vec![
         Vec3::new(-h, -h, -h),
         Vec3::new(h, -h, -h),
@@ -374,7 +375,7 @@ fn a_hull_rising_into_a_ceiling_seam_is_measured_at_its_depth_behind_it() {
         .unwrap(),
     );
     let h = 1.716f32;
-    let room = ceiling_of_a_room(h);
+    let room = closed_room(h);
     for (x, y) in [(0.0301, 0.030_071), (0.0301, 0.0301), (0.2, 0.1)] {
         let rise = moving(
             Vec3d::new(x, y, -1.0),
