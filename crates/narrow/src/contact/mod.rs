@@ -44,6 +44,7 @@ mod capsule_triangle;
 mod clip;
 pub(crate) mod closest;
 mod cuboid_cuboid;
+mod cuboid_pairs;
 mod cuboid_triangle;
 mod dispatch;
 mod error;
@@ -52,6 +53,7 @@ mod manifold;
 mod mesh_reduction;
 mod placed_shape;
 pub(crate) mod placed_solid;
+mod prism;
 mod scratch;
 mod solid_solid;
 mod solid_triangle;
@@ -61,17 +63,16 @@ mod sphere_triangle;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_triangle::contact_capsule_triangle;
-pub use cuboid_triangle::contact_cuboid_triangle;
+pub use cuboid_pairs::{
+    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
+    contact_cuboid_triangle, contact_sphere_cuboid,
+};
 pub use dispatch::{shape_mesh, shape_mesh_triangle, shape_triangle, shapes, MeshContact};
 pub use error::ContactError;
 pub use manifold::{ContactPoint, Manifold, MAX_CONTACT_POINTS};
 pub use mesh_reduction::{reduce_mesh_points, MeshPoint, MAX_MESH_POINTS};
 pub use placed_shape::PlacedShape;
 pub use scratch::ContactScratch;
-pub use solid_solid::{
-    contact_capsule_cuboid, contact_cuboid_capsule, contact_cuboid_cuboid, contact_cuboid_sphere,
-    contact_sphere_cuboid,
-};
 pub use sphere_capsule::{contact_capsule_sphere, contact_sphere_capsule};
 pub use sphere_sphere::contact_sphere_sphere;
 pub use sphere_triangle::contact_sphere_triangle;

@@ -9,7 +9,6 @@
 use parapet_math::Vec3d;
 
 use super::placed_solid::Placement;
-use super::solid_solid::EdgeArc;
 
 /// Reusable storage for contact tests. A caller that tests many pairs or
 /// triangles (a world step) keeps one and passes it to every test; the
@@ -49,4 +48,18 @@ impl ContactScratch {
     pub fn new() -> Self {
         Self::default()
     }
+}
+
+/// An edge of a solid with what the Minkowski-face test of
+/// `solid_solid.rs` needs: its index, first endpoint and direction, its two
+/// face normals `n0`, `n1` and `n1 x n0` (the arc of the edge on the Gauss
+/// map).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeArc {
+    pub(super) index: usize,
+    pub(super) p: Vec3d,
+    pub(super) dir: Vec3d,
+    pub(super) n0: Vec3d,
+    pub(super) n1: Vec3d,
+    pub(super) n1_x_n0: Vec3d,
 }

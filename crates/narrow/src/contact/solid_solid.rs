@@ -28,136 +28,17 @@
 //! so support projections are differences of nearby coordinates and a
 //! maximum-support vertex stays selected after a large world translation.
 
-use parapet_math::{promote, Vec3, Vec3d};
+use parapet_math::Vec3d;
 
 use super::closest::segment_segment;
-use super::input_checks::{check_pair, RawShape};
-use super::placed_shape::PlacedShape;
 use super::placed_solid::{closest_points, PlacedSolid};
-use super::scratch::{ContactScratch, Work};
-use super::solid_triangle::prism_contact;
+use super::prism::prism_contact;
+use super::scratch::{EdgeArc, Work};
 use super::sphere_sphere::cores_contact;
 use super::{
-    within_margin, ContactError, LocalManifold, Manifold, Pose, AXIS_TOLERANCE_ABS,
-    AXIS_TOLERANCE_REL, FACE_NORMAL_COS, NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
+    within_margin, LocalManifold, AXIS_TOLERANCE_ABS, AXIS_TOLERANCE_REL, FACE_NORMAL_COS,
+    NEAR_FACE_AXIS_COS, ONE_SIDED_TOLERANCE, PARALLEL_SIN_SQ,
 };
-
-/// Contact of cuboid A (half extents `half_a`, pose `pose_a`) with cuboid B.
-/// The normal runs from A to B; face contacts carry up to four points.
-///
-/// # Errors
-/// The refusals of every pair function (module documentation, "Pair
-/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
-/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
-pub fn contact_cuboid_cuboid(
-    half_a: Vec3,
-    pose_a: &Pose,
-    half_b: Vec3,
-    pose_b: &Pose,
-    margin: f32,
-) -> Result<Manifold, ContactError> {
-    check_pair(
-        RawShape::Cuboid(&half_a, pose_a),
-        RawShape::Cuboid(&half_b, pose_b),
-        margin,
-    )?;
-    let a = PlacedShape::cuboid(promote(half_a), pose_a);
-    let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
-}
-
-/// Contact of sphere A with cuboid B (half extents `half_b`, pose `pose_b`).
-/// The normal runs from the sphere to the cuboid.
-///
-/// # Errors
-/// The refusals of every pair function (module documentation, "Pair
-/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
-/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
-pub fn contact_sphere_cuboid(
-    center_a: Vec3,
-    radius_a: f32,
-    half_b: Vec3,
-    pose_b: &Pose,
-    margin: f32,
-) -> Result<Manifold, ContactError> {
-    check_pair(
-        RawShape::Sphere(&center_a, radius_a),
-        RawShape::Cuboid(&half_b, pose_b),
-        margin,
-    )?;
-    let a = PlacedShape::sphere(promote(center_a), radius_a as f64);
-    let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
-}
-
-/// Contact of cuboid A with sphere B: [`contact_sphere_cuboid`] with the
-/// roles swapped (the normal runs from the cuboid to the sphere).
-///
-/// # Errors
-/// The refusals of every pair function (module documentation, "Pair
-/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
-/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
-pub fn contact_cuboid_sphere(
-    half_a: Vec3,
-    pose_a: &Pose,
-    center_b: Vec3,
-    radius_b: f32,
-    margin: f32,
-) -> Result<Manifold, ContactError> {
-    check_pair(
-        RawShape::Cuboid(&half_a, pose_a),
-        RawShape::Sphere(&center_b, radius_b),
-        margin,
-    )?;
-    contact_sphere_cuboid(center_b, radius_b, half_a, pose_a, margin).map(Manifold::flipped)
-}
-
-/// Contact of capsule A (core `segment_a`, `radius_a`) with cuboid B. The
-/// normal runs from the capsule to the cuboid; a capsule lying on a face
-/// gets two points.
-///
-/// # Errors
-/// The refusals of every pair function (module documentation, "Pair
-/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
-/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
-pub fn contact_capsule_cuboid(
-    segment_a: [Vec3; 2],
-    radius_a: f32,
-    half_b: Vec3,
-    pose_b: &Pose,
-    margin: f32,
-) -> Result<Manifold, ContactError> {
-    check_pair(
-        RawShape::Capsule(&segment_a, radius_a),
-        RawShape::Cuboid(&half_b, pose_b),
-        margin,
-    )?;
-    let a = PlacedShape::capsule(segment_a.map(promote), radius_a as f64);
-    let b = PlacedShape::cuboid(promote(half_b), pose_b);
-    Ok(a.pair(&b, margin, &mut ContactScratch::new()))
-}
-
-/// Contact of cuboid A with capsule B: [`contact_capsule_cuboid`] with the
-/// roles swapped.
-///
-/// # Errors
-/// The refusals of every pair function (module documentation, "Pair
-/// functions"): [`ContactError::InvalidMargin`], [`ContactError::InvalidSize`],
-/// [`ContactError::NonFinitePose`], [`ContactError::OutsidePrecisionDomain`].
-pub fn contact_cuboid_capsule(
-    half_a: Vec3,
-    pose_a: &Pose,
-    segment_b: [Vec3; 2],
-    radius_b: f32,
-    margin: f32,
-) -> Result<Manifold, ContactError> {
-    check_pair(
-        RawShape::Cuboid(&half_a, pose_a),
-        RawShape::Capsule(&segment_b, radius_b),
-        margin,
-    )?;
-    contact_capsule_cuboid(segment_b, radius_b, half_a, pose_a, margin).map(Manifold::flipped)
-}
 
 /// Which axis separates (or least overlaps) a solid pair.
 #[derive(Clone, Copy, Debug)]
@@ -401,18 +282,6 @@ fn edges_realize(a: &PlacedSolid<'_>, b: &PlacedSolid<'_>, ea: usize, eb: usize,
     let d = c1 - c2;
     let lateral = d - n * n.dot(&d);
     lateral.norm() <= tol_a + tol_b
-}
-
-/// An edge with what the Minkowski-face test needs: its first endpoint and
-/// direction, its two face normals `n0`, `n1` and `n1 x n0`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct EdgeArc {
-    index: usize,
-    p: Vec3d,
-    dir: Vec3d,
-    n0: Vec3d,
-    n1: Vec3d,
-    n1_x_n0: Vec3d,
 }
 
 /// The arcs of `poly`'s edges with two faces, into `out`.

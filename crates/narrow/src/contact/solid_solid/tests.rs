@@ -2,9 +2,10 @@
 //! findings as literals (each point within half its depth of both shapes).
 
 use super::*;
-use crate::contact::shapes;
+use crate::contact::{contact_cuboid_cuboid, shapes, Manifold, Pose};
 use parapet_geometry::Shape;
 use parapet_math::nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
+use parapet_math::{promote, Vec3};
 
 fn pose(t: Vec3, axis_angle: Vec3) -> Pose {
     Isometry3::from_parts(
