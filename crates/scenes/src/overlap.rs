@@ -14,8 +14,8 @@
 //! The depth of a pair is the largest depth of a sampled point of either
 //! solid inside the other ([`depth`]): a ball samples its centre (with its
 //! radius), a capsule [`AXIS_SAMPLES`] points of its segment (with its
-//! radius), a box a [`crate::vehicles::FACE_SAMPLES`] square grid on each
-//! face ([`crate::vehicles::box_surface`]). Each sampled depth is a depth
+//! radius), a box a [`FACE_SAMPLES`] square grid on each
+//! face ([`box_surface`]). Each sampled depth is a depth
 //! that some point of one solid truly has inside the other, so the result
 //! is a **lower bound** of the penetration depth (the shortest translation
 //! that separates the pair): a judge built on it never reports an overlap
@@ -37,7 +37,35 @@
 
 use parapet::prelude::*;
 
-use crate::vehicles::box_surface;
+/// Points per face edge of the sampled grid of a box's surface (count): a
+/// 9 x 9 grid, spacing a quarter of the half extent (0.55 m along the
+/// chassis), so a terrain bump narrower than that may poke between samples
+/// without being seen; the corners and edge midpoints, which decide a
+/// landing on a smooth terrain, are always sampled.
+pub const FACE_SAMPLES: usize = 9;
+
+/// Points (m, body frame) on the surface of a box of half extents `h`: a
+/// [`FACE_SAMPLES`] square grid on each face.
+pub fn box_surface(h: Vec3) -> Vec<Vec3> {
+    let n = FACE_SAMPLES;
+    let at = |i: usize| 2.0 * i as f32 / (n - 1) as f32 - 1.0;
+    let mut out = Vec::with_capacity(6 * n * n);
+    for axis in 0..3 {
+        let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
+        for sign in [-1.0f32, 1.0] {
+            for i in 0..n {
+                for j in 0..n {
+                    let mut p = Vec3::zeros();
+                    p[axis] = sign * h[axis];
+                    p[a] = at(i) * h[a];
+                    p[b] = at(j) * h[b];
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
 
 /// Points sampled along a capsule's segment (count): both ends and seven
 /// between, so a capsule tilted against a face is seen within an eighth of

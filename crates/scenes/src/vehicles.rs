@@ -17,6 +17,7 @@
 
 use parapet::prelude::*;
 
+use crate::overlap::box_surface;
 use crate::scene::{Measure, Scene};
 use crate::terrain::HeightField;
 use crate::SceneError;
@@ -32,40 +33,11 @@ pub const KERB_X: f32 = 6.0;
 pub const KERB_HEIGHT: f32 = 3.0;
 /// Step (s).
 pub const DT: f32 = 1.0 / 60.0;
-/// Points per face edge of the sampled grid of a box's surface (count): a
-/// 9 x 9 grid, spacing a quarter of the half extent (0.55 m along the
-/// chassis), so a terrain bump narrower than that may poke between samples
-/// without being seen; the corners and edge midpoints, which decide a
-/// landing on a smooth terrain, are always sampled.
-pub const FACE_SAMPLES: usize = 9;
 
 /// The rough terrain of the vehicle scenes: 64 x 64 cells of 1 m (8,192
 /// triangles), bumps of up to 0.3 m.
 pub fn vehicle_terrain() -> HeightField {
     HeightField::generate(0x7665_6869, 64, 64, 1.0, 0.3)
-}
-
-/// Points (m, body frame) on the surface of a box of half extents `h`: a
-/// [`FACE_SAMPLES`] square grid on each face.
-pub fn box_surface(h: Vec3) -> Vec<Vec3> {
-    let n = FACE_SAMPLES;
-    let at = |i: usize| 2.0 * i as f32 / (n - 1) as f32 - 1.0;
-    let mut out = Vec::with_capacity(6 * n * n);
-    for axis in 0..3 {
-        let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
-        for sign in [-1.0f32, 1.0] {
-            for i in 0..n {
-                for j in 0..n {
-                    let mut p = Vec3::zeros();
-                    p[axis] = sign * h[axis];
-                    p[a] = at(i) * h[a];
-                    p[b] = at(j) * h[b];
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The chassis body (no pose yet).
