@@ -126,41 +126,56 @@ impl Core {
     /// the neighbour's plane that moves behind this one's is measured
     /// against this plane, instead of slipping past the edge under both.
     pub fn mesh_triangle(corners: [Vec3d; 3], active: ActiveEdges, concave: ActiveEdges) -> Self {
+        let mut core = Core {
+            kind: CoreKind::Triangle,
+            points: Vec::new(),
+            skin: 0.0,
+            faces: Vec::new(),
+            edges: Vec::new(),
+            held_edges: Vec::new(),
+            held_mask: 0,
+            solid: None,
+        };
+        core.set_mesh_triangle(corners, active, concave);
+        core
+    }
+
+    /// Makes this core the mesh triangle of [`Core::mesh_triangle`],
+    /// reusing its storage (a query over many triangles allocates once).
+    pub(crate) fn set_mesh_triangle(
+        &mut self,
+        corners: [Vec3d; 3],
+        active: ActiveEdges,
+        concave: ActiveEdges,
+    ) {
+        self.kind = CoreKind::Triangle;
+        self.skin = 0.0;
+        self.solid = None;
+        self.held_mask = 0;
+        self.faces.clear();
+        self.edges.clear();
+        self.held_edges.clear();
+        self.points.clear();
         let raw = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
         let len = raw.norm();
-        let faces = if len > 0.0 && len.is_finite() {
-            vec![raw / len]
-        } else {
-            Vec::new()
-        };
-        let mut edges = Vec::with_capacity(3);
-        let mut held_edges = Vec::new();
-        let mut held_mask = 0u8;
-        let mut points = corners.to_vec();
+        if len > 0.0 && len.is_finite() {
+            self.faces.push(raw / len);
+        }
+        self.points.extend_from_slice(&corners);
         for k in 0..3 {
             let e = corners[(k + 1) % 3] - corners[k];
             let l = e.norm();
             if l > 0.0 && active.edge(k) {
-                edges.push(e / l);
+                self.edges.push(e / l);
             } else if l > 0.0 {
-                held_edges.push(e / l);
-                held_mask |= 1 << k;
+                self.held_edges.push(e / l);
+                self.held_mask |= 1 << k;
             }
-            if let (true, Some(face)) = (l > 0.0 && concave.edge(k), faces.first()) {
+            if let (true, Some(face)) = (l > 0.0 && concave.edge(k), self.faces.first()) {
                 let out = (e / l).cross(face) * CONCAVE_EDGE_REACH;
-                points.push(corners[k] + out);
-                points.push(corners[(k + 1) % 3] + out);
+                self.points.push(corners[k] + out);
+                self.points.push(corners[(k + 1) % 3] + out);
             }
-        }
-        Core {
-            kind: CoreKind::Triangle,
-            points,
-            skin: 0.0,
-            faces,
-            edges,
-            held_edges,
-            held_mask,
-            solid: None,
         }
     }
 
@@ -318,6 +333,16 @@ impl MeshSide {
             self.edges[i],
             self.concave[i],
         )
+    }
+
+    /// [`MeshSide::triangle_core`] into `out`, reusing its storage.
+    pub(crate) fn triangle_core_into(&self, i: usize, out: &mut Core) {
+        let t = &self.triangles[i];
+        out.set_mesh_triangle(
+            t.map(|v| self.offset + self.rotation * promote(v)),
+            self.edges[i],
+            self.concave[i],
+        );
     }
 
     /// The eight corners of the shape-frame bounds, in the body frame: a

@@ -29,6 +29,7 @@
 //! slack of [`super::domain`].
 
 use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery};
+use parapet_geometry::ActiveEdges;
 use parapet_math::Vec3d;
 
 use super::bounds::swept_points;
@@ -36,7 +37,7 @@ use super::core::{Core, MeshSide};
 use super::domain::{position_slack, Refusal};
 use super::hit::Hit;
 use super::motion::Motion;
-use super::toi::{core_pair, ToiRequest};
+use super::toi::{core_pair, PairScratch, ToiRequest};
 
 /// The motion of body-frame points of a body moving along `other`, seen in
 /// the shape frame of `mesh` moving along `mesh_motion`, when the mesh
@@ -129,10 +130,21 @@ pub(crate) fn core_mesh(
         &mut list,
     )?;
     let mut best: Option<Hit> = None;
+    let mut scratch = PairScratch::default();
+    let mut tri = Core::mesh_triangle([Vec3d::zeros(); 3], ActiveEdges::NONE, ActiveEdges::NONE);
     for &i in &list {
-        let tri = mesh.triangle_core(i as usize);
+        mesh.triangle_core_into(i as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
-        if let Some(mut hit) = core_pair(core, motion, &tri, mesh_motion, request, end, work)? {
+        if let Some(mut hit) = core_pair(
+            core,
+            motion,
+            &tri,
+            mesh_motion,
+            request,
+            end,
+            work,
+            &mut scratch,
+        )? {
             if best.is_none_or(|b| hit.time < b.time) {
                 hit.feature_b.triangle = Some(i);
                 best = Some(hit);
@@ -166,8 +178,9 @@ pub(crate) fn mesh_mesh(
         &mut list,
     )?;
     let mut best: Option<Hit> = None;
+    let mut tri = Core::mesh_triangle([Vec3d::zeros(); 3], ActiveEdges::NONE, ActiveEdges::NONE);
     for &j in &list {
-        let tri = b.triangle_core(j as usize);
+        b.triangle_core_into(j as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
         let cut = ToiRequest { end, ..*request };
         if let Some(hit) = core_mesh(&tri, motion_b, a, motion_a, &cut, work)? {

@@ -85,9 +85,16 @@ pub fn time_of_impact(
     let mb = checked_motion(motion_b)?;
     let mut work = 0u32;
     let hit = match (a, b) {
-        (MovingShape::Convex(ca), MovingShape::Convex(cb)) => {
-            core_pair(ca, &ma, cb, &mb, request, request.end, &mut work)?
-        }
+        (MovingShape::Convex(ca), MovingShape::Convex(cb)) => core_pair(
+            ca,
+            &ma,
+            cb,
+            &mb,
+            request,
+            request.end,
+            &mut work,
+            &mut toi::PairScratch::default(),
+        )?,
         (MovingShape::Convex(ca), MovingShape::Mesh(mesh)) => {
             mesh::core_mesh(ca, &ma, mesh, &mb, request, &mut work)?
         }

@@ -179,18 +179,40 @@ pub(crate) fn checked_motion(m: &Motion) -> Result<Motion, Refusal> {
     })
 }
 
-/// One side of a pair: its core, motion and the derived magnitudes.
-struct Side<'a> {
-    core: &'a Core,
-    motion: &'a Motion,
-    /// The farthest point's distance from the mass centre (m).
-    reach: f64,
+/// The working storage of [`core_pair`]: each side's posed core and point
+/// bounds, and the candidate axes. A query over many triangles keeps one,
+/// so that it allocates once, not per triangle; its content never changes
+/// a result.
+#[derive(Debug, Default)]
+pub(crate) struct PairScratch {
+    a: SideStorage,
+    b: SideStorage,
+    axes: Vec<Vec3d>,
+}
+
+/// One side's storage in a [`PairScratch`].
+#[derive(Debug, Default)]
+struct SideStorage {
     posed: PosedCore,
     bounds: Vec<PointBound>,
 }
 
-impl<'a> Side<'a> {
-    fn new(core: &'a Core, motion: &'a Motion) -> Result<Self, Refusal> {
+/// One side of a pair: its core, motion and the derived magnitudes.
+struct Side<'a, 's> {
+    core: &'a Core,
+    motion: &'a Motion,
+    /// The farthest point's distance from the mass centre (m).
+    reach: f64,
+    posed: &'s mut PosedCore,
+    bounds: &'s mut Vec<PointBound>,
+}
+
+impl<'a, 's> Side<'a, 's> {
+    fn new(
+        core: &'a Core,
+        motion: &'a Motion,
+        storage: &'s mut SideStorage,
+    ) -> Result<Self, Refusal> {
         let reach = core.reach_from(&motion.local_center);
         domain::within("core reach", reach, domain::MAX_SIZE)?;
         domain::within("skin radius", core.skin(), domain::MAX_SIZE)?;
@@ -198,8 +220,8 @@ impl<'a> Side<'a> {
             core,
             motion,
             reach,
-            posed: PosedCore::default(),
-            bounds: Vec::new(),
+            posed: &mut storage.posed,
+            bounds: &mut storage.bounds,
         })
     }
 
@@ -253,6 +275,7 @@ fn wholly_behind(tri: &[Vec3d], points: &[Vec3d]) -> bool {
 /// The time of impact of two cores (see the module docs), counting its
 /// iterations in `work` against the request's budget; the window ends at
 /// `end` (at most the request's). Motions are checked by the caller.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn core_pair(
     a: &Core,
     motion_a: &Motion,
@@ -261,9 +284,15 @@ pub(crate) fn core_pair(
     request: &ToiRequest,
     end: f64,
     work: &mut u32,
+    scratch: &mut PairScratch,
 ) -> Result<Option<Hit>, Refusal> {
-    let mut sa = Side::new(a, motion_a)?;
-    let mut sb = Side::new(b, motion_b)?;
+    let PairScratch {
+        a: storage_a,
+        b: storage_b,
+        axes,
+    } = scratch;
+    let mut sa = Side::new(a, motion_a, storage_a)?;
+    let mut sb = Side::new(b, motion_b, storage_b)?;
     let start = request.start;
     let origin = motion_a.center_at(start);
     for m in [motion_a, motion_b] {
@@ -281,7 +310,6 @@ pub(crate) fn core_pair(
             return Ok(None);
         }
     }
-    let mut axes = Vec::new();
     if let Some(exact) = translation(
         (a, motion_a),
         (b, motion_b),
@@ -296,7 +324,7 @@ pub(crate) fn core_pair(
             if hit.feature_a.count == 0 || hit.time == start {
                 let ka = sa.pose(hit.time, &origin);
                 let kb = sb.pose(hit.time, &origin);
-                let br = bracket(&sa.posed, &sb.posed, &mut axes);
+                let br = bracket(sa.posed, sb.posed, axes);
                 if hit.feature_a.count == 0 {
                     hit.feature_a = feature(br.support_a);
                     hit.feature_b = feature(br.support_b);
@@ -317,7 +345,7 @@ pub(crate) fn core_pair(
         spend(work, request.budget)?;
         let ka = sa.pose(t, &origin);
         let kb = sb.pose(t, &origin);
-        let br = bracket(&sa.posed, &sb.posed, &mut axes);
+        let br = bracket(sa.posed, sb.posed, axes);
         let scale = sa
             .posed
             .points
@@ -351,7 +379,7 @@ pub(crate) fn core_pair(
             } else {
                 0.0
             };
-            let (s, axis, _, _) = largest_separation(&sa.posed, &sb.posed, &mut axes);
+            let (s, axis, _, _) = largest_separation(sa.posed, sb.posed, axes);
             let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level);
             if !(touching > 0.0 || deep > 0.0) {
                 // Touching, and deep at once: the hit's gap is the depth it
@@ -382,8 +410,8 @@ pub(crate) fn core_pair(
 /// point bounds of [`super::advance`] when one does.
 #[allow(clippy::too_many_arguments)]
 fn certified_time(
-    sa: &mut Side<'_>,
-    sb: &mut Side<'_>,
+    sa: &mut Side<'_, '_>,
+    sb: &mut Side<'_, '_>,
     ka: &Kinematics,
     kb: &Kinematics,
     separation: f64,
@@ -394,9 +422,9 @@ fn certified_time(
     if !a_turns && !b_turns {
         return translating_time(separation, level, axis, ka, kb);
     }
-    point_bounds(&sa.posed.points, ka, axis, true, &mut sa.bounds);
-    point_bounds(&sb.posed.points, kb, axis, false, &mut sb.bounds);
-    admissible_time(&sa.bounds, &sb.bounds, level, a_turns, b_turns)
+    point_bounds(&sa.posed.points, ka, axis, true, sa.bounds);
+    point_bounds(&sb.posed.points, kb, axis, false, sb.bounds);
+    admissible_time(sa.bounds, sb.bounds, level, a_turns, b_turns)
 }
 
 /// Counts one iteration against the budget.
