@@ -100,12 +100,25 @@ pub(crate) fn prism_contact(
 
 /// The height over the triangle's plane of the lowest point of solid `a`
 /// on the line through `corner` along `front` (Cyrus-Beck against A's face
-/// planes), `None` when the line misses A.
+/// planes: [`clip_line`]), `None` when the line misses A.
 fn lowest_on_line(a: &PlacedSolid<'_>, corner: Vec3d, front: Vec3d) -> Option<f64> {
-    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-    for f in 0..a.planes.len() {
-        let start = a.face_distance(f, corner);
-        let rate = a.planes[f].normal.dot(&front);
+    clip_line(a, corner, front, (f64::NEG_INFINITY, f64::INFINITY))
+        .map(|(lo, _)| lo)
+        .filter(|lo| lo.is_finite())
+}
+
+/// The parameter range within `range` of the line `p + t dir` inside
+/// solid `b` (Cyrus-Beck clipping against every face plane), `None` when
+/// it misses the solid there.
+pub(super) fn clip_line(
+    b: &PlacedSolid<'_>,
+    p: Vec3d,
+    dir: Vec3d,
+    (mut lo, mut hi): (f64, f64),
+) -> Option<(f64, f64)> {
+    for f in 0..b.planes.len() {
+        let start = b.face_distance(f, p);
+        let rate = b.planes[f].normal.dot(&dir);
         if rate == 0.0 {
             if start > 0.0 {
                 return None;
@@ -118,8 +131,11 @@ fn lowest_on_line(a: &PlacedSolid<'_>, corner: Vec3d, front: Vec3d) -> Option<f6
         } else {
             hi = hi.min(t);
         }
+        if lo > hi {
+            return None;
+        }
     }
-    (lo <= hi && lo.is_finite()).then_some(lo)
+    Some((lo, hi))
 }
 
 /// Relative slack (dimensionless, times the larger of the two shapes'
@@ -144,20 +160,8 @@ mod tests {
     use super::*;
     use crate::contact::placed_solid::{Placement, TrianglePlacement};
     use crate::contact::scratch::ContactScratch;
-    use crate::solid::ConvexSolid;
-    use parapet_math::{Mat3d, Vec3};
-
-    /// A square pyramid (apex up) whose base is 2 m wide, 1 m high.
-    fn pyramid() -> ConvexSolid {
-        let v = [
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::new(-1.0, 1.0, 0.0),
-            Vec3::new(0.0, 0.0, 1.0),
-        ];
-        ConvexSolid::from_hull(&parapet_geometry::ConvexHull::new(&v).unwrap())
-    }
+    use crate::contact::solid_triangle::tests::pyramid;
+    use parapet_math::Mat3d;
 
     #[test]
     fn a_hull_deep_through_a_small_triangle_is_pushed_out_along_its_normal() {

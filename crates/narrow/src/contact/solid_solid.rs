@@ -32,7 +32,7 @@ use parapet_math::Vec3d;
 
 use super::closest::segment_segment;
 use super::placed_solid::{closest_points, PlacedSolid};
-use super::prism::prism_contact;
+use super::prism::{clip_line, prism_contact};
 use super::scratch::{EdgeArc, Work};
 use super::sphere_sphere::cores_contact;
 use super::{
@@ -588,30 +588,9 @@ fn core_edge_witness(
 }
 
 /// The parameter range of `seg` inside the solid, if any
-/// (Cyrus-Beck clipping against every face plane).
+/// (Cyrus-Beck clipping against every face plane: [`clip_line`]).
 fn segment_enters(seg: [Vec3d; 2], b: &PlacedSolid<'_>) -> Option<(f64, f64)> {
-    let dir = seg[1] - seg[0];
-    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    for f in 0..b.planes.len() {
-        let start = b.face_distance(f, seg[0]);
-        let rate = b.planes[f].normal.dot(&dir);
-        if rate == 0.0 {
-            if start > 0.0 {
-                return None;
-            }
-            continue;
-        }
-        let t = -start / rate;
-        if rate < 0.0 {
-            lo = lo.max(t);
-        } else {
-            hi = hi.min(t);
-        }
-        if lo > hi {
-            return None;
-        }
-    }
-    Some((lo, hi))
+    clip_line(b, seg[0], seg[1] - seg[0], (0.0, 1.0))
 }
 
 /// Exact closest pair of a segment outside a solid: (distance,

@@ -35,15 +35,16 @@ pub(crate) fn solid_triangle(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::contact::placed_solid::Placement;
     use crate::contact::scratch::ContactScratch;
     use crate::solid::ConvexSolid;
     use parapet_math::{Mat3d, Vec3};
 
-    /// A square pyramid (apex up) whose base is 2 m wide, 1 m high.
-    fn pyramid() -> ConvexSolid {
+    /// A square pyramid (apex up) whose base is 2 m wide, 1 m high (also
+    /// `prism.rs`'s tests).
+    pub(in crate::contact) fn pyramid() -> ConvexSolid {
         let v = [
             Vec3::new(-1.0, -1.0, 0.0),
             Vec3::new(1.0, -1.0, 0.0),

@@ -126,7 +126,14 @@ impl Core {
     /// the neighbour's plane that moves behind this one's is measured
     /// against this plane, instead of slipping past the edge under both.
     pub fn mesh_triangle(corners: [Vec3d; 3], active: ActiveEdges, concave: ActiveEdges) -> Self {
-        let mut core = Core {
+        let mut core = Core::triangle_storage();
+        core.set_mesh_triangle(corners, active, concave);
+        core
+    }
+
+    /// An empty triangle core: storage for [`Core::set_mesh_triangle`].
+    pub(crate) fn triangle_storage() -> Self {
+        Core {
             kind: CoreKind::Triangle,
             points: Vec::new(),
             skin: 0.0,
@@ -135,9 +142,7 @@ impl Core {
             held_edges: Vec::new(),
             held_mask: 0,
             solid: None,
-        };
-        core.set_mesh_triangle(corners, active, concave);
-        core
+        }
     }
 
     /// Makes this core the mesh triangle of [`Core::mesh_triangle`],

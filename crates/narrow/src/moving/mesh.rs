@@ -29,7 +29,6 @@
 //! slack of [`super::domain`].
 
 use parapet_geometry::bvh::{Ball, Bounds, BoundsQuery};
-use parapet_geometry::ActiveEdges;
 use parapet_math::Vec3d;
 
 use super::bounds::swept_points;
@@ -131,7 +130,7 @@ pub(crate) fn core_mesh(
     )?;
     let mut best: Option<Hit> = None;
     let mut scratch = PairScratch::default();
-    let mut tri = Core::mesh_triangle([Vec3d::zeros(); 3], ActiveEdges::NONE, ActiveEdges::NONE);
+    let mut tri = Core::triangle_storage();
     for &i in &list {
         mesh.triangle_core_into(i as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
@@ -178,7 +177,7 @@ pub(crate) fn mesh_mesh(
         &mut list,
     )?;
     let mut best: Option<Hit> = None;
-    let mut tri = Core::mesh_triangle([Vec3d::zeros(); 3], ActiveEdges::NONE, ActiveEdges::NONE);
+    let mut tri = Core::triangle_storage();
     for &j in &list {
         b.triangle_core_into(j as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
