@@ -53,7 +53,10 @@
 use parapet_math::rounding::add_down;
 use parapet_math::{Quatd, Vec3d};
 
-use super::advance::{admissible_time, point_bounds, translating_time, Kinematics, PointBound};
+use super::advance::{
+    admissible_time, attached_time, point_bounds, translating_time, Attached, Kinematics,
+    PointBound,
+};
 use super::core::{Core, CoreKind};
 use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
 use super::exact::translation;
@@ -375,12 +378,21 @@ pub(crate) fn core_pair(
             // the target. Either interval is certified: the longer counts.
             let touching = if br.upper > request.tolerance {
                 let apart = slack + 0.5 * request.tolerance;
-                certified_time(&mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, apart)
+                certified_time(
+                    &mut sa,
+                    &mut sb,
+                    &ka,
+                    &kb,
+                    br.lower,
+                    &br.axis,
+                    apart,
+                    end - t,
+                )
             } else {
                 0.0
             };
             let (s, axis, _, _) = largest_separation(sa.posed, sb.posed, axes);
-            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level);
+            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level, end - t);
             if !(touching > 0.0 || deep > 0.0) {
                 // Touching, and deep at once: the hit's gap is the depth it
                 // jumps to (a lower bound), at most the target.
@@ -389,7 +401,14 @@ pub(crate) fn core_pair(
             Some(touching.max(deep))
         } else {
             Some(certified_time(
-                &mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, level,
+                &mut sa,
+                &mut sb,
+                &ka,
+                &kb,
+                br.lower,
+                &br.axis,
+                level,
+                end - t,
             ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
@@ -405,9 +424,11 @@ pub(crate) fn core_pair(
 }
 
 /// The longest time (s) from the sides' poses during which their
-/// separation along the fixed unit `axis`, `separation` (m) now, certainly
+/// separation along the unit `axis`, `separation` (m) now, certainly
 /// stays above `level` (m): exact rates when neither side turns, the
-/// point bounds of [`super::advance`] when one does.
+/// point bounds of [`super::advance`] along the fixed axis when one does,
+/// or along the axis turning with a turning side, if longer (within
+/// `horizon`, s, the rest of the window).
 #[allow(clippy::too_many_arguments)]
 fn certified_time(
     sa: &mut Side<'_, '_>,
@@ -417,6 +438,7 @@ fn certified_time(
     separation: f64,
     axis: &Vec3d,
     level: f64,
+    horizon: f64,
 ) -> f64 {
     let (a_turns, b_turns) = (sa.motion.turns(), sb.motion.turns());
     if !a_turns && !b_turns {
@@ -424,7 +446,27 @@ fn certified_time(
     }
     point_bounds(&sa.posed.points, ka, axis, true, sa.bounds);
     point_bounds(&sb.posed.points, kb, axis, false, sb.bounds);
-    admissible_time(sa.bounds, sb.bounds, level, a_turns, b_turns)
+    let fixed = admissible_time(sa.bounds, sb.bounds, level, a_turns, b_turns);
+    if !(fixed < horizon) || one_sided(sa, sb) {
+        return fixed;
+    }
+    // The same axis turning with a turning side (`attached_time`): every
+    // bound holds, so the longest certified time counts. Not against a
+    // one-sided triangle, whose measure is not the largest separation
+    // over every direction.
+    let (pa, pb) = (&sa.posed.points, &sb.posed.points);
+    let mut t = fixed;
+    for (turns, side) in [(a_turns, Attached::ToA), (b_turns, Attached::ToB)] {
+        if turns {
+            t = t.max(attached_time(pa, ka, pb, kb, axis, level, horizon, side));
+        }
+    }
+    t
+}
+
+/// Whether either side is a one-sided triangle.
+fn one_sided(sa: &Side<'_, '_>, sb: &Side<'_, '_>) -> bool {
+    sa.core.kind() == CoreKind::Triangle || sb.core.kind() == CoreKind::Triangle
 }
 
 /// Counts one iteration against the budget.
