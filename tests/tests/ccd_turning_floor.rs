@@ -127,21 +127,32 @@ fn a_capsule_dropped_flat_lands_flat_without_turning() {
             .with_position(Vec3::new(0.0, 0.0, 0.5))
             .with_linear_velocity(Vec3::new(0.0, 0.0, -20.0));
         let id = w.add_body(capsule).unwrap();
-        let mut struck = false;
+        let mut landed = false;
         for _ in 0..10 {
             w.step(1.0 / 60.0).unwrap();
-            struck |= !w.events().is_empty();
             let b = w.body(id).unwrap();
             assert!(deepest_front_overlap(b, &tris) <= allowance(b));
-            // The impulse's lever arm is vertical: a spin could only come
-            // from roundoff (1e-7 relative of 20 m/s over 0.4 m).
-            assert!(
-                b.angular_velocity().norm() < 1e-4,
-                "e {restitution}: spin {:?}",
-                b.angular_velocity()
-            );
+            let spin = b.angular_velocity().norm();
+            if !landed && !w.events().is_empty() {
+                // The landing step: the swept impact's lever arm is
+                // vertical, so a spin could only come from roundoff (1e-7
+                // relative of 20 m/s over 0.4 m).
+                landed = true;
+                assert!(spin < 1e-4, "e {restitution}: landing spin {spin}");
+            } else {
+                // Resting after it, on the discrete solver's soft contacts:
+                // its substeps take the points in turn (Gauss-Seidel), and
+                // the capsule lies across the plate's diagonal seam, where
+                // a point comes and goes as it settles by micrometres, so
+                // it may roll by a hair (4.3e-4 rad/s in the first resting
+                // step, 4.4e-3 rad/s when a point left, measured). 1e-2
+                // rad/s rolls it at 1 mm/s, a fiftieth of the default sleep
+                // speed; a landing that tipped it would spin it at metres
+                // per second over 0.4 m.
+                assert!(spin < 1e-2, "e {restitution}: spin {spin}");
+            }
         }
-        assert!(struck, "e {restitution}: the capsule should land");
+        assert!(landed, "e {restitution}: the capsule should land");
         let v = w.body(id).unwrap().linear_velocity();
         assert!(v.z.abs() < 11.0, "e {restitution}: {v:?}");
     }

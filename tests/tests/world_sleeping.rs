@@ -156,8 +156,10 @@ fn a_crowd_of_capsules_falls_asleep_and_wakes_when_struck(#[case] mode: Collisio
     );
     let target = ids[4];
     let p = w.body(target).unwrap().position();
-    w.add_body(ball(p - Vec3::new(1.0, 0.0, 0.0), Vec3::new(8.0, 0.0, 0.0)))
-        .unwrap();
+    // The ball (radius 0.25 m) rolls on the floor the capsules (radius
+    // 0.2 m) lie on: its centre 5 cm above theirs.
+    let from = p + Vec3::new(-1.0, 0.0, 0.05);
+    w.add_body(ball(from, Vec3::new(8.0, 0.0, 0.0))).unwrap();
     for _ in 0..30 {
         w.step(DT).unwrap();
     }

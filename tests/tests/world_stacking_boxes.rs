@@ -1,6 +1,7 @@
 //! Stacks that stand: a column of 20 one-metre cubes of 1,000 kg and a
 //! pyramid of 55, placed a centimetre apart on a tessellated floor, stand
-//! for 10 s of 60 Hz steps in DISCRETE: no two cubes overlap by more than
+//! for 10 s of 60 Hz steps in DISCRETE and in SPHERE_MESH_CCD (both modes
+//! solve contacts in the same substeps): no two cubes overlap by more than
 //! 2 cm, and at the end every cube is within 3 cm sideways of its place and
 //! turned less than 1 degree (`parapet_scenes::box_stacks`, whose judge
 //! shares no code with the contacts: the least overlap of two boxes over
@@ -10,7 +11,8 @@
 
 use parapet_scenes::box_stacks::{stack_world, StackLayout, StackReport, DT};
 use parapet_solver::contact::CONTACT_HERTZ;
-use parapet_world::DISCRETE;
+use parapet_world::{CollisionDetection, DISCRETE, SPHERE_MESH_CCD};
+use rstest::rstest;
 
 /// How far (m) the top of a column of `n` one-metre cubes (or a pyramid
 /// of `n` rows, whose cubes carry less) may settle: the
@@ -25,22 +27,22 @@ fn settle(n: usize) -> f64 {
     1.5 * interfaces * per_cube
 }
 
-fn stands_for_ten_seconds(layout: &StackLayout) {
-    let (mut w, ids) = stack_world(layout, DISCRETE).unwrap();
+fn stands_for_ten_seconds(layout: &StackLayout, mode: CollisionDetection) {
+    let (mut w, ids) = stack_world(layout, mode).unwrap();
     let mut worst_overlap = 0.0f64;
     for step in 0..600 {
         w.step(DT)
-            .unwrap_or_else(|e| panic!("{} step {step}: {e}", layout.name));
+            .unwrap_or_else(|e| panic!("{} {mode:?} step {step}: {e}", layout.name));
         let r = StackReport::of_world(layout, &w, &ids);
         worst_overlap = worst_overlap.max(r.overlap);
         assert!(
             r.overlap <= parapet_scenes::box_stacks::MAX_OVERLAP,
-            "{} step {step}: {r:?}",
+            "{} {mode:?} step {step}: {r:?}",
             layout.name
         );
     }
     let r = StackReport::of_world(layout, &w, &ids);
-    assert!(r.stands(), "{}: {r:?}", layout.name);
+    assert!(r.stands(), "{} {mode:?}: {r:?}", layout.name);
     // Levels: a pyramid's cubes carry less than a column of its height.
     let mut heights: Vec<i64> = layout
         .places
@@ -51,19 +53,26 @@ fn stands_for_ten_seconds(layout: &StackLayout) {
     let levels = heights.len();
     assert!(
         r.sink <= settle(levels),
-        "{}: {r:?}, limit {}",
+        "{} {mode:?}: {r:?}, limit {}",
         layout.name,
         settle(levels)
     );
-    eprintln!("{}: {r:?}, worst overlap {worst_overlap}", layout.name);
+    eprintln!(
+        "{} {mode:?}: {r:?}, worst overlap {worst_overlap}",
+        layout.name
+    );
 }
 
-#[test]
-fn a_column_of_twenty_cubes_stands_for_ten_seconds() {
-    stands_for_ten_seconds(&StackLayout::column(20));
+#[rstest]
+#[case::discrete(DISCRETE)]
+#[case::continuous(SPHERE_MESH_CCD)]
+fn a_column_of_twenty_cubes_stands_for_ten_seconds(#[case] mode: CollisionDetection) {
+    stands_for_ten_seconds(&StackLayout::column(20), mode);
 }
 
-#[test]
-fn a_pyramid_of_fifty_five_cubes_stands_for_ten_seconds() {
-    stands_for_ten_seconds(&StackLayout::pyramid(10));
+#[rstest]
+#[case::discrete(DISCRETE)]
+#[case::continuous(SPHERE_MESH_CCD)]
+fn a_pyramid_of_fifty_five_cubes_stands_for_ten_seconds(#[case] mode: CollisionDetection) {
+    stands_for_ten_seconds(&StackLayout::pyramid(10), mode);
 }

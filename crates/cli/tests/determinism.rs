@@ -56,11 +56,16 @@ fn final_hash(scene: &str, threads: usize) -> u64 {
 /// changed again when sleeping came (on by default): bodies that come to
 /// rest on the terrain fall asleep with zero velocities (with
 /// `world.sleeping = false` it hashes to its former 0x3d9b_d169_bbf5_ee3b).
+/// All three changed again when the continuous mode took the discrete
+/// mode's substepped soft solve (one contact solver for both modes; its
+/// substeps turn each body's inverse tensor with it), its arbiter took the
+/// longer of a fixed axis and an axis turning with a turning body, and the
+/// terrain of `crowd` slides over its seams (active edges).
 /// Each is the same on 1, 2 and 4 threads.
 const PINNED: [(&str, u64); 3] = [
-    ("fast_box_wall", 0x290a_401b_ddf1_3c9f),
-    ("crowd", 0x7579_bf28_fb6d_c150),
-    ("struck_stack", 0x090c_30c1_7fa2_862e),
+    ("fast_box_wall", 0xd41a_55bc_eadb_2926),
+    ("crowd", 0xdf13_8966_b5f9_9517),
+    ("struck_stack", 0x68c9_67b8_7870_b858),
 ];
 
 #[test]

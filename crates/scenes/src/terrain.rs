@@ -96,7 +96,12 @@ impl HeightField {
         (vertices, triangles)
     }
 
-    /// The field as a one-sided triangle mesh shape.
+    /// The field as a one-sided triangle mesh shape whose seams slide
+    /// ([`Shape::mesh_with_active_edges`]): the edges between its cells
+    /// are seams of a tessellated surface, so a box sliding over them (a
+    /// car on a road) is not stopped and thrown up by a contact at a seam
+    /// that only its triangle test sees as the rim of a cliff; the field's
+    /// rim and creases sharper than `ACTIVE_EDGE_ANGLE` stay features.
     ///
     /// # Errors
     ///
@@ -104,7 +109,7 @@ impl HeightField {
     /// with finite heights).
     pub fn mesh(&self) -> Result<Shape, ShapeError> {
         let (v, t) = self.triangles();
-        Shape::mesh(v, t)
+        Shape::mesh_with_active_edges(v, t)
     }
 
     /// The number of triangles, `2 nx ny`.

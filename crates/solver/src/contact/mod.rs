@@ -14,35 +14,29 @@
 //! 1. Contact rows are prepared once per point: lever arms from the world
 //!    mass centres, effective normal and tangent masses, the closing velocity
 //!    before the solve, and the depth at the step's start.
-//! 2. In [`SolveScheme::Substeps`] (the discrete mode's),
-//!    [`SUBSTEPS`] substeps of `h = dt / SUBSTEPS`, each: a share of the
-//!    step's gravity ([`SolverBody::external_velocity`]); the warm start
-//!    (every point's impulse of the last substep, or of the last step,
-//!    applied again); one biased pass over the points, each a normal
-//!    impulse then a Coulomb friction impulse (the tangent impulse vector
-//!    clamped to the cone `|λt| <= μ λn`); the bodies moved by their
-//!    velocities; one relaxing pass without the bias. A point's separation
-//!    follows the bodies' motion within the step. The normal impulse is
-//!    clamped to `λn >= 0`; a point short of the resting depth
-//!    [`RESTING_DEPTH`] may close by its separation in the substep (a
-//!    speculative contact), one beyond it is pushed back by a soft
-//!    constraint ([`CONTACT_HERTZ`], [`CONTACT_DAMPING_RATIO`], at most
-//!    [`MAX_PUSH_SPEED`]), whose velocity the relaxing pass removes.
-//!    In [`SolveScheme::Iterations`] (the continuous mode's, until its
-//!    event loop takes the substeps' motion): [`VELOCITY_ITERATIONS`]
-//!    passes over the whole step, friction then a normal impulse that lets
-//!    a point close until it reaches the resting depth (`vn >= -(rest -
-//!    depth) / dt`) and no further.
+//! 2. In both collision modes, [`SUBSTEPS`] substeps of `h = dt / SUBSTEPS`,
+//!    each: a share of the step's gravity ([`SolverBody::external_velocity`]);
+//!    the warm start (every point's impulse of the last substep, or of the
+//!    last step, applied again); one biased pass over the points, each a
+//!    normal impulse then a Coulomb friction impulse (the tangent impulse
+//!    vector clamped to the cone `|λt| <= μ λn`); the bodies moved by their
+//!    velocities, their world inverse tensors turned with them; one
+//!    relaxing pass without the bias. A point's separation follows the
+//!    bodies' motion within the step. The normal impulse is clamped to
+//!    `λn >= 0`; a point short of the resting depth [`RESTING_DEPTH`] may
+//!    close by its separation in the substep (a speculative contact), one
+//!    beyond it is pushed back by a soft constraint ([`CONTACT_HERTZ`],
+//!    [`CONTACT_DAMPING_RATIO`], at most [`MAX_PUSH_SPEED`]), whose velocity
+//!    the relaxing pass removes.
 //! 3. Restitution: a point that took a normal impulse and was closing faster
 //!    than the mixed bounce threshold gets the normal velocity `-e vn0`.
-//! 4. The split (pose-only) velocities: in substeps they carry the
-//!    displacement that the stored velocities do not (the pose update moves
-//!    each body by its velocity plus its split velocity over the step,
-//!    which is where the substeps took it); in whole-step iterations,
-//!    [`SPLIT_ITERATIONS`] passes push overlaps beyond the resting depth
-//!    out by [`BAUMGARTE_FACTOR`] of them. The pose update then forgets the
-//!    split velocity (the push-out adds no momentum or energy to the
-//!    motion).
+//! 4. The split (pose-only) velocities carry the displacement that the
+//!    stored velocities do not (the pose update moves each body by its
+//!    velocity plus its split velocity over the step, which is where the
+//!    substeps took it); the pose update then forgets them (the push-out
+//!    adds no momentum or energy to the motion). The continuous mode's
+//!    event loop sweeps that same path and, where an impact must stop a
+//!    body, spends its split there.
 //!
 //! Kinematic and static bodies have zero inverse mass and tensor: they take
 //! no impulse and act as infinite masses (a kinematic body's velocity still
@@ -60,9 +54,9 @@ pub mod tolerances;
 
 pub(crate) use row::ContactRow;
 pub use row::{ContactImpulse, ContactPointInput};
-pub use sequential_impulse::{solve_contacts, SolveScheme};
+pub use sequential_impulse::solve_contacts;
 pub use solver_body::SolverBody;
 pub use tolerances::{
-    BAUMGARTE_FACTOR, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_MARGIN, MAX_PUSH_SPEED,
-    PENETRATION_SLOP, RESTING_DEPTH, SPLIT_ITERATIONS, SUBSTEPS, VELOCITY_ITERATIONS,
+    CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_MARGIN, MAX_PUSH_SPEED, PENETRATION_SLOP,
+    RESTING_DEPTH, SUBSTEPS,
 };

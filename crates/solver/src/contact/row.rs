@@ -86,9 +86,6 @@ pub(crate) struct ContactRow {
     pub total_normal_impulse: f64,
     /// The tangent impulses applied over the whole step so far (N s).
     pub total_tangent_impulse: [f64; 2],
-    /// Accumulated split (pose-only) normal impulse (N s), of the
-    /// whole-step iterations.
-    pub split_impulse: f64,
 }
 
 /// The effective mass `1 / (mA⁻¹ + mB⁻¹ + (IA⁻¹ (rA × d)) · (rA × d) + ...)`
@@ -139,7 +136,6 @@ impl ContactRow {
             tangent_impulse: tangents.map(|t| promote(input.warm_tangent_impulse).dot(&t)),
             total_normal_impulse: 0.0,
             total_tangent_impulse: [0.0; 2],
-            split_impulse: 0.0,
         }
     }
 }

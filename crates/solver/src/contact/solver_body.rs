@@ -109,31 +109,6 @@ impl SolverBody {
         self.linear_velocity + self.angular_velocity.cross(arm)
     }
 
-    /// Applies the impulse `impulse` (N s) at lever arm `arm`. Nothing for
-    /// a kinematic or static body (zero inverse mass and tensor: the
-    /// result would be the same bits for any finite impulse).
-    #[inline]
-    pub(crate) fn apply_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
-        if self.inverse_mass == 0.0 {
-            return;
-        }
-        self.linear_velocity += impulse * self.inverse_mass;
-        self.angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
-    }
-
-    /// Split velocity (m/s) of the body point at lever arm `arm`.
-    #[inline]
-    pub(crate) fn split_velocity_at(&self, arm: &Vec3d) -> Vec3d {
-        self.split_linear_velocity + self.split_angular_velocity.cross(arm)
-    }
-
-    /// Applies the split (pose-only) impulse `impulse` at lever arm `arm`.
-    #[inline]
-    pub(crate) fn apply_split_impulse(&mut self, impulse: &Vec3d, arm: &Vec3d) {
-        self.split_linear_velocity += impulse * self.inverse_mass;
-        self.split_angular_velocity += self.world_inverse_inertia * arm.cross(impulse);
-    }
-
     /// Rounds the velocities and split velocities to `f32` and stores them in
     /// `body` (a dynamic body; others are left as they are, since impulses
     /// do not move them).

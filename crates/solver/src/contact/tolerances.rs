@@ -21,14 +21,6 @@
 /// tunnelling.
 pub const CONTACT_MARGIN: f32 = 0.02;
 
-/// The fraction of the overlap beyond the resting depth that the split
-/// (pose-only) correction of the whole-step iterations removes per step
-/// (dimensionless): 0.2, Box2D's and Bullet's usual Baumgarte factor.
-/// Larger values remove overlap faster but overshoot and jitter with
-/// stacked contacts; smaller ones let overlap linger. Warning: above 1 the
-/// correction overshoots by construction.
-pub const BAUMGARTE_FACTOR: f64 = 0.2;
-
 /// The overlap (m) up to which the continuous mode holds (does not sweep)
 /// a slow contact: 0.005 m, Box2D's `b2_linearSlop` (`held_band` of the
 /// turning sweeps: the smaller of this and a sixteenth of the shape's inner
@@ -62,9 +54,8 @@ pub const RESTING_DEPTH: f64 = 0.0;
 /// column of 20 one-metre cubes sways by centimetres at 60 Hz (the soft
 /// contacts of [`CONTACT_HERTZ`] are then capped at 60 Hz by the substep
 /// rate), with 5 it stands within millimetres and a pyramid of 210 stands
-/// (measured: `world_stacking_boxes.rs`, the `box_stacks` scenes). 15
-/// passes over the points per step, against 20 for [`VELOCITY_ITERATIONS`]
-/// and [`SPLIT_ITERATIONS`].
+/// (measured: `world_stacking_boxes.rs`, the `box_stacks` scenes), in
+/// both collision modes. 15 passes over the points per step.
 pub const SUBSTEPS: usize = 5;
 
 /// The stiffness (Hz) of the soft contact that pushes overlap out: 60 Hz,
@@ -89,16 +80,3 @@ pub const CONTACT_DAMPING_RATIO: f64 = 10.0;
 /// change this leaves is carried by the split velocity, never by the
 /// stored velocity (the relaxing solve removes it).
 pub const MAX_PUSH_SPEED: f64 = 3.0;
-
-/// Velocity iterations per step of the whole-step iterations (count): 12.
-/// Without warm starting, a box on four points needs about ten sweeps for
-/// the normal and friction impulses to settle to within a percent
-/// (measured before the world warm-started its contacts from its contact
-/// cache); more cost linearly and change little for single bodies.
-pub const VELOCITY_ITERATIONS: usize = 12;
-
-/// Split (pose-only) correction iterations per step of the whole-step
-/// iterations (count): 8. The correction only needs to be approximately
-/// right (it is a fraction of the overlap per step), so fewer sweeps than
-/// the velocity solve suffice.
-pub const SPLIT_ITERATIONS: usize = 8;

@@ -28,6 +28,7 @@ use parapet_geometry::bvh::Bounds;
 use parapet_geometry::{Aabbd, Material, Shape};
 use parapet_math::nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use parapet_math::{promote, Quatd, Vec3, Vec3d};
+use parapet_narrow::contact::active_edges::seam_normal;
 use parapet_narrow::contact::{self, Manifold, Pose};
 use parapet_narrow::moving::{Hit, MovingShape};
 use parapet_solver::RigidBody;
@@ -120,6 +121,29 @@ pub(crate) fn event_points(
 ) -> Vec<EventPoint> {
     let mut out = Vec::new();
     let m = margin as f32;
+    // The arbiter's normal, as the mesh's active edges admit it: at a seam
+    // of the tessellation (an inactive edge), the face normal, as for the
+    // contact test's points (a capsule spinning flat over a two-triangle
+    // floor, its end dipping onto the diagonal seam, was struck along the
+    // seam's tilted normal and slid off sideways).
+    let hit_normal = hit.map(|h| match (b.swept.shape.as_ref(), h.feature_b.triangle) {
+        (MovingShape::Mesh(mesh), Some(k)) => match mesh.triangles().get(k as usize) {
+            Some(tri) => {
+                let corners = tri.map(|v| {
+                    if b.swept.world_frame {
+                        promote(v)
+                    } else {
+                        let (p, q) = mesh_frame(b, rb, t);
+                        p + q * promote(v)
+                    }
+                });
+                let edges = mesh_triangle_edges(rb, k as usize);
+                seam_normal(h.normal, h.point_b, &corners, edges)
+            }
+            None => h.normal,
+        },
+        _ => h.normal,
+    });
     if let Some(pose_a) = shape_pose_at(a, ra, t) {
         match b.swept.shape.as_ref() {
             MovingShape::Mesh(mesh) => {
@@ -128,12 +152,7 @@ pub(crate) fn event_points(
                 let (frame_p, frame_q) = if b.swept.world_frame {
                     (Vec3d::zeros(), Quatd::identity())
                 } else {
-                    let (p, q) = b.motion.pose_at(t - b.since);
-                    let (o, oq) = rb.shape_offset();
-                    (
-                        p + q * promote(o),
-                        q * Quatd::new_normalize(parapet_math::promote_quat(oq).into_inner()),
-                    )
+                    mesh_frame(b, rb, t)
                 };
                 let world = solid_bounds(ra.shape(), &pose_a, margin);
                 // The world box as a ball about its centre, in the mesh frame.
@@ -168,14 +187,14 @@ pub(crate) fn event_points(
             }
         }
     }
-    if let Some(h) = hit {
+    if let (Some(h), Some(hn)) = (hit, hit_normal) {
         // The arbiter's normal is computed in `f64` at the exact poses; the
         // contact test's from `f32` poses carries their rounding (a small
         // sphere's normal tilts by about an ulp over its radius). Where the
         // two agree within [`NORMAL_AGREEMENT`], the arbiter's is taken.
         for p in out.iter_mut() {
-            if p.normal.dot(&h.normal) > NORMAL_AGREEMENT {
-                p.normal = h.normal;
+            if p.normal.dot(&hn) > NORMAL_AGREEMENT {
+                p.normal = hn;
             }
         }
         // A lone point (a sphere, a capsule's cap, a corner) is the
@@ -188,7 +207,7 @@ pub(crate) fn event_points(
         // spinning cube had its one contact moved 0.82 m, onto a corner
         // that was leaving, and the cube went on sinking into it).
         if out.len() == 1
-            && out[0].normal == h.normal
+            && out[0].normal == hn
             && (out[0].point - h.point_a).norm() <= MANIFOLD_MARGIN
         {
             out[0].point = h.point_a;
@@ -199,20 +218,30 @@ pub(crate) fn event_points(
     // overlap along another axis or at another point than the arbiter's):
     // the event is the arbiter's, and the strike must stop the pair along
     // its normal where it closes.
-    if let Some(h) = hit {
-        let carried = |p: &EventPoint| {
-            p.normal == h.normal && (p.point - h.point_a).norm() <= MANIFOLD_MARGIN
-        };
+    if let (Some(h), Some(hn)) = (hit, hit_normal) {
+        let carried =
+            |p: &EventPoint| p.normal == hn && (p.point - h.point_a).norm() <= MANIFOLD_MARGIN;
         if !out.iter().any(carried) {
             out.push(EventPoint {
                 point: h.point_a,
-                normal: h.normal,
+                normal: hn,
                 triangle: h.feature_b.triangle,
                 gap: h.gap,
             });
         }
     }
     out
+}
+
+/// The shape frame of mesh body `b` at step time `t` (world): its pose
+/// there, with the body's shape offset.
+fn mesh_frame(b: &StepBody, rb: &RigidBody, t: f64) -> (Vec3d, Quatd) {
+    let (p, q) = b.motion.pose_at(t - b.since);
+    let (o, oq) = rb.shape_offset();
+    (
+        p + q * promote(o),
+        q * Quatd::new_normalize(parapet_math::promote_quat(oq).into_inner()),
+    )
 }
 
 /// The mixed material of two bodies.

@@ -121,7 +121,11 @@ fn gather(
     // gathers like a plastic one. (Twice is an elastic column's exchange,
     // down and back up.)
     let (a, b) = (&island.bodies[pair.a], &island.bodies[pair.b]);
-    let pressed = pair.last_strike == Some(t) && pair.instant_strikes >= 2;
+    // So does a pair found pressed (`Pair::pressed`: struck again at its
+    // floor, or pushed back by its neighbours): a walker wedged between two
+    // cars, taken one side at a time, is struck back and forth at every
+    // instant.
+    let pressed = pair.pressed || (pair.last_strike == Some(t) && pair.instant_strikes >= 2);
     if a.material.mix(&b.material).restitution > 0.0 && !pressed {
         return (members, contacts);
     }

@@ -682,32 +682,39 @@ impl<'c, 'a> Island<'c, 'a> {
             pair.promise_leave = pair.promise_leave.max(2.0 * rate);
         }
         let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
-        if struck.is_empty() {
-            if at_floor && closing > 0.0 {
-                // Closing at its floor along the bodies' paths, with nothing
-                // the impulse routine counts as closing: what closes is a
-                // mover's split (pose-only) correction, the discrete
-                // solver's push out of another overlap (a body placed
-                // inside another, pressed by that push into a wall). No
-                // impulse can stop it, and each hold would go a fraction
-                // of a tolerance deeper, past the promise. The split is
-                // spent instead: from `t` the mover moves at its
-                // velocities, which do not close here.
-                let split: Vec<usize> = [self.pairs[p].a, self.pairs[p].b]
-                    .into_iter()
-                    .filter(|&m| self.bodies[m].has_split())
-                    .collect();
-                if !split.is_empty() {
-                    self.outcome.counts.holds += 1;
-                    for m in split {
-                        let (v, w) = self.bodies[m].velocities;
-                        self.bodies[m].strike(t, v, w);
-                        self.struck[m] = true;
-                        self.resweep(m, t)?;
-                    }
-                    return Ok(());
+        let (a, b) = (self.pairs[p].a, self.pairs[p].b);
+        let own = struck.contains(&a) || struck.contains(&b);
+        if !own && at_floor && closing > 0.0 {
+            // Closing at its floor along the bodies' paths, with nothing
+            // the impulse routine counts as closing between the pair's own
+            // bodies: what closes is a mover's split (pose-only) part, the
+            // discrete solver's motion that its velocities do not carry (a
+            // walker the substeps accelerated up to a bus's speed moves
+            // slower on average than it ends; a body placed inside another,
+            // pushed out into a wall). No impulse can stop it, and each
+            // hold would go a fraction of a tolerance deeper, past the
+            // promise. The split is spent instead: from `t` the mover moves
+            // at its velocities, which do not close here.
+            let split: Vec<usize> = [a, b]
+                .into_iter()
+                .filter(|&m| self.bodies[m].has_split())
+                .collect();
+            if !split.is_empty() {
+                self.outcome.counts.holds += 1;
+                for m in struck {
+                    self.struck[m] = true;
+                    self.resweep(m, t)?;
                 }
+                for m in split {
+                    let (v, w) = self.bodies[m].velocities;
+                    self.bodies[m].strike(t, v, w);
+                    self.struck[m] = true;
+                    self.resweep(m, t)?;
+                }
+                return Ok(());
             }
+        }
+        if struck.is_empty() {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
         }
@@ -720,8 +727,6 @@ impl<'c, 'a> Island<'c, 'a> {
             pair.floor = Some(floor);
             pair.reserve_used = spent;
         }
-        let (a, b) = (self.pairs[p].a, self.pairs[p].b);
-        let own = struck.contains(&a) || struck.contains(&b);
         for m in struck {
             self.struck[m] = true;
             self.resweep(m, t)?;

@@ -54,7 +54,7 @@ use parapet_geometry::Material;
 use parapet_math::{demote, demote_scalar, promote, Vec3, Vec3d};
 use parapet_narrow::contact::{reduce_mesh_points, ContactScratch, MeshPoint, PlacedShape};
 use parapet_solver::contact::{
-    solve_contacts, ContactImpulse, ContactPointInput, SolveScheme, SolverBody, CONTACT_MARGIN,
+    solve_contacts, ContactImpulse, ContactPointInput, SolverBody, CONTACT_MARGIN,
 };
 use parapet_solver::{BodyError, BodyKind};
 
@@ -438,14 +438,7 @@ fn solve(world: &PhysicsWorld, found: &[Found], dt: f32) -> Solved {
             warm_tangent_impulse,
         });
     }
-    // The discrete mode solves in substeps; the continuous mode's sweeps
-    // are built on the whole-step iterations (see `SolveScheme`).
-    let scheme = if world.collision_detection == crate::DISCRETE {
-        SolveScheme::Substeps
-    } else {
-        SolveScheme::Iterations
-    };
-    let impulses = solve_contacts(&mut bodies, &inputs, dt as f64, scheme);
+    let impulses = solve_contacts(&mut bodies, &inputs, dt as f64);
     Solved {
         slots,
         bodies,
