@@ -15,9 +15,9 @@
 //!
 //! A refused step must be a limit's (impacts, advancement iterations,
 //! events) and change nothing; the cases so refused are counted and the
-//! measured count is the bound (with the default limits, bodies in
-//! sustained, grinding contact take many small strikes: the loop's known
-//! limit, docs/continuous-collision.md, "Known limitations").
+//! measured count is the bound: none with the default limits (2 of 200
+//! reached the impact limit while the continuous mode solved its contacts
+//! in whole-step iterations and took pressed pairs one at a time).
 
 mod ccd_scenes_support;
 
@@ -102,5 +102,5 @@ fn turning_pairs_head_on_never_end_inside_or_pass_through_each_other() {
     // 5 (3 impact limits, 2 advancement budgets) since pressed pairs leave
     // at their leaving speed and the default impact limit is 64 (52 with
     // 16 and no leaving speed).
-    assert_all_hold("turning pairs head-on", CASES as usize, &failures, 2);
+    assert_all_hold("turning pairs head-on", CASES as usize, &failures, 0);
 }

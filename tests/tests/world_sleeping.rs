@@ -56,8 +56,7 @@ fn ball(from: Vec3, velocity: Vec3) -> RigidBody {
 
 /// A column of three 1,000 kg cubes settles and falls asleep within 1.5 s
 /// (it lands in the first steps, then rests; 0.5 s is the time to sleep,
-/// the rest margin; a column of five still sways in SPHERE_MESH_CCD, whose
-/// whole-step solve does not yet hold tall stacks). A sleeping column costs nothing: a step reports no contact
+/// the rest margin). A sleeping column costs nothing: a step reports no contact
 /// and moves nothing. A 400 kg sphere at 20 m/s struck against the top cube
 /// wakes the column, the top cube takes the sphere's momentum (+x), and
 /// after 4 s the cubes lie on the floor without overlapping.

@@ -54,10 +54,9 @@ impl StackRun {
 
     /// Whether the run kept the continuous mode's promise: every step taken
     /// and no two cubes ever overlapping by more than the promised depth of
-    /// a one-metre cube (`parapet::ccd::tolerances::promised_depth`). A
-    /// stack may sway in that mode and still keep it: how well a stack
-    /// stands is the contact solve's, and the continuous mode's whole-step
-    /// iterations stand tall columns less well than DISCRETE's substeps.
+    /// a one-metre cube (`parapet::ccd::tolerances::promised_depth`). How
+    /// well a stack stands is the contact solve's (the same substeps in
+    /// both modes); the promise is the continuous step's.
     pub fn kept_the_promise(&self) -> bool {
         let cube = parapet::shape::Shape::cuboid(parapet::math::Vec3::new(0.5, 0.5, 0.5))
             .map(|c| parapet::ccd::tolerances::promised_depth(&c))
