@@ -132,6 +132,11 @@ pub(crate) fn core_mesh(
     let mut scratch = PairScratch::default();
     let mut tri = Core::triangle_storage();
     for &i in &list {
+        if best.is_some_and(|h| h.time <= request.start) {
+            // A hit at the window's start: no later candidate can be
+            // earlier, and a tie goes to the first.
+            break;
+        }
         mesh.triangle_core_into(i as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
         if let Some(mut hit) = core_pair(
@@ -179,6 +184,9 @@ pub(crate) fn mesh_mesh(
     let mut best: Option<Hit> = None;
     let mut tri = Core::triangle_storage();
     for &j in &list {
+        if best.is_some_and(|h| h.time <= request.start) {
+            break; // as in `core_mesh`
+        }
         b.triangle_core_into(j as usize, &mut tri);
         let end = best.map_or(request.end, |h| h.time);
         let cut = ToiRequest { end, ..*request };

@@ -95,6 +95,29 @@ fn a_held_contact_sinks_to_a_negative_target() {
 }
 
 #[test]
+fn a_held_walker_sliding_over_a_floor_is_clear_until_it_sinks_to_its_target() {
+    // A capsule resting 0.1 mm into a floor, sliding at 2 m/s and sinking
+    // at 0.1 m/s, held at a target of -5 mm over 1/60 s: it sinks 1.7 mm,
+    // never to the target (the plane of the triangle clears it without a
+    // sweep: one iteration). Sinking at 1 m/s it reaches the target after
+    // 4.9 ms: the plane no longer clears it, and the hit is on time.
+    let a = shape(Shape::capsule(0.3, 0.6).unwrap());
+    let at = Vec3d::new(0.0, 0.0, 0.9 - 1e-4);
+    let req = ToiRequest::new(0.0, 1.0 / 60.0, -0.005, TOL);
+    let slow = moving(at, Vec3d::new(2.0, 0.0, -0.1), Vec3d::zeros());
+    let toi = time_of_impact(&a, &slow, &floor_mesh(0.0), &still(), &req).unwrap();
+    assert!(toi.hit().is_none(), "{toi:?}");
+    assert_eq!(toi.iterations(), 1);
+    let fast = moving(at, Vec3d::new(2.0, 0.0, -1.0), Vec3d::zeros());
+    let toi = time_of_impact(&a, &fast, &floor_mesh(0.0), &still(), &req).unwrap();
+    let hit = toi.hit().expect("it reaches the target");
+    assert!(
+        hit.time <= 0.0049 && hit.time > 0.0049 - 2.0 * TOL,
+        "{hit:?}"
+    );
+}
+
+#[test]
 fn a_shape_wholly_behind_a_triangle_is_not_caught() {
     let a = shape(Shape::sphere(0.5).unwrap());
     // Centre 1 m below the floor, rising through it.

@@ -268,6 +268,93 @@ impl<'a, 's> Side<'a, 's> {
     }
 }
 
+/// What a one-sided triangle on either side admits of a pair before the
+/// loop: nothing, when the other core starts wholly behind it (not caught)
+/// or, both translating, stays above the triangle's plane by more than the
+/// target over the window ([`stays_above_the_plane`]: B's triangle).
+enum Admission {
+    Behind,
+    AbovePlane,
+    Open,
+}
+
+/// The [`Admission`] of the pair from `start` to `end` (poses both sides
+/// at `start` when either is a triangle).
+fn triangle_admission(
+    sa: &mut Side<'_, '_>,
+    sb: &mut Side<'_, '_>,
+    origin: &Vec3d,
+    start: f64,
+    end: f64,
+    target: f64,
+) -> Admission {
+    let (a, b) = (sa.core.kind(), sb.core.kind());
+    if a != CoreKind::Triangle && b != CoreKind::Triangle {
+        return Admission::Open;
+    }
+    let ka = sa.pose(start, origin);
+    let kb = sb.pose(start, origin);
+    if (b == CoreKind::Triangle && wholly_behind(&sb.posed.points, &sa.posed.points))
+        || (a == CoreKind::Triangle && wholly_behind(&sa.posed.points, &sb.posed.points))
+    {
+        return Admission::Behind;
+    }
+    if b == CoreKind::Triangle
+        && !sa.motion.turns()
+        && !sb.motion.turns()
+        && stays_above_the_plane(sa, sb, (&ka, &kb), end - start, target)
+    {
+        return Admission::AbovePlane;
+    }
+    Admission::Open
+}
+
+/// Whether A's core, posed with kinematics `ka` beside B's one-sided
+/// triangle (posed with `kb`), both translating, stays further than
+/// `target` (m) in front of the triangle's plane for the next `window`
+/// seconds: its least separation along the triangle's front normal, less
+/// A's skin, is linear in time, so its smaller end value bounds it, and
+/// the arbiter's measure of a core against a one-sided triangle is never
+/// below that separation (the front normal is one of its axes, and the
+/// distance of cores apart is never below a plane's). A walker resting on
+/// a terrain, held a few millimetres down, is then cleared of every
+/// triangle around its feet without a sweep. Rounding: the position
+/// slacks, `8 ε` of the magnitudes and `16 ε` of the travel.
+fn stays_above_the_plane(
+    sa: &Side<'_, '_>,
+    sb: &Side<'_, '_>,
+    (ka, kb): (&Kinematics, &Kinematics),
+    window: f64,
+    target: f64,
+) -> bool {
+    let tri = &sb.posed.points;
+    let Some(n) = (tri[1] - tri[0])
+        .cross(&(tri[2] - tri[0]))
+        .try_normalize(0.0)
+    else {
+        return false;
+    };
+    let near = sa
+        .posed
+        .points
+        .iter()
+        .map(|p| n.dot(&(p - tri[0])))
+        .fold(f64::INFINITY, f64::min);
+    let travel = n.dot(&(ka.velocity - kb.velocity)) * window;
+    let scale = sa
+        .posed
+        .points
+        .iter()
+        .chain(tri.iter())
+        .fold(0.0f64, |m, p| m.max(p.amax()));
+    let eps = f64::EPSILON;
+    let slack = ka.slack
+        + kb.slack
+        + 8.0 * eps * (scale + sa.core.skin() + target.abs())
+        + 16.0 * eps * (ka.velocity.amax() + kb.velocity.amax()) * window;
+    near + travel.min(0.0) - sa.core.skin() - slack > target
+}
+
 /// Whether every point of `points` is on or behind the front plane of the
 /// one-sided triangle `tri` (the one-sided admission: not caught).
 fn wholly_behind(tri: &[Vec3d], points: &[Vec3d]) -> bool {
@@ -304,14 +391,13 @@ pub(crate) fn core_pair(
             domain::within("mass centre coordinate", c.amax(), domain::MAX_COORDINATE)?;
         }
     }
-    if a.kind() == CoreKind::Triangle || b.kind() == CoreKind::Triangle {
-        sa.pose(start, &origin);
-        sb.pose(start, &origin);
-        if (b.kind() == CoreKind::Triangle && wholly_behind(&sb.posed.points, &sa.posed.points))
-            || (a.kind() == CoreKind::Triangle && wholly_behind(&sa.posed.points, &sb.posed.points))
-        {
+    match triangle_admission(&mut sa, &mut sb, &origin, start, end, request.target) {
+        Admission::Behind => return Ok(None),
+        Admission::AbovePlane => {
+            spend(work, request.budget)?;
             return Ok(None);
         }
+        Admission::Open => {}
     }
     if let Some(exact) = translation(
         (a, motion_a),

@@ -239,8 +239,8 @@ fn warm_start(
 
 /// Moves every body by its velocity for `h` seconds (the substeps'
 /// displacement, kept for the separations and the pose update).
-fn integrate_positions(bodies: &mut [SolverBody], h: f64) {
-    for b in bodies.iter_mut() {
+fn integrate_positions(bodies: &mut [SolverBody], turning: &[bool], h: f64) {
+    for (b, &turns) in bodies.iter_mut().zip(turning) {
         b.moved += b.linear_velocity * h;
         b.turned += b.angular_velocity * h;
         // The world inverse tensor turns with the body, so that the next
@@ -249,11 +249,17 @@ fn integrate_positions(bodies: &mut [SolverBody], h: f64) {
         // the step's start would send part of each end's torque about its
         // old long axis (its smallest inertia), a wobble that grows.
         let spin = b.angular_velocity * h;
-        if spin != Vec3d::zeros() && b.world_inverse_inertia != Mat3d::zeros() {
+        if turns && spin != Vec3d::zeros() {
             let r = Rotation3::from_scaled_axis(spin).into_inner();
             b.world_inverse_inertia = r * b.world_inverse_inertia * r.transpose();
         }
     }
+}
+
+/// Whether the inverse tensor `m` changes when its body turns: not for a
+/// multiple of the identity (a sphere, a cube, a locked body's zero).
+fn tensor_turns(m: &Mat3d) -> bool {
+    *m != Mat3d::identity() * m[(0, 0)]
 }
 
 /// [`super::solve_contacts`]: `rows`
@@ -270,6 +276,10 @@ pub(super) fn solve_substeps(
         .map(|row| valid_step && row.body_a != row.body_b && row.normal_mass > 0.0)
         .collect();
     let mut jacobians: Vec<Jacobians> = rows.iter().map(|r| Jacobians::new(r, bodies)).collect();
+    let turning: Vec<bool> = bodies
+        .iter()
+        .map(|b| tensor_turns(&b.world_inverse_inertia))
+        .collect();
     for (row, &on) in rows.iter_mut().zip(&active) {
         if on {
             // The warm start is an impulse per step; each substep carries
@@ -293,8 +303,13 @@ pub(super) fn solve_substeps(
             }
             warm_start(bodies, &mut rows, &jacobians, &active);
             solve_pass(bodies, &mut rows, &jacobians, &active, h, Some(&soft));
-            integrate_positions(bodies, h);
-            for (j, row) in jacobians.iter_mut().zip(&rows) {
+            integrate_positions(bodies, &turning, h);
+            for ((j, row), _) in jacobians
+                .iter_mut()
+                .zip(&rows)
+                .zip(&active)
+                .filter(|((_, r), &on)| on && (turning[r.body_a] || turning[r.body_b]))
+            {
                 j.turn_with(row, bodies);
             }
             solve_pass(bodies, &mut rows, &jacobians, &active, h, None);
