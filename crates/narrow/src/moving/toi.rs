@@ -25,13 +25,43 @@
 //! points' axis bounds the distance of cores apart, not that jump, so with
 //! a target below the cores' touching it certifies only until they touch;
 //! the largest separation over the axes a surface has bounds the measure
-//! on both sides of the touching and certifies down to the target. Each
+//! on both sides of the touching and certifies down to the target (once a
+//! side turns, as the triangle's prism: "Held targets"). Each
 //! step takes the longer of the two certified intervals; when neither
 //! advances (cores within the tolerance of touching, the surface's axes
 //! already below the target), the hit is at that instant, never late, and
 //! its gap is the depth the measure jumps to there (its lower bound along
 //! the surface's axis), so that a caller holding the pair deeper gets past
 //! it.
+//!
+//! # Held targets
+//! Below touching, the measure `M` of a core against a one-sided triangle
+//! `T` takes every separating-axis candidate but the one through the
+//! triangle's back, so it is not the largest separation over a fixed set
+//! of directions: once a side turns, the candidates turn with it, and a
+//! fixed axis that was one of them (an axis tilted a little from the
+//! triangle's back normal, with the core mostly behind its plane) bounds
+//! `M` no longer. Such a step is certified against the triangle's prism
+//! `P`: its points and their copies `d` behind its face, with `d` the
+//! tolerance minus the level (the certified core separation, target plus
+//! skins and slack, negative here), a convex set moving with the mesh.
+//! Along any fixed axis the separation from `P` bounds their signed
+//! distance `D_P` from below, and `D_P` bounds `M` down to the level: with
+//! the cores apart, `M` is their distance, which `P ⊇ T` only lowers;
+//! overlapping, each face normal of the Minkowski difference of the core
+//! and `P` (the core's faces, the triangle's front, its in-plane normals
+//! across its edges, its edges and normal crossed with the core's edges)
+//! is a candidate of `M`, along which `P` separates no more than `T`,
+//! except `P`'s back, along which the separation is at most `−d`, below the
+//! level. So a step that keeps the separation from `P` above the level
+//! keeps `M` above it. The copies are left out where they cannot be the
+//! support: when nothing turns (the candidates are fixed, and the axis is
+//! one of them), and when the triangle does not turn and the axis faces
+//! its front (each copy stays above its corner). An axis that reaches
+//! behind the triangle while a side turns is replaced by the candidate
+//! along which `P` separates most. The argument needs every edge of the
+//! triangle open: a held edge drops the candidates across it, and there
+//! the prism is the same bound, without that proof.
 //!
 //! # Guarantee
 //! Every step is certified for the exact motion: on `[start, t)` the signed
@@ -43,7 +73,10 @@
 //! caught by it: clear. Should a step not advance (a lower bound that does
 //! not leave the target while the upper bound stays above the tolerance,
 //! which a converged bracket rules out), the loop stops early with a hit
-//! whose `gap` says how far it is: early, never late.
+//! whose `gap` says how far it is: early, never late. Against a turning
+//! triangle with a held target the measure is certified as in "Held
+//! targets": a core entering from behind stops at its touching (a jump,
+//! as above) where the prism is already deep.
 //!
 //! # Precision domain
 //! See [`super::domain`]: mass centres within `MAX_COORDINATE`, cores and
@@ -59,7 +92,9 @@ use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
 use super::exact::translation;
 use super::hit::{Feature, Hit};
 use super::motion::Motion;
-use super::separation::{bracket, largest_separation, PosedCore};
+use super::separation::{
+    bracket, largest_prism_separation, largest_separation, towards_back, PosedCore,
+};
 
 /// The default work budget of a query (advancement iterations): 2^16.
 pub const DEFAULT_BUDGET: u32 = 1 << 16;
@@ -195,6 +230,7 @@ pub(crate) struct PairScratch {
 struct SideStorage {
     posed: PosedCore,
     bounds: Vec<PointBound>,
+    prism: Vec<Vec3d>,
 }
 
 /// One side of a pair: its core, motion and the derived magnitudes.
@@ -205,6 +241,9 @@ struct Side<'a, 's> {
     reach: f64,
     posed: &'s mut PosedCore,
     bounds: &'s mut Vec<PointBound>,
+    /// A triangle's posed points and their copies behind it (module docs,
+    /// "Held targets").
+    prism: &'s mut Vec<Vec3d>,
 }
 
 impl<'a, 's> Side<'a, 's> {
@@ -222,6 +261,7 @@ impl<'a, 's> Side<'a, 's> {
             reach,
             posed: &mut storage.posed,
             bounds: &mut storage.bounds,
+            prism: &mut storage.prism,
         })
     }
 
@@ -364,6 +404,9 @@ pub(crate) fn core_pair(
         let gap = br.upper - skins + slack;
         let lower = br.lower - skins - slack;
         let level = request.target + skins + slack;
+        // Below touching, a one-sided triangle is certified as its prism
+        // this deep behind it (module docs, "Held targets").
+        let behind = (one_sided && level < 0.0).then_some(request.tolerance - level);
         let mut jump = None;
         let h = if gap - request.target <= request.tolerance {
             None
@@ -375,12 +418,13 @@ pub(crate) fn core_pair(
             // the target. Either interval is certified: the longer counts.
             let touching = if br.upper > request.tolerance {
                 let apart = slack + 0.5 * request.tolerance;
-                certified_time(&mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, apart)
+                certified_time(&mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, apart, None)
             } else {
                 0.0
             };
             let (s, axis, _, _) = largest_separation(sa.posed, sb.posed, axes);
-            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level);
+            let axis = held_axis(&sa, &sb, axes, axis, behind);
+            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level, behind);
             if !(touching > 0.0 || deep > 0.0) {
                 // Touching, and deep at once: the hit's gap is the depth it
                 // jumps to (a lower bound), at most the target.
@@ -388,8 +432,9 @@ pub(crate) fn core_pair(
             }
             Some(touching.max(deep))
         } else {
+            let axis = held_axis(&sa, &sb, axes, br.axis, behind);
             Some(certified_time(
-                &mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, level,
+                &mut sa, &mut sb, &ka, &kb, br.lower, &axis, level, behind,
             ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
@@ -404,10 +449,35 @@ pub(crate) fn core_pair(
     }
 }
 
+/// The axis along which a held target is certified against a one-sided
+/// triangle's prism `behind` (m) deep (module docs, "Held targets"):
+/// `axis`, unless a side turns and `axis` reaches behind the triangle, where
+/// the prism's support lies on its copies; then the candidate axis with the
+/// prism's largest separation.
+fn held_axis(
+    sa: &Side<'_, '_>,
+    sb: &Side<'_, '_>,
+    axes: &mut Vec<Vec3d>,
+    axis: Vec3d,
+    behind: Option<f64>,
+) -> Vec3d {
+    match behind {
+        Some(depth)
+            if (sa.motion.turns() || sb.motion.turns())
+                && towards_back(sa.posed, sb.posed, &axis) > 0.0 =>
+        {
+            largest_prism_separation(sa.posed, sb.posed, axes, depth).1
+        }
+        _ => axis,
+    }
+}
+
 /// The longest time (s) from the sides' poses during which their
 /// separation along the fixed unit `axis`, `separation` (m) now, certainly
 /// stays above `level` (m): exact rates when neither side turns, the
-/// point bounds of [`super::advance`] when one does.
+/// point bounds of [`super::advance`] when one does. With `behind`
+/// (m), a one-sided triangle is bounded as its prism that deep behind its
+/// face (module docs, "Held targets").
 #[allow(clippy::too_many_arguments)]
 fn certified_time(
     sa: &mut Side<'_, '_>,
@@ -417,14 +487,59 @@ fn certified_time(
     separation: f64,
     axis: &Vec3d,
     level: f64,
+    behind: Option<f64>,
 ) -> f64 {
     let (a_turns, b_turns) = (sa.motion.turns(), sb.motion.turns());
     if !a_turns && !b_turns {
         return translating_time(separation, level, axis, ka, kb);
     }
-    point_bounds(&sa.posed.points, ka, axis, true, sa.bounds);
-    point_bounds(&sb.posed.points, kb, axis, false, sb.bounds);
+    side_bounds(sa, ka, axis, true, behind);
+    side_bounds(sb, kb, axis, false, behind);
     admissible_time(sa.bounds, sb.bounds, level, a_turns, b_turns)
+}
+
+/// Fills a side's point bounds along `axis` (upper bounds for A, lower for
+/// B): over its posed points, or, for a one-sided triangle with `behind`
+/// (m), over them and their copies `behind` behind its face, its prism
+/// (module docs, "Held targets"). The copies are left out when they cannot
+/// be the side's support along `axis` at any time: a triangle that does
+/// not turn, `axis` facing its front (from A to B, against B's normal or
+/// along A's), where each copy stays above its corner (the certified time
+/// is the same).
+fn side_bounds(
+    side: &mut Side<'_, '_>,
+    k: &Kinematics,
+    axis: &Vec3d,
+    upper: bool,
+    behind: Option<f64>,
+) {
+    let Side {
+        core,
+        motion,
+        posed,
+        bounds,
+        prism,
+        ..
+    } = side;
+    let points: &[Vec3d] = match (behind, posed.faces.first()) {
+        (Some(depth), Some(face)) if core.kind() == CoreKind::Triangle => {
+            let facing = if upper {
+                axis.dot(face) >= 0.0
+            } else {
+                axis.dot(face) <= 0.0
+            };
+            if facing && !motion.turns() {
+                &posed.points
+            } else {
+                prism.clear();
+                prism.extend_from_slice(&posed.points);
+                prism.extend(posed.points.iter().map(|p| p - face * depth));
+                prism
+            }
+        }
+        _ => &posed.points,
+    };
+    point_bounds(points, k, axis, upper, bounds);
 }
 
 /// Counts one iteration against the budget.
