@@ -121,6 +121,18 @@ pub(crate) fn point_bounds(
     }
 }
 
+/// Moves every bound of `bounds` by `by` (m) along their axis: the bounds
+/// of the same body's points displaced by `by` along it, when the body does
+/// not turn (its points share one rate and bend nothing). Each sum is
+/// rounded to nearest: `ε` of the scene's scale and the target, inside the
+/// `8 ε` of them that the caller's slack carries.
+pub(crate) fn shift_bounds(bounds: &mut [PointBound], by: f64) {
+    for b in bounds {
+        b.value += by;
+        b.far_value += by;
+    }
+}
+
 /// The largest `T >= 0` such that `g + c t − k t² >= 0` on all of `[0, T]`
 /// (`+∞` when it holds for every `t >= 0`), for `k >= 0`.
 fn concave_root(g: f64, c: f64, k: f64) -> f64 {

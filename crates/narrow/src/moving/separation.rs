@@ -266,18 +266,17 @@ fn best_axis(a: &PosedCore, b: &PosedCore, axis: Vec3d) -> (Vec3d, f64) {
 /// tilted more would be a sideways one across the seam.
 pub(crate) const HELD_EDGE_AXIS_COSINE: f64 = 0.996_194_698_091_745_5;
 
-/// The separation of the pair (`separation`, along a unit axis from A
-/// towards B: its value and A's and B's supporting points) along the axes
-/// crossing triangle `tri`'s held edges with the `other` core's edges
-/// within [`HELD_EDGE_AXIS_COSINE`] of its normal, oriented from A towards
-/// B against the triangle's back (`towards_front`: whether that
-/// orientation is along the triangle's front, as when the triangle is A);
-/// the best of them folded into `best`.
+/// The separation along the axes crossing triangle `tri`'s held edges with
+/// the `other` core's edges within [`HELD_EDGE_AXIS_COSINE`] of its normal,
+/// oriented from A towards B against the triangle's back (`towards_front`:
+/// whether that orientation is along the triangle's front, as when the
+/// triangle is A); the best of them folded into `best`.
 fn held_edge_axes(
+    a: &PosedCore,
+    b: &PosedCore,
     tri: &PosedCore,
     other: &PosedCore,
     towards_front: bool,
-    separation: &impl Fn(&Vec3d) -> (f64, usize, usize),
     best: &mut (f64, Vec3d, usize, usize),
 ) {
     if !is_triangle(tri) {
@@ -299,7 +298,7 @@ fn held_edge_axes(
             if (cos > 0.0) != towards_front {
                 n = -n;
             }
-            let (s, ia, ib) = separation(&n);
+            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
             if s > best.0 {
                 *best = (s, n, ia, ib);
             }
@@ -319,60 +318,21 @@ pub(crate) fn largest_separation(
     b: &PosedCore,
     axes: &mut Vec<Vec3d>,
 ) -> (f64, Vec3d, usize, usize) {
-    largest_prism_separation(a, b, axes, 0.0)
-}
-
-/// How far (m) behind the face of a one-sided triangle, towards its back,
-/// the axis `n` (from A towards B) reaches per metre of depth: `n·f` for a
-/// triangle B of front `f`, `−n·f` for a triangle A, when positive; 0 for
-/// an axis facing the front and for other cores.
-pub(crate) fn towards_back(a: &PosedCore, b: &PosedCore, n: &Vec3d) -> f64 {
-    let along = |c: &PosedCore, sign: f64| {
-        if is_triangle(c) {
-            (sign * n.dot(&c.faces[0])).max(0.0)
-        } else {
-            0.0
-        }
-    };
-    along(b, 1.0) + along(a, -1.0)
-}
-
-/// [`largest_separation`] with each one-sided triangle taken as its prism
-/// `behind` (m) deep behind its face (`super::toi`, "Held targets"): along
-/// an axis `n` the prism's support is its face's, lowered by `behind`
-/// times [`towards_back`], so each candidate's separation is lowered by
-/// that. With `behind = 0` it is [`largest_separation`] exactly; with a
-/// positive depth it is the best of those candidates for certifying the
-/// prism, which any axis bounds from below.
-pub(crate) fn largest_prism_separation(
-    a: &PosedCore,
-    b: &PosedCore,
-    axes: &mut Vec<Vec3d>,
-    behind: f64,
-) -> (f64, Vec3d, usize, usize) {
     candidate_axes(a, b, axes);
     let mut best = (f64::NEG_INFINITY, Vec3d::z(), 0, 0);
-    let prism = |n: &Vec3d| {
-        let (s, ia, ib) = separation_along(&a.points, &b.points, n);
-        if behind == 0.0 {
-            (s, ia, ib)
-        } else {
-            (s - behind * towards_back(a, b, n), ia, ib)
-        }
-    };
     for u in axes.iter() {
         for n in [*u, -u] {
             if through_back(a, b, &n) || leaves_across_held(b, &n) || leaves_across_held(a, &-n) {
                 continue;
             }
-            let (s, ia, ib) = prism(&n);
+            let (s, ia, ib) = separation_along(&a.points, &b.points, &n);
             if s > best.0 {
                 best = (s, n, ia, ib);
             }
         }
     }
-    held_edge_axes(b, a, false, &prism, &mut best);
-    held_edge_axes(a, b, true, &prism, &mut best);
+    held_edge_axes(a, b, b, a, false, &mut best);
+    held_edge_axes(a, b, a, b, true, &mut best);
     best
 }
 

@@ -54,14 +54,15 @@
 //! is a candidate of `M`, along which `P` separates no more than `T`,
 //! except `P`'s back, along which the separation is at most `−d`, below the
 //! level. So a step that keeps the separation from `P` above the level
-//! keeps `M` above it. The copies are left out where they cannot be the
-//! support: when nothing turns (the candidates are fixed, and the axis is
-//! one of them), and when the triangle does not turn and the axis faces
-//! its front (each copy stays above its corner). An axis that reaches
-//! behind the triangle while a side turns is replaced by the candidate
-//! along which `P` separates most. The argument needs every edge of the
-//! triangle open: a held edge drops the candidates across it, and there
-//! the prism is the same bound, without that proof.
+//! keeps `M` above it. The axis is the one the step would take anyway.
+//! When nothing turns the prism is not needed (the candidates are fixed,
+//! and the axis is one of them). When the triangle does not turn, each copy
+//! moves with its corner, so the prism's bounds are the corners' moved by
+//! the copies' offset along the axis where it reaches behind the face, and
+//! the corners' own where it faces the front: a core resting in front of a
+//! fixed surface keeps its steps bit for bit. The argument needs every edge
+//! of the triangle open: a held edge drops the candidates across it, and
+//! there the prism is the same bound, without that proof.
 //!
 //! # Guarantee
 //! Every step is certified for the exact motion: on `[start, t)` the signed
@@ -86,15 +87,15 @@
 use parapet_math::rounding::add_down;
 use parapet_math::{Quatd, Vec3d};
 
-use super::advance::{admissible_time, point_bounds, translating_time, Kinematics, PointBound};
+use super::advance::{
+    admissible_time, point_bounds, shift_bounds, translating_time, Kinematics, PointBound,
+};
 use super::core::{Core, CoreKind};
 use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
 use super::exact::translation;
 use super::hit::{Feature, Hit};
 use super::motion::Motion;
-use super::separation::{
-    bracket, largest_prism_separation, largest_separation, towards_back, PosedCore,
-};
+use super::separation::{bracket, largest_separation, PosedCore};
 
 /// The default work budget of a query (advancement iterations): 2^16.
 pub const DEFAULT_BUDGET: u32 = 1 << 16;
@@ -423,7 +424,6 @@ pub(crate) fn core_pair(
                 0.0
             };
             let (s, axis, _, _) = largest_separation(sa.posed, sb.posed, axes);
-            let axis = held_axis(&sa, &sb, axes, axis, behind);
             let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level, behind);
             if !(touching > 0.0 || deep > 0.0) {
                 // Touching, and deep at once: the hit's gap is the depth it
@@ -432,9 +432,8 @@ pub(crate) fn core_pair(
             }
             Some(touching.max(deep))
         } else {
-            let axis = held_axis(&sa, &sb, axes, br.axis, behind);
             Some(certified_time(
-                &mut sa, &mut sb, &ka, &kb, br.lower, &axis, level, behind,
+                &mut sa, &mut sb, &ka, &kb, br.lower, &br.axis, level, behind,
             ))
         };
         let next = h.map(|h| (h, add_down(t, h)));
@@ -446,29 +445,6 @@ pub(crate) fn core_pair(
                 return Ok(Some(hit_at(t, &br, &origin, a, b, gap, *work)));
             }
         }
-    }
-}
-
-/// The axis along which a held target is certified against a one-sided
-/// triangle's prism `behind` (m) deep (module docs, "Held targets"):
-/// `axis`, unless a side turns and `axis` reaches behind the triangle, where
-/// the prism's support lies on its copies; then the candidate axis with the
-/// prism's largest separation.
-fn held_axis(
-    sa: &Side<'_, '_>,
-    sb: &Side<'_, '_>,
-    axes: &mut Vec<Vec3d>,
-    axis: Vec3d,
-    behind: Option<f64>,
-) -> Vec3d {
-    match behind {
-        Some(depth)
-            if (sa.motion.turns() || sb.motion.turns())
-                && towards_back(sa.posed, sb.posed, &axis) > 0.0 =>
-        {
-            largest_prism_separation(sa.posed, sb.posed, axes, depth).1
-        }
-        _ => axis,
     }
 }
 
@@ -500,12 +476,13 @@ fn certified_time(
 
 /// Fills a side's point bounds along `axis` (upper bounds for A, lower for
 /// B): over its posed points, or, for a one-sided triangle with `behind`
-/// (m), over them and their copies `behind` behind its face, its prism
-/// (module docs, "Held targets"). The copies are left out when they cannot
-/// be the side's support along `axis` at any time: a triangle that does
-/// not turn, `axis` facing its front (from A to B, against B's normal or
-/// along A's), where each copy stays above its corner (the certified time
-/// is the same).
+/// (m), over its prism: those points and their copies `behind` behind its
+/// face (module docs, "Held targets"). A triangle that does not turn moves
+/// every point at one velocity, so each copy's bound is its corner's moved
+/// by the copy's offset along `axis`, and the lower of the two is the
+/// copy's when `axis` reaches behind the face (from A towards B, along B's
+/// normal or against A's), the corner's otherwise: the corners' bounds are
+/// moved by that offset, or kept.
 fn side_bounds(
     side: &mut Side<'_, '_>,
     k: &Kinematics,
@@ -521,25 +498,35 @@ fn side_bounds(
         prism,
         ..
     } = side;
-    let points: &[Vec3d] = match (behind, posed.faces.first()) {
-        (Some(depth), Some(face)) if core.kind() == CoreKind::Triangle => {
-            let facing = if upper {
-                axis.dot(face) >= 0.0
-            } else {
-                axis.dot(face) <= 0.0
-            };
-            if facing && !motion.turns() {
-                &posed.points
-            } else {
-                prism.clear();
-                prism.extend_from_slice(&posed.points);
-                prism.extend(posed.points.iter().map(|p| p - face * depth));
-                prism
-            }
+    let prism_face = match behind {
+        Some(depth) if core.kind() == CoreKind::Triangle => {
+            posed.faces.first().map(|f| (depth, *f))
         }
-        _ => &posed.points,
+        _ => None,
     };
-    point_bounds(points, k, axis, upper, bounds);
+    let Some((depth, face)) = prism_face else {
+        point_bounds(&posed.points, k, axis, upper, bounds);
+        return;
+    };
+    if motion.turns() {
+        prism.clear();
+        prism.extend_from_slice(&posed.points);
+        prism.extend(posed.points.iter().map(|p| p - face * depth));
+        point_bounds(prism, k, axis, upper, bounds);
+        return;
+    }
+    point_bounds(&posed.points, k, axis, upper, bounds);
+    // How far behind the face the axis reaches, per metre of depth: A's
+    // copies rise along it, B's sink.
+    let back = if upper {
+        -axis.dot(&face)
+    } else {
+        axis.dot(&face)
+    };
+    if back > 0.0 {
+        let offset = depth * back;
+        shift_bounds(bounds, if upper { offset } else { -offset });
+    }
 }
 
 /// Counts one iteration against the budget.
