@@ -129,8 +129,9 @@ fn one_sided(a: &[Vec3d], fa: &[Vec3d], ea: &[Vec3d], tri: &[Vec3d; 3]) -> f64 {
     }
 }
 
-/// The first march sample at which the measure is below `target −`
-/// [`CHECK_SLACK`] on `[start, stop)`, and whether any sample overlapped.
+/// The first march sample (module docs) at which the measure of the hull
+/// against the admitted triangles `tris` (body frame) is below `target −`
+/// [`CHECK_SLACK`] on `[start, stop)`.
 fn first_below(
     hull: &Hull,
     pa: &Pose,
@@ -183,7 +184,7 @@ fn first_below(
 }
 
 /// The oracle's case (`PARAPET_TOI_CASES=100000`, family "Hull vs Mesh",
-/// held regime): a 13-point hull about 1.6 m across, turning at 14 rad/s
+/// held regime): a 13-point hull about 2 m across, turning at 14 rad/s
 /// and moving at 17.6 m/s, against two lone triangles (every edge open)
 /// of a mesh turning at 2.6 rad/s about an off-centre mass centre; target
 /// −44.2 mm (held), window [0, 0.5] s, tolerance 0.1 mm. The hull comes
@@ -292,8 +293,8 @@ fn a_hull_entering_a_turning_triangle_past_an_open_edge_is_not_answered_late() {
     let (hull, a, ma, tris, b, mb, req) = oracle_case();
     let toi = time_of_impact(&a, &ma, &b, &mb, &req).unwrap();
     let (pa, pb) = (Pose::of(&ma), Pose::of(&mb));
-    // The case is live: the measure does reach the target in the window
-    // (found 0.33540 s), so a clear answer would miss it.
+    // The case is live: the measure reaches the target in the window (from
+    // 0.33472 s), so a clear answer would miss it.
     let below = first_below(&hull, &pa, &tris, &pb, (req.start, req.end), req.target);
     assert!(below.is_some_and(|t| t < 0.3355), "{below:?}");
     let hit = toi.hit().expect("the hull sinks past the target");
