@@ -27,7 +27,9 @@
 //! checker); a step shorter than 1e-6 of the window is floored (sampling
 //! only, counted). Default 150 cases per family (25 families, the regimes
 //! in turn); `PARAPET_TOI_CASES` runs more (the acceptance run is 100,000
-//! per family).
+//! per family), `PARAPET_TOI_FAMILY` (say "Hull vs Mesh") judges one
+//! family on the same cases, and `PARAPET_TOI_ANSWERS` prints every answer
+//! (to compare two builds).
 
 use parapet::ccd::tolerances::inner_size;
 use parapet_geometry::{ConvexHull, Shape};
@@ -349,7 +351,16 @@ impl Regime {
     }
 }
 
-fn run_case(rng: &mut Lcg, ka: Kind, kb: Kind, regime: Regime, tally: &mut Tally, draw_only: bool) {
+/// With `print`, every answer is printed (one line per case).
+fn run_case(
+    rng: &mut Lcg,
+    ka: Kind,
+    kb: Kind,
+    regime: Regime,
+    tally: &mut Tally,
+    draw_only: bool,
+    print: bool,
+) {
     let size = match regime {
         Regime::Tiny => rng.range(0.002, 0.01),
         _ if rng.chance(0.1) => 0.05,
@@ -422,6 +433,12 @@ fn run_case(rng: &mut Lcg, ka: Kind, kb: Kind, regime: Regime, tally: &mut Tally
         }
     };
     tally.iterations += u64::from(toi.iterations());
+    if print {
+        println!(
+            "answer {ka:?} vs {kb:?} {}: {regime:?} {toi:?}",
+            tally.cases
+        );
+    }
     let pairs = admitted(&a, &b, start);
     let stop = match toi {
         Toi::Hit(h) => {
@@ -476,6 +493,8 @@ fn every_pair_under_every_motion_is_never_late() {
     // `PARAPET_TOI_FAMILY` ("Cuboid vs Mesh") judges one family only; the
     // others are drawn but not queried, so its cases are the same.
     let only = std::env::var("PARAPET_TOI_FAMILY").ok();
+    // `PARAPET_TOI_ANSWERS` prints every answer, to compare two builds.
+    let print = std::env::var_os("PARAPET_TOI_ANSWERS").is_some();
     let mut rng = Lcg(0x5eed_0027);
     let mut total = Tally::default();
     for ka in KINDS {
@@ -485,7 +504,15 @@ fn every_pair_under_every_motion_is_never_late() {
                 .as_ref()
                 .is_some_and(|f| *f != format!("{ka:?} vs {kb:?}"));
             for k in 0..per_family {
-                run_case(&mut rng, ka, kb, REGIMES[k % REGIMES.len()], &mut t, skip);
+                run_case(
+                    &mut rng,
+                    ka,
+                    kb,
+                    REGIMES[k % REGIMES.len()],
+                    &mut t,
+                    skip,
+                    print,
+                );
             }
             if skip {
                 continue;

@@ -115,4 +115,6 @@ pub fn time_of_impact(
 }
 
 #[cfg(test)]
+mod held_tests;
+#[cfg(test)]
 mod tests;

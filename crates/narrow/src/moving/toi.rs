@@ -25,13 +25,44 @@
 //! points' axis bounds the distance of cores apart, not that jump, so with
 //! a target below the cores' touching it certifies only until they touch;
 //! the largest separation over the axes a surface has bounds the measure
-//! on both sides of the touching and certifies down to the target. Each
+//! on both sides of the touching and certifies down to the target (once a
+//! side turns, as the triangle's prism: "Held targets"). Each
 //! step takes the longer of the two certified intervals; when neither
 //! advances (cores within the tolerance of touching, the surface's axes
 //! already below the target), the hit is at that instant, never late, and
 //! its gap is the depth the measure jumps to there (its lower bound along
 //! the surface's axis), so that a caller holding the pair deeper gets past
 //! it.
+//!
+//! # Held targets
+//! Below touching, the measure `M` of a core against a one-sided triangle
+//! `T` takes every separating-axis candidate but the one through the
+//! triangle's back, so it is not the largest separation over a fixed set
+//! of directions: once a side turns, the candidates turn with it, and a
+//! fixed axis that was one of them (an axis tilted a little from the
+//! triangle's back normal, with the core mostly behind its plane) bounds
+//! `M` no longer. Such a step is certified against the triangle's prism
+//! `P`: its points and their copies `d` behind its face, with `d` the
+//! tolerance minus the level (the certified core separation, target plus
+//! skins and slack, negative here), a convex set moving with the mesh.
+//! Along any fixed axis the separation from `P` bounds their signed
+//! distance `D_P` from below, and `D_P` bounds `M` down to the level: with
+//! the cores apart, `M` is their distance, which `P ⊇ T` only lowers;
+//! overlapping, each face normal of the Minkowski difference of the core
+//! and `P` (the core's faces, the triangle's front, its in-plane normals
+//! across its edges, its edges and normal crossed with the core's edges)
+//! is a candidate of `M`, along which `P` separates no more than `T`,
+//! except `P`'s back, along which the separation is at most `−d`, below the
+//! level. So a step that keeps the separation from `P` above the level
+//! keeps `M` above it. The axis is the one the step would take anyway.
+//! When nothing turns the prism is not needed (the candidates are fixed,
+//! and the axis is one of them). When the triangle does not turn, each copy
+//! moves with its corner, so the prism's bounds are the corners' moved by
+//! the copies' offset along the axis where it reaches behind the face, and
+//! the corners' own where it faces the front: a core resting in front of a
+//! fixed surface keeps its steps bit for bit. The argument needs every edge
+//! of the triangle open: a held edge drops the candidates across it, and
+//! there the prism is the same bound, without that proof.
 //!
 //! # Guarantee
 //! Every step is certified for the exact motion: on `[start, t)` the signed
@@ -43,7 +74,10 @@
 //! caught by it: clear. Should a step not advance (a lower bound that does
 //! not leave the target while the upper bound stays above the tolerance,
 //! which a converged bracket rules out), the loop stops early with a hit
-//! whose `gap` says how far it is: early, never late.
+//! whose `gap` says how far it is: early, never late. Against a turning
+//! triangle with a held target the measure is certified as in "Held
+//! targets": a core entering from behind stops at its touching (a jump,
+//! as above) where the prism is already deep.
 //!
 //! # Precision domain
 //! See [`super::domain`]: mass centres within `MAX_COORDINATE`, cores and
@@ -54,8 +88,8 @@ use parapet_math::rounding::add_down;
 use parapet_math::{Quatd, Vec3d};
 
 use super::advance::{
-    admissible_time, attached_time, point_bounds, translating_time, Attached, Kinematics,
-    PointBound,
+    admissible_time, attached_time, point_bounds, shift_bounds, translating_time, Attached,
+    Kinematics, PointBound,
 };
 use super::core::{Core, CoreKind};
 use super::domain::{self, position_slack, Refusal, MAX_SLACK_FRACTION};
@@ -198,6 +232,7 @@ pub(crate) struct PairScratch {
 struct SideStorage {
     posed: PosedCore,
     bounds: Vec<PointBound>,
+    prism: Vec<Vec3d>,
 }
 
 /// One side of a pair: its core, motion and the derived magnitudes.
@@ -208,6 +243,9 @@ struct Side<'a, 's> {
     reach: f64,
     posed: &'s mut PosedCore,
     bounds: &'s mut Vec<PointBound>,
+    /// A triangle's posed points and their copies behind it (module docs,
+    /// "Held targets").
+    prism: &'s mut Vec<Vec3d>,
 }
 
 impl<'a, 's> Side<'a, 's> {
@@ -225,6 +263,7 @@ impl<'a, 's> Side<'a, 's> {
             reach,
             posed: &mut storage.posed,
             bounds: &mut storage.bounds,
+            prism: &mut storage.prism,
         })
     }
 
@@ -435,24 +474,13 @@ pub(crate) fn core_pair(
         let ka = sa.pose(t, &origin);
         let kb = sb.pose(t, &origin);
         let br = bracket(sa.posed, sb.posed, axes);
-        let scale = sa
-            .posed
-            .points
-            .iter()
-            .chain(&sb.posed.points)
-            .fold(0.0f64, |m, p| m.max(p.amax()));
-        let slack =
-            ka.slack + kb.slack + 8.0 * f64::EPSILON * (scale + skins + request.target.abs());
-        if !(slack <= MAX_SLACK_FRACTION * request.tolerance) {
-            return Err(Refusal::PrecisionDomain {
-                quantity: "rounding slack (m)",
-                value: slack,
-                limit: MAX_SLACK_FRACTION * request.tolerance,
-            });
-        }
+        let slack = rounding_slack(&sa, &sb, (&ka, &kb), skins, request)?;
         let gap = br.upper - skins + slack;
         let lower = br.lower - skins - slack;
         let level = request.target + skins + slack;
+        // Below touching, a one-sided triangle is certified as its prism
+        // this deep behind it (module docs, "Held targets").
+        let behind = (one_sided && level < 0.0).then_some(request.tolerance - level);
         let mut jump = None;
         let h = if gap - request.target <= request.tolerance {
             None
@@ -467,18 +495,27 @@ pub(crate) fn core_pair(
                 certified_time(
                     &mut sa,
                     &mut sb,
-                    &ka,
-                    &kb,
+                    (&ka, &kb),
                     br.lower,
                     &br.axis,
                     apart,
+                    None,
                     end - t,
                 )
             } else {
                 0.0
             };
             let (s, axis, _, _) = largest_separation(sa.posed, sb.posed, axes);
-            let deep = certified_time(&mut sa, &mut sb, &ka, &kb, s, &axis, level, end - t);
+            let deep = certified_time(
+                &mut sa,
+                &mut sb,
+                (&ka, &kb),
+                s,
+                &axis,
+                level,
+                behind,
+                end - t,
+            );
             if !(touching > 0.0 || deep > 0.0) {
                 // Touching, and deep at once: the hit's gap is the depth it
                 // jumps to (a lower bound), at most the target.
@@ -489,11 +526,11 @@ pub(crate) fn core_pair(
             Some(certified_time(
                 &mut sa,
                 &mut sb,
-                &ka,
-                &kb,
+                (&ka, &kb),
                 br.lower,
                 &br.axis,
                 level,
+                behind,
                 end - t,
             ))
         };
@@ -509,29 +546,58 @@ pub(crate) fn core_pair(
     }
 }
 
+/// The rounding slack (m) of an iteration at the sides' poses: their
+/// position slacks and `8 ε` of the magnitudes; refused beyond
+/// `MAX_SLACK_FRACTION` of the request's tolerance.
+fn rounding_slack(
+    sa: &Side<'_, '_>,
+    sb: &Side<'_, '_>,
+    (ka, kb): (&Kinematics, &Kinematics),
+    skins: f64,
+    request: &ToiRequest,
+) -> Result<f64, Refusal> {
+    let scale = sa
+        .posed
+        .points
+        .iter()
+        .chain(&sb.posed.points)
+        .fold(0.0f64, |m, p| m.max(p.amax()));
+    let slack = ka.slack + kb.slack + 8.0 * f64::EPSILON * (scale + skins + request.target.abs());
+    if !(slack <= MAX_SLACK_FRACTION * request.tolerance) {
+        return Err(Refusal::PrecisionDomain {
+            quantity: "rounding slack (m)",
+            value: slack,
+            limit: MAX_SLACK_FRACTION * request.tolerance,
+        });
+    }
+    Ok(slack)
+}
+
 /// The longest time (s) from the sides' poses during which their
 /// separation along the unit `axis`, `separation` (m) now, certainly
 /// stays above `level` (m): exact rates when neither side turns, the
 /// point bounds of [`super::advance`] along the fixed axis when one does,
 /// or along the axis turning with a turning side, if longer (within
-/// `horizon`, s, the rest of the window).
+/// `horizon`, s, the rest of the window). With `behind` (m), a one-sided
+/// triangle is bounded as its prism that deep behind its face (module
+/// docs, "Held targets").
 #[allow(clippy::too_many_arguments)]
 fn certified_time(
     sa: &mut Side<'_, '_>,
     sb: &mut Side<'_, '_>,
-    ka: &Kinematics,
-    kb: &Kinematics,
+    (ka, kb): (&Kinematics, &Kinematics),
     separation: f64,
     axis: &Vec3d,
     level: f64,
+    behind: Option<f64>,
     horizon: f64,
 ) -> f64 {
     let (a_turns, b_turns) = (sa.motion.turns(), sb.motion.turns());
     if !a_turns && !b_turns {
         return translating_time(separation, level, axis, ka, kb);
     }
-    point_bounds(&sa.posed.points, ka, axis, true, sa.bounds);
-    point_bounds(&sb.posed.points, kb, axis, false, sb.bounds);
+    side_bounds(sa, ka, axis, true, behind);
+    side_bounds(sb, kb, axis, false, behind);
     let fixed = admissible_time(sa.bounds, sb.bounds, level, a_turns, b_turns);
     if !(fixed < horizon) || one_sided(sa, sb) {
         return fixed;
@@ -553,6 +619,61 @@ fn certified_time(
 /// Whether either side is a one-sided triangle.
 fn one_sided(sa: &Side<'_, '_>, sb: &Side<'_, '_>) -> bool {
     sa.core.kind() == CoreKind::Triangle || sb.core.kind() == CoreKind::Triangle
+}
+
+/// Fills a side's point bounds along `axis` (upper bounds for A, lower for
+/// B): over its posed points, or, for a one-sided triangle with `behind`
+/// (m), over its prism: those points and their copies `behind` behind its
+/// face (module docs, "Held targets"). A triangle that does not turn moves
+/// every point at one velocity, so each copy's bound is its corner's moved
+/// by the copy's offset along `axis`, and the lower of the two is the
+/// copy's when `axis` reaches behind the face (from A towards B, along B's
+/// normal or against A's), the corner's otherwise: the corners' bounds are
+/// moved by that offset, or kept.
+fn side_bounds(
+    side: &mut Side<'_, '_>,
+    k: &Kinematics,
+    axis: &Vec3d,
+    upper: bool,
+    behind: Option<f64>,
+) {
+    let Side {
+        core,
+        motion,
+        posed,
+        bounds,
+        prism,
+        ..
+    } = side;
+    let prism_face = match behind {
+        Some(depth) if core.kind() == CoreKind::Triangle => {
+            posed.faces.first().map(|f| (depth, *f))
+        }
+        _ => None,
+    };
+    let Some((depth, face)) = prism_face else {
+        point_bounds(&posed.points, k, axis, upper, bounds);
+        return;
+    };
+    if motion.turns() {
+        prism.clear();
+        prism.extend_from_slice(&posed.points);
+        prism.extend(posed.points.iter().map(|p| p - face * depth));
+        point_bounds(prism, k, axis, upper, bounds);
+        return;
+    }
+    point_bounds(&posed.points, k, axis, upper, bounds);
+    // How far behind the face the axis reaches, per metre of depth: A's
+    // copies rise along it, B's sink.
+    let back = if upper {
+        -axis.dot(&face)
+    } else {
+        axis.dot(&face)
+    };
+    if back > 0.0 {
+        let offset = depth * back;
+        shift_bounds(bounds, if upper { offset } else { -offset });
+    }
 }
 
 /// Counts one iteration against the budget.
