@@ -129,14 +129,12 @@ pub(crate) fn event_points(
     let hit_normal = hit.map(|h| match (b.swept.shape.as_ref(), h.feature_b.triangle) {
         (MovingShape::Mesh(mesh), Some(k)) => match mesh.triangles().get(k as usize) {
             Some(tri) => {
-                let corners = tri.map(|v| {
-                    if b.swept.world_frame {
-                        promote(v)
-                    } else {
-                        let (p, q) = mesh_frame(b, rb, t);
-                        p + q * promote(v)
-                    }
-                });
+                let corners = if b.swept.world_frame {
+                    tri.map(promote)
+                } else {
+                    let (p, q) = mesh_frame(b, rb, t);
+                    tri.map(|v| p + q * promote(v))
+                };
                 let edges = mesh_triangle_edges(rb, k as usize);
                 seam_normal(h.normal, h.point_b, &corners, edges)
             }
