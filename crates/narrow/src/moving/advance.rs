@@ -338,6 +338,17 @@ mod tests {
     use super::*;
     use parapet_math::Quatd;
 
+    /// A deterministic stream of uniform numbers in `[-1, 1)` from `seed`
+    /// (a 64-bit linear congruential generator, Knuth's MMIX constants).
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
+
     fn rest() -> Kinematics {
         Kinematics {
             center: Vec3d::zeros(),
@@ -351,13 +362,7 @@ mod tests {
     fn the_translating_time_is_the_point_pairs_time() {
         // Random points and translations: the closed form equals the least
         // root over the point pairs (to rounding).
-        let mut seed = 9u64;
-        let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(9);
         for _ in 0..200 {
             let mut v = || Vec3d::new(rnd(), rnd(), rnd());
             let ka = Kinematics {
@@ -394,13 +399,7 @@ mod tests {
         // the certified time over corners and copies is the one over the
         // corners' bounds moved by the copies' offset along the axis (the
         // triangle's prism in `toi.rs`).
-        let mut seed = 11u64;
-        let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(11);
         let depth = 0.3;
         for _ in 0..200 {
             let mut v = || Vec3d::new(rnd(), rnd(), rnd());
@@ -511,13 +510,7 @@ mod tests {
     fn the_bounds_hold_along_true_rigid_motions() {
         // Random points and motions: the true separation along a fixed axis
         // never drops below the level before the admissible time.
-        let mut seed = 3u64;
-        let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(3);
         for case in 0..400 {
             // Half the cases turn fast and move slowly: the bounded-turn
             // bound decides their steps.
@@ -594,13 +587,7 @@ mod tests {
         // Random points and motions, the axis turning with A or with B: the
         // true separation along it never drops below the level before the
         // certified time.
-        let mut seed = 11u64;
-        let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(11);
         let mut advanced = 0;
         for case in 0..20000 {
             let speed = if case % 2 == 0 { 10.0 } else { 0.3 };
