@@ -1,6 +1,6 @@
-//! Conservative advancement along one fixed axis: the longest time during
-//! which the separation of two moving cores along that axis certainly stays
-//! above a level.
+//! Conservative advancement along one axis, fixed or turning with a body:
+//! the longest time during which the separation of two moving cores along
+//! that axis certainly stays above a level.
 //!
 //! # Method
 //! Conservative advancement (Mirtich, "Impulse-based Dynamic Simulation of
@@ -38,6 +38,15 @@
 //! translation the rates are exact and nothing bends, so the advancement
 //! is a GJK ray cast.
 //!
+//! # An axis that turns with a body
+//! The same axis may instead turn with one side's spin ([`attached_time`]):
+//! that side's points then keep their heights along it, and only the other
+//! side's points move, at their velocity seen from the turning body, bent
+//! by that frame's curvature (`|ω|² |d|`) and Coriolis term (`2 |ω| |d'|`).
+//! A face that tilts as its body turns is followed, so its far corners,
+//! which rise along a fixed axis, cost nothing; either bound holds, and the
+//! caller takes the longer certified time.
+//!
 //! # Precision domain
 //! `f64` in the working frame. Every position carries the caller's slack
 //! (`super::domain::position_slack`), which the caller has already
@@ -74,6 +83,18 @@ pub(crate) struct PointBound {
     far_rate: f64,
 }
 
+/// `|n × ω̂|` for the unit axis `n` and the spin `w` (0 without a spin),
+/// raised for the rounding of `n` and of the cross product: how much of a
+/// turn about `w` moves a point along `n`, or turns `n` itself.
+fn across(n: &Vec3d, w: &Vec3d) -> f64 {
+    let wn = w.norm();
+    if wn > 0.0 {
+        (n.cross(w).norm() / wn + 8.0 * f64::EPSILON).min(1.0)
+    } else {
+        0.0
+    }
+}
+
 /// Fills `out` with the bounds along `n` of `points`, upper bounds for A
 /// (`upper`), lower bounds for B.
 pub(crate) fn point_bounds(
@@ -88,12 +109,7 @@ pub(crate) fn point_bounds(
     let w = k.spin;
     let wn = w.norm();
     let axis = if wn > 0.0 { w / wn } else { Vec3d::zeros() };
-    // |n × ω̂|, raised for the rounding of n and of the cross product.
-    let across = if wn > 0.0 {
-        (n.cross(&w).norm() / wn + 8.0 * eps).min(1.0)
-    } else {
-        0.0
-    };
+    let across = across(n, &w);
     let sign = if upper { 1.0 } else { -1.0 };
     let center = n.dot(&k.center);
     let far_rate = n.dot(&k.velocity) + sign * 8.0 * eps * k.velocity.amax();
@@ -271,11 +287,7 @@ pub(crate) fn attached_time(
     let axis = n * sign;
     let wf = frame.spin;
     let wf_norm = wf.norm();
-    let across = if wf_norm > 0.0 {
-        (axis.cross(&wf).norm() / wf_norm + 8.0 * eps).min(1.0)
-    } else {
-        0.0
-    };
+    let across = across(&axis, &wf);
     // The frame's nearest height towards O: its highest point along the
     // axis, fixed in the turning frame.
     let top = frame_points
@@ -284,6 +296,8 @@ pub(crate) fn attached_time(
         .fold(f64::NEG_INFINITY, f64::max);
     let slack = frame.slack + other.slack;
     let relative = other.velocity - frame.velocity;
+    let relative_speed = relative.norm();
+    let speeds = other.velocity.amax() + frame.velocity.amax();
     let wo = other.spin;
     let wo_norm = wo.norm();
     // The certified time over a horizon `h`: the bends hold on `[0, h]`.
@@ -296,14 +310,10 @@ pub(crate) fn attached_time(
             let seen = relative + wr - wf.cross(&d);
             let rate_slack = 8.0
                 * eps
-                * (other.velocity.amax()
-                    + frame.velocity.amax()
-                    + 2.0 * wo.amax() * r.amax()
-                    + 2.0 * wf.amax() * d.amax()
-                    + seen.amax())
+                * (speeds + 2.0 * wo.amax() * r.amax() + 2.0 * wf.amax() * d.amax() + seen.amax())
                 + (wf_norm + wo_norm) * slack;
             let rate = axis.dot(&seen) - rate_slack;
-            let speed = relative.norm() + wr.norm() + wo_norm * slack;
+            let speed = relative_speed + wr.norm() + wo_norm * slack;
             let reach = d.norm() + slack + speed * h;
             let bend = 0.5
                 * (wf_norm * wf_norm * across * reach
