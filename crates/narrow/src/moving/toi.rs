@@ -325,7 +325,7 @@ fn triangle_admission(
     origin: &Vec3d,
     start: f64,
     end: f64,
-    target: f64,
+    request: &ToiRequest,
 ) -> Admission {
     let (a, b) = (sa.core.kind(), sb.core.kind());
     if a != CoreKind::Triangle && b != CoreKind::Triangle {
@@ -341,7 +341,7 @@ fn triangle_admission(
     if b == CoreKind::Triangle
         && !sa.motion.turns()
         && !sb.motion.turns()
-        && stays_above_the_plane(sa, sb, (&ka, &kb), end - start, target)
+        && stays_above_the_plane(sa, sb, (&ka, &kb), end - start, request)
     {
         return Admission::AbovePlane;
     }
@@ -349,22 +349,22 @@ fn triangle_admission(
 }
 
 /// Whether A's core, posed with kinematics `ka` beside B's one-sided
-/// triangle (posed with `kb`), both translating, stays further than
-/// `target` (m) in front of the triangle's plane for the next `window`
+/// triangle (posed with `kb`), both translating, stays further than the
+/// request's target (m) in front of the triangle's plane for the next `window`
 /// seconds: its least separation along the triangle's front normal, less
 /// A's skin, is linear in time, so its smaller end value bounds it, and
 /// the arbiter's measure of a core against a one-sided triangle is never
 /// below that separation (the front normal is one of its axes, and the
 /// distance of cores apart is never below a plane's). A walker resting on
 /// a terrain, held a few millimetres down, is then cleared of every
-/// triangle around its feet without a sweep. Rounding: the position
-/// slacks, `8 ε` of the magnitudes and `16 ε` of the travel.
+/// triangle around its feet without a sweep. Rounding: the loop's
+/// [`rounding_slack`] and `16 ε` of the travel.
 fn stays_above_the_plane(
     sa: &Side<'_, '_>,
     sb: &Side<'_, '_>,
     (ka, kb): (&Kinematics, &Kinematics),
     window: f64,
-    target: f64,
+    request: &ToiRequest,
 ) -> bool {
     let tri = &sb.posed.points;
     let Some(n) = (tri[1] - tri[0])
@@ -380,18 +380,13 @@ fn stays_above_the_plane(
         .map(|p| n.dot(&(p - tri[0])))
         .fold(f64::INFINITY, f64::min);
     let travel = n.dot(&(ka.velocity - kb.velocity)) * window;
-    let scale = sa
-        .posed
-        .points
-        .iter()
-        .chain(tri.iter())
-        .fold(0.0f64, |m, p| m.max(p.amax()));
-    let eps = f64::EPSILON;
-    let slack = ka.slack
-        + kb.slack
-        + 8.0 * eps * (scale + sa.core.skin() + target.abs())
-        + 16.0 * eps * (ka.velocity.amax() + kb.velocity.amax()) * window;
-    near + travel.min(0.0) - sa.core.skin() - slack > target
+    let skins = sa.core.skin() + sb.core.skin();
+    // Beyond the precision domain: not cleared here, the loop refuses.
+    let Ok(slack) = rounding_slack(sa, sb, (ka, kb), skins, request) else {
+        return false;
+    };
+    let slack = slack + 16.0 * f64::EPSILON * (ka.velocity.amax() + kb.velocity.amax()) * window;
+    near + travel.min(0.0) - skins - slack > request.target
 }
 
 /// Whether every point of `points` is on or behind the front plane of the
@@ -430,7 +425,7 @@ pub(crate) fn core_pair(
             domain::within("mass centre coordinate", c.amax(), domain::MAX_COORDINATE)?;
         }
     }
-    match triangle_admission(&mut sa, &mut sb, &origin, start, end, request.target) {
+    match triangle_admission(&mut sa, &mut sb, &origin, start, end, request) {
         Admission::Behind => return Ok(None),
         Admission::AbovePlane => {
             spend(work, request.budget)?;
