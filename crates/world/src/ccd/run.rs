@@ -684,37 +684,25 @@ impl<'c, 'a> Island<'c, 'a> {
         let struck = self.strike(p, t, &hit, MANIFOLD_MARGIN)?;
         let (a, b) = (self.pairs[p].a, self.pairs[p].b);
         let own = struck.contains(&a) || struck.contains(&b);
-        if !own && at_floor && closing > 0.0 {
-            // Closing at its floor along the bodies' paths, with nothing
-            // the impulse routine counts as closing between the pair's own
-            // bodies: what closes is a mover's split (pose-only) part, the
-            // discrete solver's motion that its velocities do not carry (a
-            // walker the substeps accelerated up to a bus's speed moves
-            // slower on average than it ends; a body placed inside another,
-            // pushed out into a wall). No impulse can stop it, and each
-            // hold would go a fraction of a tolerance deeper, past the
-            // promise. The split is spent instead: from `t` the mover moves
-            // at its velocities, which do not close here.
-            let split: Vec<usize> = [a, b]
+        // Closing at its floor along the bodies' paths, with nothing the
+        // impulse routine counts as closing between the pair's own bodies:
+        // what closes is a mover's split (pose-only) part, the discrete
+        // solver's motion that its velocities do not carry (a walker the
+        // substeps accelerated up to a bus's speed moves slower on average
+        // than it ends; a body placed inside another, pushed out into a
+        // wall). No impulse can stop it, and each hold would go a fraction
+        // of a tolerance deeper, past the promise. The split is spent
+        // instead: from `t` the mover moves at its velocities, which do not
+        // close here.
+        let split: Vec<usize> = if !own && at_floor && closing > 0.0 {
+            [a, b]
                 .into_iter()
                 .filter(|&m| self.bodies[m].has_split())
-                .collect();
-            if !split.is_empty() {
-                self.outcome.counts.holds += 1;
-                for m in struck {
-                    self.struck[m] = true;
-                    self.resweep(m, t)?;
-                }
-                for m in split {
-                    let (v, w) = self.bodies[m].velocities;
-                    self.bodies[m].strike(t, v, w);
-                    self.struck[m] = true;
-                    self.resweep(m, t)?;
-                }
-                return Ok(());
-            }
-        }
-        if struck.is_empty() {
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if struck.is_empty() && split.is_empty() {
             self.outcome.counts.holds += 1;
             return Ok(self.hold(p, t, hit.gap)?);
         }
@@ -731,7 +719,16 @@ impl<'c, 'a> Island<'c, 'a> {
             self.struck[m] = true;
             self.resweep(m, t)?;
         }
-        if !own {
+        if !split.is_empty() {
+            // The spent movers' re-sweeps query this pair again.
+            self.outcome.counts.holds += 1;
+            for m in split {
+                let (v, w) = self.bodies[m].velocities;
+                self.bodies[m].strike(t, v, w);
+                self.struck[m] = true;
+                self.resweep(m, t)?;
+            }
+        } else if !own {
             // The strike changed only bodies it gathered (a cascade whose
             // impulses leave this pair's own mover as it was): no re-sweep
             // queried this pair again, and its event is taken, so it is
